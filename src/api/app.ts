@@ -1,0 +1,69 @@
+import { Hono, type Context as HonoContext } from 'hono';
+import { PRODUCTS } from '../catalogue/models';
+import { agentsRun } from './agents/run';
+import { speech } from './audio/speech';
+import { transcriptions } from './audio/transcriptions';
+import { transform } from './audio/transform';
+import { chatCompletions } from './chat/completions';
+import { codeCompletions } from './code/completions';
+import { comingSoon } from './coming-soon';
+import type { Context } from './context';
+import { ApiError, toApiError } from './errors';
+import { imageGenerations } from './images/generations';
+import { getModel, listModels } from './models';
+import { listVoices } from './voices';
+
+type Route = (ctx: Context, request: Request, path: string) => Promise<Response>;
+
+const product = (name: string) => PRODUCTS.find((p) => p.product === name)!;
+
+const POST: Record<string, Route> = {
+  '/chat/completions': chatCompletions,
+  '/audio/speech': speech,
+  '/audio/transcriptions': transcriptions('transcribe'),
+  '/audio/translations': transcriptions('translate'),
+  '/audio/speech-to-speech': transform('speechToSpeech'),
+  '/audio/voice-changer': transform('changeVoice'),
+  '/audio/isolate': transform('isolate'),
+  '/images/generations': imageGenerations,
+  '/code/completions': codeCompletions,
+  '/agents/run': agentsRun,
+  '/memory/store': comingSoon(product('memory')),
+  '/data/query': comingSoon(product('data')),
+};
+
+const GET: Record<string, (ctx: Context, c: HonoContext) => Promise<Response>> = {
+  '/models': (ctx) => listModels(ctx),
+  '/models/:id': (ctx, c) => getModel(ctx, c.req.param('id')!),
+  '/voices': (ctx) => listVoices(ctx),
+};
+
+const BEARER = /^Bearer [^\s]+$/;
+
+/** The /v1 router: `Request → Response` for every route of the service, mounted at `basePath`. */
+export function createApp(ctx: Context, basePath: string, auth: 'required' | 'optional'): Hono {
+  const app = new Hono().basePath(basePath.replace(/\/+$/, ''));
+
+  app.onError((error) => toApiError(error).toResponse());
+  app.notFound((c) => new ApiError(404, `Unknown route: ${c.req.method} ${new URL(c.req.url).pathname}.`, 'unknown_route').toResponse());
+
+  app.use('*', async (c, next) => {
+    if (auth === 'required' && !BEARER.test(c.req.header('authorization') ?? '')) {
+      throw new ApiError(401, 'Missing or malformed Authorization header: send "Authorization: Bearer <API_KEY>".', 'invalid_api_key');
+    }
+    await next();
+  });
+
+  for (const [path, route] of Object.entries(POST)) {
+    app.post(path, (c) => route(ctx, c.req.raw, path));
+    app.all(path, () => methodNotAllowed('POST'));
+  }
+  for (const [path, route] of Object.entries(GET)) {
+    app.get(path, (c) => route(ctx, c));
+    app.all(path, () => methodNotAllowed('GET'));
+  }
+  return app;
+}
+
+const methodNotAllowed = (allow: string) =>
+  new ApiError(405, `Method not allowed: this route accepts ${allow}.`, 'method_not_allowed', null, { allow }).toResponse();

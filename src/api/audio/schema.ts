@@ -1,0 +1,53 @@
+import * as v from 'valibot';
+
+const unit = v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1));
+export const speed = v.pipe(v.number(), v.finite(), v.minValue(0.5), v.maxValue(2));
+
+/** Longest `input` for /audio/speech, in characters. */
+export const MAX_SPEECH_CHARS = 4096;
+
+export const speechSchema = v.object({
+  model: v.pipe(v.string(), v.minLength(1)),
+  voice: v.pipe(v.string(), v.minLength(1)),
+  input: v.pipe(
+    v.string(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(MAX_SPEECH_CHARS, `must be at most ${MAX_SPEECH_CHARS} characters`),
+  ),
+  speed: v.optional(speed, 1),
+  stability: v.optional(unit, 0.5),
+  style: v.optional(unit, 0.35),
+  response_format: v.optional(v.literal('wav', "only 'wav' is supported"), 'wav'),
+});
+
+/** Multipart fields are text: numbers are parsed before the schema sees them. */
+const numeric = <S extends v.GenericSchema<number>>(schema: S) =>
+  v.pipe(
+    v.string(),
+    v.transform((text) => (text.trim() === '' ? NaN : Number(text))),
+    v.number('must be a number'),
+    schema,
+  );
+
+const file = v.pipe(
+  v.instance(File, 'must be a file upload'),
+  v.check((f) => f.size > 0, 'must not be empty'),
+);
+
+export const transcriptionSchema = v.object({
+  file,
+  model: v.pipe(v.string(), v.minLength(1)),
+  response_format: v.optional(v.picklist(['json', 'text', 'verbose_json', 'srt', 'vtt']), 'json'),
+  language: v.optional(v.pipe(v.string(), v.regex(/^[a-z]{2,3}$/, 'must be an ISO-639-1 code such as hi or en'))),
+  prompt: v.optional(v.string()),
+  temperature: v.optional(numeric(v.pipe(v.number(), v.minValue(0), v.maxValue(1))), '0'),
+});
+
+export const transformSchema = v.object({
+  file,
+  model: v.optional(v.pipe(v.string(), v.minLength(1)), 'speech-v1-turbo'),
+  voice: v.optional(v.pipe(v.string(), v.minLength(1))),
+  speed: v.optional(numeric(speed), '1'),
+  stability: v.optional(numeric(unit), '0.5'),
+  style: v.optional(numeric(unit), '0.35'),
+});

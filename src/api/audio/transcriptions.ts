@@ -1,0 +1,44 @@
+import type { Transcript } from '../../protocol/audio';
+import { readForm, parse } from '../body';
+import { dispatch, type Context } from '../context';
+import { requireModel } from '../models-check';
+import { transcriptionSchema } from './schema';
+import { subtitles } from './subtitles';
+
+/** POST /audio/transcriptions and /audio/translations (task by route). */
+export const transcriptions = (task: Transcript['task']) =>
+  async (ctx: Context, request: Request, path: string): Promise<Response> => {
+    const { value, raw } = await readForm(request);
+    const form = parse(transcriptionSchema, value);
+    requireModel(form.model, 'voice');
+    const format = form.response_format;
+    return dispatch(ctx, {
+      request, path, raw, streaming: false, model: form.model, kind: 'transcription',
+      local: async (engine) => {
+        const transcript = await engine.transcribe({
+          model: form.model,
+          audio: form.file,
+          task,
+          language: form.language,
+          prompt: form.prompt,
+          temperature: form.temperature,
+          timestamps: format === 'verbose_json' || format === 'srt' || format === 'vtt',
+        }, request.signal);
+        return render(transcript, format);
+      },
+    });
+  };
+
+function render(transcript: Transcript, format: string): Response {
+  switch (format) {
+    case 'text':
+      return new Response(transcript.text, { headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    case 'srt':
+    case 'vtt':
+      return new Response(subtitles(transcript.segments, format), { headers: { 'content-type': format === 'srt' ? 'application/x-subrip' : 'text/vtt' } });
+    case 'verbose_json':
+      return Response.json(transcript);
+    default:
+      return Response.json({ text: transcript.text });
+  }
+}

@@ -1,0 +1,100 @@
+import * as v from 'valibot';
+import { ApiError, badRequest } from './errors';
+
+export const LIMITS = {
+  jsonBytes: 4 * 1024 * 1024,
+  uploadBytes: 25 * 1024 * 1024,
+} as const;
+
+const mediaType = (request: Request) =>
+  (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+
+function requireMediaType(request: Request, expected: string) {
+  const got = mediaType(request);
+  if (got !== expected) {
+    throw new ApiError(415, `Content-Type must be ${expected}, got ${got || 'none'}.`, 'unsupported_media_type');
+  }
+}
+
+async function readLimited(request: Request, limit: number, what: string): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get('content-length'));
+  if (declared > limit) throw tooLarge(what, limit);
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(what, limit);
+    }
+    parts.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  return bytes;
+}
+
+const tooLarge = (what: string, limit: number) =>
+  new ApiError(413, `The ${what} is larger than the limit of ${limit / 1024 / 1024} MiB.`, 'request_too_large');
+
+/** A body read once: its parsed value and the raw bytes, kept for forwarding to the remote. */
+export interface Body<T> {
+  value: T;
+  raw: Uint8Array<ArrayBuffer>;
+}
+
+/** Reads a JSON body (415 on another content type, 413 over the limit, 400 on bad JSON). */
+export async function readJson(request: Request): Promise<Body<unknown>> {
+  requireMediaType(request, 'application/json');
+  const raw = await readLimited(request, LIMITS.jsonBytes, 'request body');
+  try {
+    return { value: JSON.parse(new TextDecoder().decode(raw)), raw };
+  } catch (error) {
+    throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`, null, 'invalid_json');
+  }
+}
+
+/** Reads a multipart body into plain fields and files. */
+export async function readForm(request: Request): Promise<Body<Record<string, string | File>>> {
+  requireMediaType(request, 'multipart/form-data');
+  const raw = await readLimited(request, LIMITS.uploadBytes, 'upload');
+  let form: FormData;
+  try {
+    form = await new Response(raw, { headers: { 'content-type': request.headers.get('content-type')! } }).formData();
+  } catch {
+    throw badRequest('The request body is not valid multipart/form-data.', null, 'invalid_multipart');
+  }
+  const fields: Record<string, string | File> = {};
+  for (const [key, value] of form) fields[key] = value;
+  return { value: fields, raw };
+}
+
+function describe(issue: v.BaseIssue<unknown>): { param: string | null; message: string; code: string } {
+  const path = issue.path ?? [];
+  const param = path.reduce<string>((acc, item) => {
+    const key = item.key;
+    return typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key);
+  }, '') || null;
+  const name = param ? `'${param}'` : 'the request';
+  if (issue.kind === 'schema' && issue.received === 'undefined') {
+    return { param, message: `Missing required parameter: ${name}.`, code: 'missing_required_parameter' };
+  }
+  const code = issue.kind === 'schema' ? 'invalid_type' : 'invalid_value';
+  return { param, message: `Invalid value for ${name}: ${issue.message}`, code };
+}
+
+/** Validates input against a schema; the first issue becomes a 400 naming the parameter. */
+export function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  const { param, message, code } = describe(result.issues[0]);
+  throw badRequest(message, param, code);
+}

@@ -1,0 +1,104 @@
+import type { ChatDelta, ChatEngine, ChatMessage, ChatOutcome, ChatParams, ToolCall } from '../../protocol/chat';
+import { Channel } from '../../runtime/channel';
+import { readJson, parse } from '../body';
+import { dispatch, type Context } from '../context';
+import { requireModel } from '../models-check';
+import { sseResponse } from '../sse';
+import { chatRequestSchema, type ChatRequest } from './schema';
+
+const text = (content: string | { text: string }[] | null | undefined) =>
+  content == null ? null : typeof content === 'string' ? content : content.map((part) => part.text).join('');
+
+function toParams(body: ChatRequest): ChatParams {
+  const stop = body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop;
+  return {
+    model: body.model,
+    messages: body.messages.map((m) => ({ ...m, content: text(m.content) }) as ChatMessage),
+    temperature: body.temperature ?? 0.7,
+    top_p: body.top_p ?? 1,
+    top_k: body.top_k,
+    max_tokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+    stop,
+    seed: body.seed ?? undefined,
+    presence_penalty: body.presence_penalty ?? 0,
+    frequency_penalty: body.frequency_penalty ?? 0,
+    tools: body.tool_choice === 'none' ? undefined : body.tools,
+    tool_choice: body.tool_choice,
+  };
+}
+
+/** POST /chat/completions */
+export async function chatCompletions(ctx: Context, request: Request, path: string): Promise<Response> {
+  const { value, raw } = await readJson(request);
+  const body = parse(chatRequestSchema, value);
+  requireModel(body.model, 'chat');
+  return dispatch(ctx, {
+    request, path, raw, streaming: body.stream, model: body.model, kind: 'chat',
+    local: (engine) => run(engine, body, request.signal),
+  });
+}
+
+/** Starts the engine and answers once it has produced its first output (or finished). */
+async function run(engine: ChatEngine, body: ChatRequest, signal: AbortSignal): Promise<Response> {
+  const stop = new AbortController();
+  signal.addEventListener('abort', () => stop.abort(signal.reason), { once: true });
+  const deltas = new Channel<ChatDelta>();
+  let backend = '';
+  let firstOutput!: () => void;
+  const started = new Promise<void>((resolve) => (firstOutput = resolve));
+  const done = engine.complete(toParams(body), {
+    signal: stop.signal,
+    onStart: (info) => (backend = info.backend),
+    onDelta: (delta) => {
+      deltas.push(delta);
+      firstOutput();
+    },
+  });
+  done.then(() => deltas.close(), (error) => deltas.fail(error));
+  await Promise.race([started, done]);
+
+  const id = `chatcmpl-${crypto.randomUUID().replaceAll('-', '')}`;
+  const created = Math.floor(Date.now() / 1000);
+  const headers = { 'x-vaani-backend': backend };
+  if (!body.stream) return Response.json(await collect(deltas, done, { id, created, model: body.model }), { headers });
+
+  const usage = body.stream_options?.include_usage === true;
+  const chunk = (delta: object, finish_reason: string | null, extra: object = {}) => ({
+    id, object: 'chat.completion.chunk', created, model: body.model,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason }],
+    ...(usage ? { usage: null } : {}),
+    ...extra,
+  });
+  return sseResponse(signal, async (sink) => {
+    sink.signal.addEventListener('abort', () => stop.abort(sink.signal.reason), { once: true });
+    sink.send(chunk({ role: 'assistant', content: '' }, null));
+    for await (const delta of deltas) sink.send(chunk(delta, null));
+    const outcome = await done;
+    sink.send(chunk({}, outcome.finish_reason));
+    if (usage) sink.send({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: outcome.usage });
+  }, headers);
+}
+
+async function collect(deltas: Channel<ChatDelta>, done: Promise<ChatOutcome>, meta: { id: string; created: number; model: string }) {
+  let content = '';
+  const calls: ToolCall[] = [];
+  for await (const delta of deltas) {
+    content += delta.content ?? '';
+    for (const part of delta.tool_calls ?? []) {
+      const call = (calls[part.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+      call.id ||= part.id ?? '';
+      call.function.name += part.function.name ?? '';
+      call.function.arguments += part.function.arguments ?? '';
+    }
+  }
+  const outcome = await done;
+  const message = calls.length
+    ? { role: 'assistant', content: content || null, tool_calls: calls, refusal: null }
+    : { role: 'assistant', content, refusal: null };
+  return {
+    ...meta,
+    object: 'chat.completion',
+    choices: [{ index: 0, message, logprobs: null, finish_reason: outcome.finish_reason }],
+    usage: outcome.usage,
+  };
+}

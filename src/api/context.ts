@@ -1,0 +1,62 @@
+import type { EngineKind, EngineKinds, EngineRegistry } from '../runtime/engines';
+import type { Remote } from '../runtime/remote';
+import type { Routing } from '../types';
+import { ApiError } from './errors';
+
+/** What every route needs besides its request. */
+export interface Context {
+  registry: EngineRegistry;
+  remote: Remote | undefined;
+  routing(modelId: string): Routing;
+}
+
+/** A validated request, ready to run locally or to forward as it came. */
+export interface Dispatch<K extends EngineKind> {
+  request: Request;
+  /** The path under /v1, e.g. '/chat/completions'. */
+  path: string;
+  raw: Uint8Array<ArrayBuffer>;
+  streaming: boolean;
+  model: string;
+  /** The local engine kind and how to run on it; absent for products with no in-browser engine. */
+  kind?: K;
+  local?(engine: EngineKinds[K]): Promise<Response>;
+}
+
+const noEngine = (model: string, routing: Routing) =>
+  new ApiError(
+    503,
+    routing === 'remote-only'
+      ? `Model '${model}' is routed 'remote-only' but no remote is configured: pass createVaani({ remote: { baseURL } }).`
+      : `Model '${model}' has no local engine in this build and no remote is configured: pass createVaani({ remote: { baseURL, apiKey } }) to forward it.`,
+    'model_unavailable',
+    'model',
+  );
+
+/** Runs a request where its routing says: the local engine, the remote, or one then the other. */
+export async function dispatch<K extends EngineKind>(ctx: Context, job: Dispatch<K>): Promise<Response> {
+  const routing = ctx.routing(job.model);
+  const engine = routing === 'remote-only' || !job.kind ? undefined : ctx.registry.get(job.kind, job.model);
+  const forward = () => ctx.remote!.forward(job.path, job.request, job.raw, job.streaming);
+  const remote = routing === 'local-only' ? undefined : ctx.remote;
+
+  if (routing === 'remote-first' && remote) {
+    if (!engine) return forward();
+    try {
+      return await forward();
+    } catch (error) {
+      if (job.request.signal.aborted || !(error instanceof ApiError && error.code === 'remote_unreachable')) throw error;
+      return job.local!(engine);
+    }
+  }
+  if (engine) {
+    try {
+      return await job.local!(engine);
+    } catch (error) {
+      if (!remote || job.request.signal.aborted) throw error;
+      return forward();
+    }
+  }
+  if (remote) return forward();
+  throw noEngine(job.model, routing);
+}

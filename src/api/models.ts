@@ -1,0 +1,34 @@
+import { MODELS, type CatalogueEntry } from '../catalogue/models';
+import type { Context } from './context';
+import { ApiError } from './errors';
+
+const CREATED = 1735689600;
+
+function describe(ctx: Context, model: CatalogueEntry) {
+  const routing = ctx.routing(model.id);
+  const local = routing === 'remote-only' ? [] : (ctx.registry.info(model.id)?.backends ?? []);
+  return {
+    id: model.id,
+    object: 'model',
+    created: CREATED,
+    owned_by: 'vaani',
+    product: model.product,
+    route: `/v1${model.route}`,
+    context_window: model.context_window,
+    price: model.price,
+    status: model.status,
+    runs_on: { local, remote: routing !== 'local-only' && ctx.remote !== undefined },
+    routing,
+  };
+}
+
+/** GET /models */
+export const listModels = async (ctx: Context) =>
+  Response.json({ object: 'list', data: MODELS.map((model) => describe(ctx, model)) });
+
+/** GET /models/{id} */
+export async function getModel(ctx: Context, id: string) {
+  const model = MODELS.find((m) => m.id === id);
+  if (!model) throw new ApiError(404, `The model '${id}' does not exist.`, 'model_not_found', 'model');
+  return Response.json(describe(ctx, model));
+}

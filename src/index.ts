@@ -1,0 +1,10 @@
+import type { Vaani, VaaniOptions } from './types';
+import { createVaaniWith } from './vaani';
+
+export type { Backend, ModelSource, Routing, Vaani, VaaniOptions } from './types';
+export type { RemoteOptions } from './runtime/remote';
+
+/** The in-page /v1 service with every built-in engine registered. */
+export function createVaani(options: VaaniOptions = {}): Vaani {
+  return createVaaniWith(options, () => {});
+}

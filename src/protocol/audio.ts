@@ -1,0 +1,90 @@
+/** The voice types shared by the audio routes and the engines. */
+export interface Voice {
+  id: string;
+  name: string;
+  /** Language name, e.g. 'Hindi'. */
+  language: string;
+  /** xx-YY, e.g. 'hi-IN'. */
+  languageCode: string;
+  gender: 'female' | 'male' | 'neutral';
+  model: string;
+}
+
+export interface VoiceModel {
+  id: string;
+  kind: 'tts' | 'stt' | 'voice-changer' | 'isolate';
+}
+
+export interface SpeechParams {
+  model: string;
+  voice: string;
+  input: string;
+  speed: number;
+  stability: number;
+  style: number;
+}
+
+/** Audio as the engine made it: mono float samples at a sample rate. */
+export interface AudioResult {
+  samples: Float32Array;
+  sampleRate: number;
+}
+
+export interface SpeechEngine {
+  voices(): Voice[];
+  speak(params: SpeechParams, signal: AbortSignal): Promise<AudioResult>;
+}
+
+export interface TranscriptionParams {
+  model: string;
+  audio: Blob;
+  task: 'transcribe' | 'translate';
+  language?: string;
+  prompt?: string;
+  temperature: number;
+  /** Whether segment timestamps are needed (verbose_json, srt, vtt). */
+  timestamps: boolean;
+}
+
+export interface Segment {
+  id: number;
+  seek: number;
+  start: number;
+  end: number;
+  text: string;
+  tokens: number[];
+  temperature: number;
+  avg_logprob: number;
+  compression_ratio: number;
+  no_speech_prob: number;
+}
+
+export interface Transcript {
+  task: 'transcribe' | 'translate';
+  language: string;
+  duration: number;
+  text: string;
+  segments: Segment[];
+}
+
+export interface TranscriptionEngine {
+  transcribe(params: TranscriptionParams, signal: AbortSignal): Promise<Transcript>;
+}
+
+export interface TransformParams {
+  model: string;
+  audio: Blob;
+  /** Target voice id (voice-changer, speech-to-speech). */
+  voice?: string;
+  speed: number;
+  stability: number;
+  style: number;
+}
+
+/** Audio in, audio out: isolation, voice changing and speech-to-speech. */
+export interface VoiceTransformEngine {
+  voices(): Voice[];
+  isolate(params: TransformParams, signal: AbortSignal): Promise<AudioResult>;
+  changeVoice(params: TransformParams, signal: AbortSignal): Promise<AudioResult>;
+  speechToSpeech(params: TransformParams, signal: AbortSignal): Promise<AudioResult>;
+}

@@ -1,0 +1,69 @@
+import type { SpeechEngine, TranscriptionEngine, Voice, VoiceTransformEngine } from '../protocol/audio';
+import type { ChatEngine } from '../protocol/chat';
+
+/** What each kind of local engine offers the routes. A new kind is a new key here. */
+export interface EngineKinds {
+  chat: ChatEngine;
+  speech: SpeechEngine;
+  transcription: TranscriptionEngine;
+  transform: VoiceTransformEngine;
+}
+export type EngineKind = keyof EngineKinds;
+
+export interface EngineInfo {
+  /** Backends this engine can run on in this browser, e.g. ['webgpu', 'wasm']. */
+  backends: string[];
+}
+
+export interface EngineFactory<K extends EngineKind> {
+  kind: K;
+  /** Catalogue ids this engine answers. */
+  models: readonly string[];
+  info(): EngineInfo;
+  /** Voices this engine can speak or convert to, listed without starting it. */
+  voices?(): Voice[];
+  create(modelId: string): EngineKinds[K] & { dispose(): void };
+}
+
+/** Maps (kind, model id) to a lazily created local engine. */
+export class EngineRegistry {
+  private readonly factories: EngineFactory<EngineKind>[] = [];
+  private readonly live = new Map<string, { dispose(): void }>();
+
+  add<K extends EngineKind>(factory: EngineFactory<K>): void {
+    this.factories.push(factory as unknown as EngineFactory<EngineKind>);
+  }
+
+  private factory(kind: EngineKind, modelId: string) {
+    return this.factories.find((f) => f.kind === kind && f.models.includes(modelId));
+  }
+
+  has(kind: EngineKind, modelId: string): boolean {
+    return this.factory(kind, modelId) !== undefined;
+  }
+
+  info(modelId: string): EngineInfo | undefined {
+    return this.factories.find((f) => f.models.includes(modelId))?.info();
+  }
+
+  get<K extends EngineKind>(kind: K, modelId: string): EngineKinds[K] | undefined {
+    const key = `${kind}:${modelId}`;
+    const existing = this.live.get(key);
+    if (existing) return existing as unknown as EngineKinds[K];
+    const factory = this.factory(kind, modelId);
+    if (!factory) return undefined;
+    const engine = factory.create(modelId);
+    this.live.set(key, engine);
+    return engine as unknown as EngineKinds[K];
+  }
+
+  voices(): Voice[] {
+    const all = this.factories.flatMap((f) => f.voices?.() ?? []);
+    return all.filter((voice, i) => all.findIndex((other) => other.id === voice.id) === i);
+  }
+
+  dispose(): void {
+    for (const engine of this.live.values()) engine.dispose();
+    this.live.clear();
+  }
+}

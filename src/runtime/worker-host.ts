@@ -1,0 +1,133 @@
+import * as Comlink from 'comlink';
+import { ApiError } from '../api/errors';
+import type { Pingable } from '../workers/expose';
+
+export interface WorkerHostOptions {
+  /** Starts the worker, e.g. `() => new Worker(new URL('./x.worker.ts', import.meta.url), { type: 'module' })`. */
+  create(): Worker;
+  name: string;
+  /** Jobs that may wait behind the running one; past this a job gets a 429. Default 16. */
+  maxQueue?: number;
+  /** A busy worker that has not answered a ping for this long is replaced. Default 60 000 ms. */
+  stallMs?: number;
+}
+
+interface Live<T> {
+  worker: Worker;
+  api: Comlink.Remote<T & Pingable>;
+  /** Rejects when the worker dies; every running job races it. */
+  dead: Promise<never>;
+  kill(reason: string): void;
+}
+
+interface Waiting {
+  start(): void;
+  signal?: AbortSignal;
+}
+
+const aborted = (signal: AbortSignal) =>
+  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
+
+/**
+ * One engine worker behind comlink: started on first use, one job at a time with a bounded queue,
+ * replaced when it crashes or stops answering (its jobs get a 503; the next job starts a new one).
+ */
+export class WorkerHost<T> {
+  private live: Live<T> | undefined;
+  private busy = false;
+  private disposed = false;
+  private readonly queue: Waiting[] = [];
+
+  constructor(private readonly options: WorkerHostOptions) {}
+
+  /** Runs `job` with the worker's API once the jobs before it are done. */
+  async run<R>(job: (api: Comlink.Remote<T & Pingable>) => Promise<R>, signal?: AbortSignal): Promise<R> {
+    if (signal?.aborted) throw aborted(signal);
+    await this.turn(signal);
+    if (this.disposed) {
+      this.next();
+      throw new ApiError(503, `The ${this.options.name} engine was disposed.`, 'engine_disposed');
+    }
+    const live = this.worker();
+    const watchdog = this.watch(live);
+    try {
+      return await Promise.race([job(live.api), live.dead]);
+    } finally {
+      clearInterval(watchdog);
+      this.next();
+    }
+  }
+
+  /** Ends the worker; queued jobs are rejected. */
+  dispose(): void {
+    this.disposed = true;
+    this.live?.kill(`The ${this.options.name} engine was disposed.`);
+    for (const waiting of this.queue.splice(0)) waiting.start();
+  }
+
+  private turn(signal?: AbortSignal): Promise<void> {
+    if (!this.busy) {
+      this.busy = true;
+      return Promise.resolve();
+    }
+    const max = this.options.maxQueue ?? 16;
+    if (this.queue.length >= max) {
+      throw new ApiError(429, `The ${this.options.name} engine is busy: ${max} requests are already waiting. Retry later.`, 'engine_busy', null, { 'retry-after': '1' });
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiting: Waiting = { start: resolve, signal };
+      this.queue.push(waiting);
+      signal?.addEventListener('abort', () => {
+        const index = this.queue.indexOf(waiting);
+        if (index >= 0) this.queue.splice(index, 1);
+        reject(aborted(signal));
+      }, { once: true });
+    });
+  }
+
+  private next(): void {
+    const waiting = this.queue.shift();
+    if (waiting) waiting.start();
+    else this.busy = false;
+  }
+
+  private worker(): Live<T> {
+    if (this.live) return this.live;
+    const worker = this.options.create();
+    let kill!: (reason: string) => void;
+    const dead = new Promise<never>((_, reject) => {
+      kill = (reason) => {
+        worker.terminate();
+        if (this.live?.worker === worker) this.live = undefined;
+        reject(new ApiError(503, reason, 'engine_crashed'));
+      };
+    });
+    dead.catch(() => {});
+    const name = this.options.name;
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      kill(`The ${name} engine crashed (${event.message || 'worker error'}); it will restart on the next request.`);
+    });
+    worker.addEventListener('messageerror', () => kill(`The ${name} engine sent an unreadable message; it will restart on the next request.`));
+    this.live = { worker, api: Comlink.wrap<T & Pingable>(worker), dead, kill };
+    return this.live;
+  }
+
+  private watch(live: Live<T>): ReturnType<typeof setInterval> {
+    const stallMs = this.options.stallMs ?? 60_000;
+    let answered = Date.now();
+    let pending = false;
+    return setInterval(() => {
+      if (Date.now() - answered > stallMs) {
+        live.kill(`The ${this.options.name} engine stopped answering for ${stallMs} ms; it will restart on the next request.`);
+        return;
+      }
+      if (pending) return;
+      pending = true;
+      live.api.ping().then(() => {
+        answered = Date.now();
+        pending = false;
+      });
+    }, Math.min(1000, stallMs / 4));
+  }
+}

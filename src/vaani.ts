@@ -1,0 +1,63 @@
+import { createApp } from './api/app';
+import type { Context } from './api/context';
+import { EngineRegistry } from './runtime/engines';
+import { Remote } from './runtime/remote';
+import type { Routing, Vaani, VaaniOptions } from './types';
+
+const abortError = (signal: AbortSignal) =>
+  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
+
+/** Creates the in-page service. Engines are registered by the caller (see index.ts). */
+export function createVaaniWith(options: VaaniOptions, register: (registry: EngineRegistry, options: VaaniOptions) => void): Vaani {
+  const base = new URL(options.baseURL ?? '/v1', globalThis.location?.href);
+  const baseURL = base.href.replace(/\/+$/, '');
+  const realFetch = globalThis.fetch.bind(globalThis);
+  const registry = new EngineRegistry();
+  register(registry, options);
+
+  const routing = (modelId: string): Routing =>
+    typeof options.routing === 'string' ? options.routing : (options.routing?.[modelId] ?? 'local-first');
+  const ctx: Context = {
+    registry,
+    routing,
+    remote: options.remote ? new Remote(options.remote, realFetch) : undefined,
+  };
+  const app = createApp(ctx, base.pathname, options.auth ?? 'required');
+
+  const answers = (url: string) => url === baseURL || url.startsWith(`${baseURL}/`) || url.startsWith(`${baseURL}?`);
+
+  async function vaaniFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const url = input instanceof Request ? input.url : new URL(String(input), globalThis.location?.href).href;
+    if (!answers(url)) return realFetch(input, init);
+    const request = new Request(input, init);
+    const signal = request.signal;
+    if (signal.aborted) throw abortError(signal);
+    return new Promise<Response>((resolve, reject) => {
+      const onAbort = () => reject(abortError(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      Promise.resolve(app.fetch(request)).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  let installed: typeof fetch | undefined;
+  const shim = ((input: RequestInfo | URL, init?: RequestInit) => vaaniFetch(input, init)) as typeof fetch;
+
+  return {
+    baseURL,
+    fetch: vaaniFetch,
+    install() {
+      if (installed) return;
+      installed = globalThis.fetch;
+      globalThis.fetch = shim;
+    },
+    uninstall() {
+      if (!installed) return;
+      if (globalThis.fetch === shim) globalThis.fetch = installed;
+      installed = undefined;
+    },
+    dispose() {
+      this.uninstall();
+      registry.dispose();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Serves the browser-test pages, cross-origin isolated. `vaani` is the built library (dist/);
+ * VAANI_SRC=1 points it at src/ for quick iteration.
+ */
+export default defineConfig({
+  root: here('.'),
+  server: {
+    port: Number(process.env.VAANI_TEST_PORT ?? 5174),
+    strictPort: true,
+    headers: {
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+    },
+    fs: { allow: [here('.'), here('../shared')] },
+  },
+  resolve: {
+    alias: { vaani: here(process.env.VAANI_SRC ? 'src/index.ts' : 'dist/vaani.js') },
+  },
+  optimizeDeps: { exclude: ['onnxruntime-web', 'vaani'], include: ['openai'] },
+  worker: { format: 'es' },
+});
