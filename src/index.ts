@@ -1,3 +1,4 @@
+import { registerBuiltins } from './engines/index';
 import type { Vaani, VaaniOptions } from './types';
 import { createVaaniWith } from './vaani';
 
@@ -6,5 +7,5 @@ export type { RemoteOptions } from './runtime/remote';
 
 /** The in-page /v1 service with every built-in engine registered. */
 export function createVaani(options: VaaniOptions = {}): Vaani {
-  return createVaaniWith(options, () => {});
+  return createVaaniWith(options, registerBuiltins);
 }
