@@ -1,16 +1,32 @@
 import { defineConfig } from 'vite';
 
-/** The library build: dist/vaani.js (ESM, with worker chunks) and dist/vaani.iife.js (global Vaani). */
-export default defineConfig({
-  build: {
-    target: 'es2022',
-    sourcemap: true,
-    lib: {
-      entry: 'src/index.ts',
-      name: 'Vaani',
-      formats: ['es', 'iife'],
-      fileName: (format) => (format === 'es' ? 'vaani.js' : 'vaani.iife.js'),
+/**
+ * The library build, run twice: `vite build` → dist/vaani.js (ESM; workers and plug-ins as chunks),
+ * `vite build --mode iife` → dist/vaani.iife.js (global `Vaani` for a script tag). In the IIFE
+ * build, asset and worker URLs resolve against the script's own URL.
+ */
+export default defineConfig(({ mode }) => {
+  const iife = mode === 'iife';
+  return {
+    base: './',
+    define: iife ? { 'import.meta.url': '__vaaniScriptURL' } : {},
+    build: {
+      target: 'es2022',
+      sourcemap: true,
+      emptyOutDir: !iife,
+      lib: {
+        entry: 'src/index.ts',
+        name: 'Vaani',
+        formats: [iife ? 'iife' : 'es'],
+        fileName: () => (iife ? 'vaani.iife.js' : 'vaani.js'),
+      },
+      rolldownOptions: iife
+        ? { output: { banner: 'var __vaaniScriptURL = (document.currentScript && document.currentScript.src) || location.href;' } }
+        : {},
     },
-  },
-  worker: { format: 'es' },
+    experimental: iife
+      ? { renderBuiltUrl: (filename: string) => ({ runtime: `new URL(${JSON.stringify(filename)}, __vaaniScriptURL).href` }) }
+      : {},
+    worker: { format: 'es' },
+  };
 });

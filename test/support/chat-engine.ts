@@ -1,0 +1,33 @@
+import type { ChatEngine, ChatHooks, ChatOutcome, ChatParams } from '../../src/protocol/chat';
+import type { EngineFactory } from '../../src/runtime/engines';
+
+/**
+ * A scripted engine for route tests: it replays the given pieces as deltas so that the route's
+ * response shapes (JSON, SSE, usage, tool calls, abort) can be checked without a model.
+ */
+export function scriptedChat(pieces: string[], options: { failBeforeOutput?: Error; delayMs?: number } = {}) {
+  const seen: ChatParams[] = [];
+  const engine: ChatEngine & { dispose(): void } = {
+    async complete(params: ChatParams, hooks: ChatHooks): Promise<ChatOutcome> {
+      seen.push(params);
+      if (options.failBeforeOutput) throw options.failBeforeOutput;
+      hooks.onStart({ backend: 'script' });
+      let sent = 0;
+      for (const piece of pieces) {
+        if (hooks.signal.aborted) break;
+        if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+        hooks.onDelta({ content: piece });
+        sent++;
+      }
+      return { finish_reason: 'stop', usage: { prompt_tokens: 3, completion_tokens: sent, total_tokens: 3 + sent } };
+    },
+    dispose() {},
+  };
+  const factory: EngineFactory<'chat'> = {
+    kind: 'chat',
+    models: ['chat-v2'],
+    info: () => ({ backends: ['script'] }),
+    create: () => engine,
+  };
+  return { factory, seen };
+}
