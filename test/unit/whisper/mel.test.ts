@@ -7,8 +7,8 @@ import { WHISPER_MEL, WhisperMel } from '../../../src/audio/mel';
 /** jfk.flac as 16 kHz mono; the same samples go to both extractors, so the resampling method does not matter. */
 async function jfk16k(): Promise<Float32Array> {
   const audio = await decode(await readFile('/work/shared/audio/jfk.flac'));
-  const channels = Array.from({ length: audio.numberOfChannels }, (_, c) => audio.getChannelData(c));
-  const length = Math.floor((audio.length * 16000) / audio.sampleRate);
+  const channels = audio.channelData;
+  const length = Math.floor((channels[0]!.length * 16000) / audio.sampleRate);
   return Float32Array.from({ length }, (_, i) => {
     const at = (i * audio.sampleRate) / 16000;
     const j = Math.floor(at);
