@@ -1,0 +1,75 @@
+import { decodeChunked } from 'audio-decode';
+import audioType from 'audio-type';
+import { AudioInputError } from './errors';
+
+/** Longest audio the service accepts, in seconds (10 minutes). */
+export const MAX_AUDIO_SECONDS = 600;
+
+/** Decoded audio: one Float32Array per channel (all the same length), samples in [-1, 1]. */
+export interface DecodedAudio {
+  channels: Float32Array[];
+  sampleRate: number;
+}
+
+export interface DecodeOptions {
+  /** Longer audio is refused with an AudioTooLongError while decoding. Default MAX_AUDIO_SECONDS. */
+  maxSeconds?: number;
+}
+
+type Format = Parameters<typeof decodeChunked>[1];
+const FORMATS: readonly string[] = ['wav', 'flac', 'mp3', 'oga', 'opus', 'webm', 'mkv', 'm4a', 'mp4', 'aac', 'aiff', 'caf', 'qoa'];
+const CHUNK_BYTES = 256 * 1024;
+
+function* chunks(bytes: Uint8Array): Generator<Uint8Array> {
+  for (let start = 0; start < bytes.length; start += CHUNK_BYTES) yield bytes.subarray(start, start + CHUNK_BYTES);
+}
+
+async function* streamOf(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield* chunks(bytes);
+}
+
+const invalid = (message: string) => new AudioInputError('InvalidAudioError', message);
+
+/**
+ * Decodes a whole audio file (wav, flac, mp3, ogg vorbis/opus, webm, m4a, ...) to float channels.
+ * Runs anywhere, including workers (no Web Audio needed). Throws an AudioInputError named
+ * 'InvalidAudioError' for bytes that are not decodable audio, 'AudioTooLongError' past maxSeconds;
+ * `toAudioApiError` turns either into a 400.
+ */
+export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}): Promise<DecodedAudio> {
+  const maxSeconds = options.maxSeconds ?? MAX_AUDIO_SECONDS;
+  const format = audioType(bytes);
+  if (!format || !FORMATS.includes(format)) {
+    throw invalid('The file is not audio in a supported format (wav, flac, mp3, ogg, opus, webm, m4a, aac, aiff).');
+  }
+  const parts: Float32Array[][] = [];
+  let length = 0;
+  let sampleRate = 0;
+  try {
+    for await (const piece of decodeChunked(streamOf(bytes), format as Format)) {
+      sampleRate = piece.sampleRate;
+      parts.push(piece.channelData);
+      length += piece.channelData[0]!.length;
+      if (length > maxSeconds * sampleRate) {
+        throw new AudioInputError('AudioTooLongError', `The audio is longer than the limit of ${maxSeconds} seconds.`);
+      }
+    }
+  } catch (error) {
+    if (error instanceof AudioInputError) throw error;
+    throw invalid(`The ${format} file could not be decoded: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (length === 0 || sampleRate <= 0) throw invalid(`The ${format} file holds no decodable audio samples.`);
+  return { channels: join(parts, length), sampleRate };
+}
+
+/** Concatenates decoded pieces; a piece with fewer channels (a mono stretch of stereo) is repeated across them. */
+function join(parts: Float32Array[][], length: number): Float32Array[] {
+  const count = Math.max(...parts.map((piece) => piece.length));
+  const channels = Array.from({ length: count }, () => new Float32Array(length));
+  let offset = 0;
+  for (const piece of parts) {
+    channels.forEach((channel, i) => channel.set(piece[i % piece.length]!, offset));
+    offset += piece[0]!.length;
+  }
+  return channels;
+}

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { encodeWav } from '../../../src/api/audio/wav';
+import { decodeAudio } from '../../../src/audio/decode';
+import { toAudioApiError } from '../../../src/audio/errors';
+import { ApiError } from '../../../src/api/errors';
+import { decodeMono, toMono } from '../../../src/audio/mono';
+
+const shared = (name: string) => new Uint8Array(readFileSync(`/work/shared/audio/${name}`));
+const sine = (length: number, rate: number, hz: number) => Float32Array.from({ length }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
+
+describe('decodeAudio', () => {
+  it('decodes the stereo FLAC and the MP3 clip', async () => {
+    const flac = await decodeAudio(shared('jfk.flac'));
+    expect(flac.sampleRate).toBe(44100);
+    expect(flac.channels).toHaveLength(2);
+    expect(flac.channels[0]!.length / 44100).toBeCloseTo(11, 0);
+    const mp3 = await decodeAudio(shared('1272-141231-0002.mp3'));
+    expect(mp3.sampleRate).toBe(16000);
+    expect(mp3.channels[0]!.length / 16000).toBeGreaterThan(5);
+  });
+
+  it('round-trips a WAV it did not make itself', async () => {
+    const samples = sine(8000, 8000, 200);
+    const decoded = await decodeAudio(new Uint8Array(encodeWav({ samples, sampleRate: 8000 })));
+    expect(decoded.sampleRate).toBe(8000);
+    expect(decoded.channels[0]!.length).toBe(8000);
+    const error = Math.max(...decoded.channels[0]!.map((value, i) => Math.abs(value - samples[i]!)));
+    expect(error).toBeLessThan(1e-3);
+  });
+
+  it('refuses bytes that are not audio, headers with no samples, and audio over the limit', async () => {
+    const text = new TextEncoder().encode('this is a text file, not audio at all');
+    await expect(decodeAudio(text)).rejects.toMatchObject({ name: 'InvalidAudioError' });
+    await expect(decodeAudio(new TextEncoder().encode('RIFF\0\0\0\0WAVEjunk'))).rejects.toMatchObject({ name: 'InvalidAudioError' });
+    await expect(decodeAudio(shared('jfk.flac'), { maxSeconds: 5 })).rejects.toMatchObject({ name: 'AudioTooLongError' });
+  });
+
+  it('maps audio problems to a 400 naming the file, even after a worker boundary', async () => {
+    const crossed = Object.assign(new Error('The file is not audio.'), { name: 'InvalidAudioError' });
+    const mapped = toAudioApiError(crossed);
+    expect(mapped).toBeInstanceOf(ApiError);
+    expect((mapped as ApiError).body.error).toMatchObject({ code: 'invalid_audio', param: 'file', type: 'invalid_request_error' });
+    const other = new Error('boom');
+    expect(toAudioApiError(other)).toBe(other);
+  });
+});
+
+describe('toMono and decodeMono', () => {
+  it('averages channels', () => {
+    expect([...toMono([new Float32Array([1, 0]), new Float32Array([0, 1])])]).toEqual([0.5, 0.5]);
+  });
+
+  it('gives 16 kHz mono of the stereo 44.1 kHz FLAC, same duration', async () => {
+    const mono = await decodeMono(shared('jfk.flac'), 16000);
+    expect(mono.sampleRate).toBe(16000);
+    expect(mono.sourceRate).toBe(44100);
+    expect(mono.samples.length).toBe(Math.round((485100 * 16000) / 44100));
+  });
+});
