@@ -1,0 +1,187 @@
+import type { Voice } from '../protocol/audio';
+
+/** The TTS model id every catalogue voice is spoken with (the engine is chosen per voice). */
+export const TTS_MODEL = 'speech-tts-v1';
+
+/** A file a neural voice downloads, with its size in bytes (as published on the hub). */
+export interface DownloadFile {
+  path: string;
+  bytes: number;
+}
+
+/**
+ * Where a neural voice's weights come from. `weights` is the key of `createVaani({ models })` that
+ * overrides `repo` (e.g. `{ models: { 'kokoro-82m': { baseURL: '/weights/kokoro/' } } }`).
+ */
+export interface Download {
+  weights: string;
+  repo: string;
+  files: DownloadFile[];
+  /** Total bytes fetched on first use (then cached by the weight store). */
+  bytes: number;
+}
+
+/** eSpeak-NG formant synthesis: offline, needs the optional eSpeak plug-in. */
+export interface EspeakSpec {
+  engine: 'espeak';
+  /** The eSpeak voice name with its variant, e.g. 'hi+f3'. */
+  espeakVoice: string;
+}
+
+/** Kokoro-82M (StyleTTS 2): eSpeak phonemes + a 256-float style row + speed → 24 kHz. */
+export interface KokoroSpec {
+  engine: 'kokoro';
+  /** The style file under the repo, e.g. 'voices/hf_alpha.bin'. */
+  styleFile: string;
+  /** eSpeak language used to make the phonemes. */
+  phonemeLanguage: string;
+  download: Download;
+}
+
+/** VITS / MMS-TTS: characters → input_ids → waveform. */
+export interface VitsSpec {
+  engine: 'vits';
+  download: Download;
+}
+
+export type EngineSpec = EspeakSpec | KokoroSpec | VitsSpec;
+
+export interface CatalogueVoice extends Voice {
+  spec: EngineSpec;
+  /** Median F0 at default settings, in Hz: the pitch a voice changer moves speech to. */
+  medianF0: number;
+  /** 'measured' from this engine's output; 'nominal' for neural voices not measurable offline. */
+  medianF0Source: 'measured' | 'nominal';
+  /** Formant (spectral envelope) scale relative to an adult male voice: 1.0 male, about 1.17 female. */
+  formantScale: number;
+  /** A short sentence in the voice's language (demo pages and tests). */
+  sampleText: string;
+}
+
+interface Language {
+  code: string;
+  languageCode: string;
+  name: string;
+  espeak: string;
+  sample: string;
+  /** Measured median F0 (Hz) of the female and male eSpeak voices at default settings. */
+  f0: readonly [female: number, male: number];
+}
+
+const ENGLISH_SAMPLE = 'Hello, how are you? The weather is lovely today.';
+
+/** The bundled eSpeak-NG languages: 15 Indian languages and three English accents. */
+export const LANGUAGES: readonly Language[] = [
+  { code: 'hi', languageCode: 'hi-IN', name: 'Hindi', espeak: 'hi', sample: 'नमस्ते, आप कैसे हैं? आज मौसम बहुत अच्छा है।', f0: [205.7, 98.7] },
+  { code: 'bn', languageCode: 'bn-IN', name: 'Bengali', espeak: 'bn', sample: 'নমস্কার, আপনি কেমন আছেন? আজ আবহাওয়া খুব ভালো।', f0: [208.1, 99.7] },
+  { code: 'ta', languageCode: 'ta-IN', name: 'Tamil', espeak: 'ta', sample: 'வணக்கம், நீங்கள் எப்படி இருக்கிறீர்கள்? இன்று வானிலை நன்றாக இருக்கிறது.', f0: [207.3, 98.9] },
+  { code: 'te', languageCode: 'te-IN', name: 'Telugu', espeak: 'te', sample: 'నమస్కారం, మీరు ఎలా ఉన్నారు? ఈ రోజు వాతావరణం చాలా బాగుంది.', f0: [205.0, 99.4] },
+  { code: 'mr', languageCode: 'mr-IN', name: 'Marathi', espeak: 'mr', sample: 'नमस्कार, तुम्ही कसे आहात? आज हवामान खूप छान आहे.', f0: [223.6, 102.4] },
+  { code: 'gu', languageCode: 'gu-IN', name: 'Gujarati', espeak: 'gu', sample: 'નમસ્તે, તમે કેમ છો? આજે હવામાન ખૂબ સરસ છે.', f0: [225.2, 104.3] },
+  { code: 'kn', languageCode: 'kn-IN', name: 'Kannada', espeak: 'kn', sample: 'ನಮಸ್ಕಾರ, ನೀವು ಹೇಗಿದ್ದೀರಿ? ಇಂದು ಹವಾಮಾನ ತುಂಬಾ ಚೆನ್ನಾಗಿದೆ.', f0: [198.4, 97.4] },
+  { code: 'ml', languageCode: 'ml-IN', name: 'Malayalam', espeak: 'ml', sample: 'നമസ്കാരം, സുഖമാണോ? ഇന്ന് കാലാവസ്ഥ വളരെ നല്ലതാണ്.', f0: [201.9, 97.4] },
+  { code: 'pa', languageCode: 'pa-IN', name: 'Punjabi', espeak: 'pa', sample: 'ਸਤ ਸ੍ਰੀ ਅਕਾਲ, ਤੁਸੀਂ ਕਿਵੇਂ ਹੋ? ਅੱਜ ਮੌਸਮ ਬਹੁਤ ਵਧੀਆ ਹੈ।', f0: [206.2, 99.5] },
+  { code: 'or', languageCode: 'or-IN', name: 'Odia', espeak: 'or', sample: 'ନମସ୍କାର, ଆପଣ କେମିତି ଅଛନ୍ତି? ଆଜି ପାଣିପାଗ ବହୁତ ଭଲ।', f0: [207.9, 98.6] },
+  { code: 'as', languageCode: 'as-IN', name: 'Assamese', espeak: 'as', sample: 'নমস্কাৰ, আপুনি কেনে আছে? আজি বতৰ বৰ ভাল।', f0: [211.8, 100.4] },
+  { code: 'ur', languageCode: 'ur-IN', name: 'Urdu', espeak: 'ur', sample: 'السلام علیکم، آپ کیسے ہیں؟ آج موسم بہت اچھا ہے۔', f0: [207.8, 98.3] },
+  { code: 'ne', languageCode: 'ne-IN', name: 'Nepali', espeak: 'ne', sample: 'नमस्ते, तपाईंलाई कस्तो छ? आज मौसम धेरै राम्रो छ।', f0: [211.1, 100.6] },
+  { code: 'sd', languageCode: 'sd-IN', name: 'Sindhi', espeak: 'sd', sample: 'سلام، توهان ڪيئن آهيو؟ اڄ موسم ڏاڍو سٺو آهي.', f0: [211.0, 99.8] },
+  { code: 'kok', languageCode: 'kok-IN', name: 'Konkani', espeak: 'kok', sample: 'नमस्कार, तुमी कशें आसात? आयज हवामान खूब बरें आसा.', f0: [211.7, 100.5] },
+  { code: 'en', languageCode: 'en-IN', name: 'English (India)', espeak: 'en', sample: ENGLISH_SAMPLE, f0: [203.2, 98.8] },
+  { code: 'en', languageCode: 'en-US', name: 'English (United States)', espeak: 'en-us', sample: ENGLISH_SAMPLE, f0: [207.5, 98.8] },
+  { code: 'en', languageCode: 'en-GB', name: 'English (United Kingdom)', espeak: 'en', sample: ENGLISH_SAMPLE, f0: [203.2, 98.8] },
+];
+
+/** eSpeak variants: f3 sounds female (F0 about 205 Hz), m2 male (about 100 Hz). */
+const FEMALE_VARIANT = 'f3';
+const MALE_VARIANT = 'm2';
+export const FEMALE_FORMANT_SCALE = 1.17;
+export const MALE_FORMANT_SCALE = 1.0;
+
+const espeakVoices = (language: Language): CatalogueVoice[] =>
+  (['female', 'male'] as const).map((gender) => ({
+    id: `${language.languageCode}-${gender}-1`,
+    name: `${language.name} ${gender} (eSpeak)`,
+    language: language.name,
+    languageCode: language.languageCode,
+    gender,
+    model: TTS_MODEL,
+    spec: { engine: 'espeak', espeakVoice: `${language.espeak}+${gender === 'female' ? FEMALE_VARIANT : MALE_VARIANT}` },
+    medianF0: gender === 'female' ? language.f0[0] : language.f0[1],
+    medianF0Source: 'measured',
+    formantScale: gender === 'female' ? FEMALE_FORMANT_SCALE : MALE_FORMANT_SCALE,
+    sampleText: language.sample,
+  }));
+
+const HINDI_SAMPLE = LANGUAGES[0]!.sample;
+
+/** onnx-community/Kokoro-82M-v1.0-ONNX: the q8 model (92.4 MB) plus one 510×256 float32 style file. */
+const KOKORO_STYLE_BYTES = 510 * 256 * 4;
+const kokoroDownload = (styleFile: string): Download => {
+  const files = [
+    { path: 'onnx/model_quantized.onnx', bytes: 92_400_000 },
+    { path: 'tokenizer.json', bytes: 3_500 },
+    { path: styleFile, bytes: KOKORO_STYLE_BYTES },
+  ];
+  return { weights: 'kokoro-82m', repo: 'onnx-community/Kokoro-82M-v1.0-ONNX', files, bytes: files.reduce((sum, f) => sum + f.bytes, 0) };
+};
+
+const kokoroVoice = (style: string, gender: 'female' | 'male', label: string): CatalogueVoice => ({
+  id: `hi-IN-kokoro-${label.toLowerCase()}`,
+  name: `${label} (Hindi, Kokoro neural)`,
+  language: 'Hindi',
+  languageCode: 'hi-IN',
+  gender,
+  model: TTS_MODEL,
+  spec: { engine: 'kokoro', styleFile: `voices/${style}.bin`, phonemeLanguage: 'hi', download: kokoroDownload(`voices/${style}.bin`) },
+  medianF0: gender === 'female' ? 210 : 110,
+  medianF0Source: 'nominal',
+  formantScale: gender === 'female' ? FEMALE_FORMANT_SCALE : MALE_FORMANT_SCALE,
+  sampleText: HINDI_SAMPLE,
+});
+
+/** Xenova/mms-tts-hin: Meta's MMS-TTS Hindi VITS, quantised (38.4 MB), 16 kHz. */
+const mmsHindi: CatalogueVoice = {
+  id: 'hi-IN-mms-1',
+  name: 'MMS Hindi (VITS neural)',
+  language: 'Hindi',
+  languageCode: 'hi-IN',
+  gender: 'neutral',
+  model: TTS_MODEL,
+  spec: {
+    engine: 'vits',
+    download: {
+      weights: 'mms-tts-hin',
+      repo: 'Xenova/mms-tts-hin',
+      files: [
+        { path: 'onnx/model_quantized.onnx', bytes: 38_400_000 },
+        { path: 'vocab.json', bytes: 907 },
+        { path: 'tokenizer_config.json', bytes: 654 },
+        { path: 'config.json', bytes: 1_660 },
+      ],
+      bytes: 38_400_000 + 907 + 654 + 1_660,
+    },
+  },
+  medianF0: 150,
+  medianF0Source: 'nominal',
+  formantScale: 1.08,
+  sampleText: HINDI_SAMPLE,
+};
+
+/** Every voice of the catalogue, offline eSpeak voices first. */
+export const VOICES: readonly CatalogueVoice[] = [
+  ...LANGUAGES.flatMap(espeakVoices),
+  kokoroVoice('hf_alpha', 'female', 'Alpha'),
+  kokoroVoice('hf_beta', 'female', 'Beta'),
+  kokoroVoice('hm_omega', 'male', 'Omega'),
+  kokoroVoice('hm_psi', 'male', 'Psi'),
+  mmsHindi,
+];
+
+export const findVoice = (id: string) => VOICES.find((voice) => voice.id === id);
+
+/** Whether a voice must download weights before it can speak. */
+export const needsDownload = (voice: CatalogueVoice) => voice.spec.engine !== 'espeak';
+
+/** The public fields of GET /v1/voices' items plus the model, as the engines list them. */
+export const toVoice = ({ id, name, language, languageCode, gender, model }: CatalogueVoice): Voice => ({ id, name, language, languageCode, gender, model });
