@@ -1,5 +1,5 @@
-import { findModel, type Product } from '../catalogue/models';
-import { ApiError } from './errors';
+import { findModel, type CatalogueEntry, type Product } from '../catalogue/models';
+import { ApiError, badRequest } from './errors';
 
 /** 404 for an id the catalogue lacks, 400 for one of another product. */
 export function requireModel(id: string, ...products: Product[]) {
@@ -16,4 +16,11 @@ export function requireModel(id: string, ...products: Product[]) {
     );
   }
   return model;
+}
+
+/** 400 when max_tokens alone exceeds the model's catalogue context (the engine checks the prompt too). */
+export function requireWithinContext(model: CatalogueEntry, maxTokens: number | null | undefined) {
+  if (maxTokens && model.context_window && maxTokens > model.context_window) {
+    throw badRequest(`max_tokens is ${maxTokens}, more than the ${model.context_window}-token context of '${model.id}'.`, 'max_tokens', 'context_length_exceeded');
+  }
 }

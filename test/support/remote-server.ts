@@ -16,6 +16,7 @@ export type Handler = (req: Seen, res: ServerResponse) => void;
  */
 export async function startRemote(script?: (seen: Seen, res: ServerResponse, count: number) => boolean) {
   const requests: Seen[] = [];
+  const streams = { completed: 0, cut: 0 };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
@@ -29,7 +30,7 @@ export async function startRemote(script?: (seen: Seen, res: ServerResponse, cou
       const seen = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() };
       requests.push(seen);
       if (script?.(seen, res, requests.length)) return;
-      answer(seen, res);
+      answer(seen, res, streams);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -37,11 +38,13 @@ export async function startRemote(script?: (seen: Seen, res: ServerResponse, cou
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    /** SSE answers that ran to [DONE], and ones whose client went away first. */
+    streams,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }
 
-function answer(seen: Seen, res: ServerResponse) {
+function answer(seen: Seen, res: ServerResponse, streams: { completed: number; cut: number }) {
   if (!new URL(seen.url, 'http://x').pathname.endsWith('/chat/completions')) {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ remote: true, path: seen.url }));
     return;
@@ -63,10 +66,14 @@ function answer(seen: Seen, res: ServerResponse) {
   const parts = ['remote:', ...words];
   let i = 0;
   const timer = setInterval(() => {
-    if (res.destroyed) return clearInterval(timer);
+    if (res.destroyed) {
+      streams.cut++;
+      return clearInterval(timer);
+    }
     if (i < parts.length) res.write(chunk({ content: (i ? ' ' : '') + parts[i++] }, null));
     else {
       clearInterval(timer);
+      streams.completed++;
       res.end(chunk({}, 'stop') + 'data: [DONE]\n\n');
     }
   }, Number(body.metadata?.delay ?? 10));

@@ -2,7 +2,7 @@ import type { ChatDelta, ChatEngine, ChatMessage, ChatOutcome, ChatParams, ToolC
 import { Channel } from '../../runtime/channel';
 import { readJson, parse } from '../body';
 import { dispatch, type Context } from '../context';
-import { requireModel } from '../models-check';
+import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
 import { chatRequestSchema, type ChatRequest } from './schema';
 
@@ -31,7 +31,7 @@ function toParams(body: ChatRequest): ChatParams {
 export async function chatCompletions(ctx: Context, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(chatRequestSchema, value);
-  requireModel(body.model, 'chat');
+  requireWithinContext(requireModel(body.model, 'chat'), body.max_completion_tokens ?? body.max_tokens);
   return dispatch(ctx, {
     request, path, raw, streaming: body.stream, model: body.model, kind: 'chat',
     local: (engine) => run(engine, body, request.signal),

@@ -1,0 +1,24 @@
+import { exposeEngine } from '../../../src/workers/expose';
+
+/** A worker that really computes, and can be told to crash or hang, for WorkerHost tests. */
+exposeEngine({
+  sum(n: number) {
+    let total = 0;
+    for (let i = 1; i <= n; i++) total += i;
+    return total;
+  },
+  slow(ms: number) {
+    return new Promise((resolve) => setTimeout(() => resolve(ms), ms));
+  },
+  crash() {
+    setTimeout(() => {
+      throw new Error('worker fell over');
+    });
+    return new Promise(() => {});
+  },
+  hang() {
+    const end = Date.now() + 60_000;
+    while (Date.now() < end);
+  },
+  pid: Math.random(),
+});
