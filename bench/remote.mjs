@@ -1,0 +1,29 @@
+import { createServer } from 'node:http';
+
+/** The loopback server bench scenarios use: GET /json (small JSON), POST /v1/chat/completions (SSE of N chunks). */
+export async function startBenchRemote() {
+  const server = createServer((req, res) => {
+    res.setHeader('access-control-allow-origin', '*');
+    res.setHeader('access-control-allow-headers', req.headers['access-control-request-headers'] ?? '*');
+    res.setHeader('access-control-allow-methods', '*');
+    res.setHeader('cross-origin-resource-policy', 'cross-origin');
+    if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url, 'http://x');
+      if (url.pathname === '/json') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[]}');
+        return;
+      }
+      const n = Number(JSON.parse(Buffer.concat(chunks).toString() || '{}').metadata?.n ?? 50);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const base = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'chat-v2' };
+      let out = '';
+      for (let i = 0; i < n; i++) out += `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'शब्द ' }, finish_reason: null }] })}\n\n`;
+      res.end(`${out}data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+}

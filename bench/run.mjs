@@ -1,0 +1,72 @@
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chromium } from '@playwright/test';
+import { createServer } from 'vite';
+import { startBenchRemote } from './remote.mjs';
+
+/**
+ * npm run bench: serves bench/page.html (cross-origin isolated) with the built library, runs every
+ * scenario in bench/scenarios/ in headless Chromium, prints a table and writes bench/results/latest.json.
+ * `npm run bench -- chat store` runs only the named scenarios. A scenario may ship a node-side
+ * `bench/prepare/<name>.ts` (run first, with tsx) that writes the files it needs.
+ */
+const only = process.argv.slice(2);
+const port = Number(process.env.VAANI_BENCH_PORT ?? 5190);
+const scenarioNames = (await readdir(new URL('./scenarios/', import.meta.url)))
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.replace(/\.ts$/, ''))
+  .filter((name) => !only.length || only.includes(name));
+
+const prepares = new Set(await readdir(new URL('./prepare/', import.meta.url)).catch(() => []));
+for (const name of scenarioNames) {
+  if (prepares.has(`${name}.ts`)) {
+    console.log(`preparing ${name} …`);
+    execFileSync('npx', ['tsx', new URL(`./prepare/${name}.ts`, import.meta.url).pathname], { stdio: 'inherit' });
+  }
+}
+
+const remote = await startBenchRemote();
+const server = await createServer({ configFile: new URL('../vite.test.config.ts', import.meta.url).pathname, server: { port, strictPort: true }, logLevel: 'warn' });
+await server.listen();
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--enable-unsafe-webgpu', '--js-flags=--expose-gc', '--enable-precise-memory-info'] });
+let rows = [];
+let backend = 'wasm';
+try {
+  const page = await browser.newPage();
+  page.on('console', (message) => console.log(`  [page] ${message.text()}`));
+  page.on('pageerror', (error) => console.log(`  [page error] ${error.message}`));
+  page.setDefaultTimeout(0);
+  await page.goto(`http://localhost:${port}/bench/page.html`);
+  await page.waitForFunction(() => document.title === 'ready');
+  backend = await page.evaluate(async () => ((await navigator.gpu?.requestAdapter()) ? 'wasm+webgpu' : 'wasm'));
+  for (const name of scenarioNames) {
+    console.log(`running ${name} …`);
+    const result = await page.evaluate(([n, url]) => window.runScenario(n, url), [name, remote.url]);
+    if (result.error) {
+      console.log(`  ${name} failed: ${result.error}`);
+      continue;
+    }
+    rows.push(...result.rows);
+  }
+} finally {
+  await browser.close();
+  await server.close();
+  await remote.close();
+}
+
+rows = rows.map((row) => ({ ...row, ratio: row.baseline ? row.value / row.baseline.value : null }));
+const browserVersion = execFileSync('/usr/bin/chromium', ['--version']).toString().trim();
+const results = { date: new Date().toISOString(), browser: browserVersion, backend, scenarios: rows };
+await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+const previous = await import(new URL('./results/latest.json', import.meta.url), { with: { type: 'json' } }).then((m) => m.default, () => null);
+const kept = only.length && previous ? previous.scenarios.filter((row) => !rows.some((r) => r.id === row.id)) : [];
+results.scenarios = [...kept, ...rows];
+await writeFile(new URL('./results/latest.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+
+const fmt = (n) => (n == null ? '—' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toPrecision(3));
+console.log(`\n${'id'.padEnd(40)} ${'value'.padStart(10)} ${'unit'.padEnd(10)} ${'baseline'.padStart(10)} ${'ratio'.padStart(7)}  baseline name`);
+for (const row of rows) {
+  const better = row.ratio == null ? '' : (row.higherIsBetter ? row.ratio >= 1 : row.ratio <= 1) ? ' ✓' : '';
+  console.log(`${row.id.padEnd(40)} ${fmt(row.value).padStart(10)} ${row.unit.padEnd(10)} ${fmt(row.baseline?.value).padStart(10)} ${fmt(row.ratio).padStart(7)}${better}  ${row.baseline?.name ?? ''}`);
+}
+console.log('\nwrote bench/results/latest.json');
