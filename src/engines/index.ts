@@ -1,8 +1,8 @@
 import type { EngineRegistry } from '../runtime/engines';
 import type { VaaniOptions } from '../types';
+import { chatEngines } from './chat';
 
 /** Registers every built-in local engine. A new engine family is one line here. */
 export function registerBuiltins(registry: EngineRegistry, options: VaaniOptions): void {
-  void registry;
-  void options;
+  for (const factory of chatEngines(options)) registry.add(factory);
 }

@@ -1,0 +1,64 @@
+import * as Comlink from 'comlink';
+import { ApiError } from '../api/errors';
+import { possibleBackends } from '../backends/plan';
+import { modelSource } from '../catalogue/sources';
+import type { ChatEngine } from '../protocol/chat';
+import type { EngineFactory } from '../runtime/engines';
+import { WorkerHost } from '../runtime/worker-host';
+import { sourceBase } from '../store/source';
+import type { VaaniOptions } from '../types';
+import type { GenerationEvents } from '../models/llm/generate';
+import type { LlmWorkerApi } from '../workers/llm.worker';
+
+/** Catalogue chat ids answered by a local decoder LLM. */
+export const LOCAL_CHAT_MODELS = ['chat-v2', 'chat-v2-pro'] as const;
+
+const abortError = (signal: AbortSignal) =>
+  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
+
+function chatEngine(modelId: string, options: VaaniOptions, onBackend: (backend: string) => void): ChatEngine & { dispose(): void } {
+  const source = modelSource(modelId, options.models);
+  const base = sourceBase(source);
+  const host = new WorkerHost<LlmWorkerApi>({
+    create: () => new Worker(new URL('../workers/llm.worker.ts', import.meta.url), { type: 'module', name: `vaani-chat-${modelId}` }),
+    name: `chat (${modelId})`,
+    maxQueue: options.maxQueue,
+  });
+  return {
+    async complete(params, hooks) {
+      const result = await host.run(async (api) => {
+        const cancel = () => void api.cancel();
+        hooks.signal.addEventListener('abort', cancel, { once: true });
+        const events: GenerationEvents = {
+          start: (info) => {
+            onBackend(info.backend);
+            hooks.onStart(info);
+          },
+          delta: (delta) => hooks.onDelta(delta),
+        };
+        try {
+          return await api.complete({ base, dtype: source.dtype, backend: options.backend ?? 'auto', params }, Comlink.proxy(events));
+        } finally {
+          hooks.signal.removeEventListener('abort', cancel);
+        }
+      }, hooks.signal);
+      if ('error' in result) throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
+      if (hooks.signal.aborted) throw abortError(hooks.signal);
+      return result.outcome;
+    },
+    dispose: () => host.dispose(),
+  };
+}
+
+/** One factory per local chat id; /v1/models shows the backend in use once a model has run. */
+export function chatEngines(options: VaaniOptions): EngineFactory<'chat'>[] {
+  return LOCAL_CHAT_MODELS.map((modelId) => {
+    let used: string | undefined;
+    return {
+      kind: 'chat',
+      models: [modelId],
+      info: () => ({ backends: used ? [used] : possibleBackends(options.backend) }),
+      create: () => chatEngine(modelId, options, (backend) => (used = backend)),
+    };
+  });
+}

@@ -1,0 +1,74 @@
+import { createSession, loadOrt } from '../../backends/ort';
+import { backendAttempts, type RuntimeBackend } from '../../backends/plan';
+import { probeWebGpu } from '../../backends/webgpu';
+import type { FileLoader, LoadOptions } from '../../store/loader';
+import { ChatTemplate, pickTemplate, type TemplateSource } from '../../text/chat-template';
+import { TextTokenizer } from '../../text/tokenizer';
+import type { Backend } from '../../types';
+import { readConfig, type Json, type LlmConfig } from './config';
+import { KvDecoder, layoutOf } from './decoder';
+import { findModelFiles, loadExternalData } from './files';
+
+/** A decoder LLM ready to generate: tokenizer, chat template, config and a KV-cached session. */
+export interface LoadedLlm {
+  tokenizer: TextTokenizer;
+  /** Picks the template for a request (some models ship a separate one for tool use). */
+  template(withTools: boolean): ChatTemplate;
+  config: LlmConfig;
+  decoder: KvDecoder;
+  backend: RuntimeBackend;
+  dtype: string;
+}
+
+export interface LoadRequest {
+  backend: Backend;
+  /** A dtype fixed by the model source; otherwise the best the source has for the backend. */
+  dtype?: string;
+}
+
+const utf8 = new TextDecoder();
+const json = async (loader: FileLoader, file: string, options: LoadOptions) => JSON.parse(utf8.decode(await loader.load(file, options))) as Json;
+const optionalJson = async (loader: FileLoader, file: string, options: LoadOptions) =>
+  (await loader.has(file, options)) ? json(loader, file, options) : undefined;
+
+async function templateSource(loader: FileLoader, tokenizerConfig: Json, options: LoadOptions): Promise<TemplateSource> {
+  if (tokenizerConfig.chat_template) return tokenizerConfig.chat_template as TemplateSource;
+  if (await loader.has('chat_template.jinja', options)) return utf8.decode(await loader.load('chat_template.jinja', options));
+  throw new Error('The model has no chat template (tokenizer_config.json chat_template or chat_template.jinja).');
+}
+
+/** Loads the text files and starts the decoder on the first backend that works. */
+export async function loadLlm(loader: FileLoader, request: LoadRequest, options: LoadOptions = {}): Promise<LoadedLlm> {
+  const [tokenizerJson, tokenizerConfig, config, generation] = await Promise.all([
+    json(loader, 'tokenizer.json', options),
+    json(loader, 'tokenizer_config.json', options),
+    optionalJson(loader, 'config.json', options),
+    optionalJson(loader, 'generation_config.json', options),
+  ]);
+  const genai = config ? undefined : await optionalJson(loader, 'genai_config.json', options);
+  const tokenizer = new TextTokenizer(tokenizerJson, tokenizerConfig);
+  const llmConfig = readConfig({ config, genai, generation, tokenizerConfig, eosTokenId: tokenizer.id(tokenizer.eosToken) });
+  const source = await templateSource(loader, tokenizerConfig, options);
+  const templates = new Map<string, ChatTemplate>();
+  const template = (withTools: boolean) => {
+    const text = pickTemplate(source, withTools);
+    if (!templates.has(text)) templates.set(text, new ChatTemplate(text));
+    return templates.get(text)!;
+  };
+
+  const attempts = backendAttempts(request.backend, request.backend === 'wasm' ? undefined : await probeWebGpu(), request.dtype);
+  const ort = await loadOrt(attempts.some((attempt) => attempt.backend === 'webgpu'));
+  const failures: string[] = [];
+  for (const attempt of attempts) {
+    try {
+      const files = await findModelFiles(loader, attempt.dtypes, options);
+      const [graph, externalData] = await Promise.all([loader.load(files.graph, options), loadExternalData(loader, files, options)]);
+      const session = await createSession(ort, { backend: attempt.backend, graph, externalData });
+      const kv = new KvDecoder(ort, session, layoutOf(session, llmConfig));
+      return { tokenizer, template, config: llmConfig, decoder: kv, backend: attempt.backend, dtype: files.dtype };
+    } catch (error) {
+      failures.push(`${attempt.backend}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  throw new Error(`Could not start the model (${failures.join('; ')}).`);
+}

@@ -1,0 +1,102 @@
+import type { ChatDelta } from '../protocol/chat';
+
+/** How a model family writes a tool call in its output. */
+export interface ToolCallSyntax {
+  open: string;
+  close: string;
+}
+
+/** Qwen2.5 / Qwen3 / Hermes: `<tool_call>{"name": …, "arguments": {…}}</tool_call>`. */
+export const HERMES_SYNTAX: ToolCallSyntax = { open: '<tool_call>', close: '</tool_call>' };
+
+const SYNTAXES: readonly ToolCallSyntax[] = [HERMES_SYNTAX];
+
+/** The tool-call syntax a chat template teaches its model, if it is one we can parse. */
+export const toolCallSyntaxOf = (template: string): ToolCallSyntax | undefined =>
+  SYNTAXES.find((syntax) => template.includes(syntax.open));
+
+const callId = () => `call_${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+
+function parseCall(body: string): { name: string; arguments: string } | undefined {
+  try {
+    const call: unknown = JSON.parse(body);
+    if (typeof call !== 'object' || call === null) return undefined;
+    const { name, arguments: args, parameters } = call as Record<string, unknown>;
+    if (typeof name !== 'string' || !name) return undefined;
+    const value = args ?? parameters ?? {};
+    return { name, arguments: typeof value === 'string' ? value : JSON.stringify(value) };
+  } catch {
+    return undefined;
+  }
+}
+
+const partialTail = (text: string, marker: string) => {
+  for (let n = Math.min(marker.length - 1, text.length); n > 0; n--) if (text.endsWith(marker.slice(0, n))) return n;
+  return 0;
+};
+
+/**
+ * Splits streamed model text into content deltas and OpenAI-style tool_calls deltas: a call's
+ * first delta carries index, id, type and name; the next carries its arguments. Text that only
+ * looks like a call (bad JSON) is passed on as content. Whitespace around calls is dropped.
+ */
+export class ToolCallStream {
+  private buffer = '';
+  private inCall = false;
+  private pendingSpace = '';
+  calls = 0;
+
+  constructor(private readonly syntax: ToolCallSyntax) {}
+
+  push(piece: string): ChatDelta[] {
+    this.buffer += piece;
+    const out: ChatDelta[] = [];
+    for (;;) {
+      const marker = this.inCall ? this.syntax.close : this.syntax.open;
+      const at = this.buffer.indexOf(marker);
+      if (at < 0) break;
+      const before = this.buffer.slice(0, at);
+      this.buffer = this.buffer.slice(at + marker.length);
+      if (this.inCall) out.push(...this.finishCall(before));
+      else out.push(...this.content(before, true));
+      this.inCall = !this.inCall;
+    }
+    if (!this.inCall) {
+      const keep = partialTail(this.buffer, this.syntax.open);
+      out.push(...this.content(this.buffer.slice(0, this.buffer.length - keep), false));
+      this.buffer = this.buffer.slice(this.buffer.length - keep);
+    }
+    return out;
+  }
+
+  /** Ends the stream: an unclosed call is parsed if it can be, else given back as text. */
+  flush(): ChatDelta[] {
+    const rest = this.buffer;
+    this.buffer = '';
+    if (!this.inCall) return this.content(rest, true);
+    this.inCall = false;
+    const call = this.finishCall(rest);
+    return call.length ? call : this.content(this.syntax.open + rest, true);
+  }
+
+  private finishCall(body: string): ChatDelta[] {
+    const call = parseCall(body.trim());
+    if (!call) return this.content(this.syntax.open + body + this.syntax.close, true);
+    const index = this.calls++;
+    this.pendingSpace = '';
+    return [
+      { tool_calls: [{ index, id: callId(), type: 'function', function: { name: call.name, arguments: '' } }] },
+      { tool_calls: [{ index, function: { arguments: call.arguments } }] },
+    ];
+  }
+
+  private content(text: string, beforeCall: boolean): ChatDelta[] {
+    const all = this.pendingSpace + text;
+    if (!all.trim()) {
+      this.pendingSpace = beforeCall ? '' : all;
+      return [];
+    }
+    this.pendingSpace = '';
+    return [{ content: all }];
+  }
+}

@@ -1,0 +1,46 @@
+import { expect, test } from '@playwright/test';
+import { openHarness } from './support/page';
+import type { ReferenceRequest } from './pages/chat-reference';
+
+const UPSTREAM = '/@fs/work/shared/fixtures/tiny-random-llama-fp16-genai/';
+const MESSAGES = [
+  { role: 'system', content: 'You are terse.' },
+  { role: 'user', content: 'Name three rivers of India: गंगा, யமுனை?' },
+];
+
+declare global {
+  interface Window {
+    chatReference: { greedyWithoutCache(request: ReferenceRequest): Promise<{ promptTokens: number; generated: number[]; text: string }> };
+  }
+}
+
+test.describe('the upstream export (tiny-random-llama-fp16-genai) as it is', () => {
+  test('loads, generates greedily through the openai SDK and agrees with a cache-free onnxruntime loop', async ({ page }) => {
+    const errors = await openHarness(page, '/test/browser/pages/chat.html');
+    const result = await page.evaluate(async ({ base, messages }) => {
+      const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base } } });
+      const client = new window.OpenAI({ baseURL: ai.baseURL, apiKey: 'k', fetch: ai.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 });
+      const { data, response } = await client.chat.completions
+        .create({ model: 'chat-v2', messages: messages as never, temperature: 0, max_tokens: 24 })
+        .withResponse();
+      const reference = await window.chatReference.greedyWithoutCache({
+        base, graph: 'model.onnx', externalData: ['model.onnx.data'], messages, steps: 24, stopIds: [2],
+      });
+      const models = await (await ai.fetch('/v1/models/chat-v2', { headers: { authorization: 'Bearer k' } })).json();
+      ai.dispose();
+      return { data, backend: response.headers.get('x-vaani-backend'), reference, models };
+    }, { base: UPSTREAM, messages: MESSAGES });
+    expect(errors).toEqual([]);
+    expect(result.backend).toBe('wasm');
+    expect(result.models.runs_on.local).toEqual(['wasm']);
+    expect(result.reference.generated.length).toBeGreaterThan(0);
+    const choice = result.data.choices[0]!;
+    expect(choice.message.content).toBe(result.reference.text);
+    expect(result.data.usage).toEqual({
+      prompt_tokens: result.reference.promptTokens,
+      completion_tokens: result.reference.generated.length,
+      total_tokens: result.reference.promptTokens + result.reference.generated.length,
+    });
+    expect(choice.finish_reason).toBe(result.reference.generated.length === 24 ? 'length' : 'stop');
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatDelta } from '../../../src/protocol/chat';
+import { HERMES_SYNTAX, ToolCallStream, toolCallSyntaxOf } from '../../../src/text/tool-calls';
+
+const stream = (pieces: string[]) => {
+  const parser = new ToolCallStream(HERMES_SYNTAX);
+  const deltas: ChatDelta[] = pieces.flatMap((piece) => parser.push(piece));
+  return [...deltas, ...parser.flush()];
+};
+
+/** Splits text into pieces of `size` characters, as a token stream would. */
+const chunks = (text: string, size: number) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+
+describe('ToolCallStream (Hermes / Qwen syntax)', () => {
+  const CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "पुणे", "days": 2}}\n</tool_call>';
+
+  for (const size of [1, 3, 7, 1000]) {
+    it(`parses a call streamed in pieces of ${size}`, () => {
+      const deltas = stream(chunks(CALL, size));
+      expect(deltas).toHaveLength(2);
+      const [head, args] = deltas as [ChatDelta, ChatDelta];
+      expect(head.tool_calls?.[0]).toMatchObject({ index: 0, type: 'function', function: { name: 'get_weather', arguments: '' } });
+      expect(head.tool_calls?.[0]?.id).toMatch(/^call_[0-9a-f]{24}$/);
+      expect(args.tool_calls?.[0]).toEqual({ index: 0, function: { arguments: '{"city":"पुणे","days":2}' } });
+    });
+  }
+
+  it('numbers several calls and drops the whitespace between them', () => {
+    const deltas = stream(chunks(`${CALL}\n${CALL.replace('get_weather', 'get_time')}\n`, 5));
+    const heads = deltas.filter((d) => d.tool_calls?.[0]?.id);
+    expect(heads.map((d) => [d.tool_calls![0]!.index, d.tool_calls![0]!.function.name])).toEqual([[0, 'get_weather'], [1, 'get_time']]);
+    expect(deltas.some((d) => d.content !== undefined)).toBe(false);
+  });
+
+  it('keeps text before a call as content', () => {
+    const deltas = stream(chunks(`Let me check.${CALL}`, 4));
+    expect(deltas.filter((d) => d.content).map((d) => d.content).join('')).toBe('Let me check.');
+    expect(deltas.filter((d) => d.tool_calls)).toHaveLength(2);
+  });
+
+  it('passes text that only looks like a call through as content', () => {
+    const text = 'a <tool_call>not json</tool_call> b';
+    expect(stream(chunks(text, 2)).map((d) => d.content).join('')).toBe(text);
+  });
+
+  it('parses a call the model ended without its closing tag', () => {
+    const deltas = stream(['<tool_call>{"name": "f", "arguments": {}}']);
+    expect(deltas[0]?.tool_calls?.[0]?.function.name).toBe('f');
+    expect(deltas[1]?.tool_calls?.[0]?.function.arguments).toBe('{}');
+  });
+
+  it('passes plain text through unchanged, holding back only a possible tag start', () => {
+    const parser = new ToolCallStream(HERMES_SYNTAX);
+    expect(parser.push('Hello <tool')).toEqual([{ content: 'Hello ' }]);
+    expect(parser.push('kit>')).toEqual([{ content: '<toolkit>' }]);
+  });
+
+  it('recognises the syntax from a chat template', () => {
+    expect(toolCallSyntaxOf('... <tool_call>\\n{"name": ...}</tool_call> ...')).toBe(HERMES_SYNTAX);
+    expect(toolCallSyntaxOf('{{ bos_token }}{% for m in messages %}{% endfor %}')).toBeUndefined();
+  });
+});
