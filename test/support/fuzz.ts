@@ -165,11 +165,12 @@ export function malformedRequests(count: number, seed = 7): FuzzRequest[] {
       const stt = path.includes('transcriptions') || path.includes('translations');
       const model = stt ? 'speech-stt-v1' : 'speech-v1-turbo';
       const file = { file: [1, 2, 3], name: 'a.wav' };
-      const common = [{ model }, { model, file: { file: [], name: 'empty.wav' } }, { model, file: 'not a file' }, { file, model: 'gpt-9' }];
-      const specific = stt
+      type Form = Record<string, string | { file: number[]; name: string }>;
+      const common: Form[] = [{ model }, { model, file: { file: [], name: 'empty.wav' } }, { model, file: 'not a file' }, { file, model: 'gpt-9' }];
+      const specific: Form[] = stt
         ? [{ file, model, response_format: 'docx' }, { file, model, temperature: 'warm' }, { file, model, temperature: '3' }, { file, model, language: 'Hindi' }, { file, model: 'speech-tts-v1x' }]
         : [{ file, model, voice: 'v', speed: 'fast' }, { file, model, voice: 'v', speed: '9' }, { file, model, voice: 'v', stability: '-1' }, { file, model, voice: 'v', style: '1.5' }, { file, model: 'chat-v2', voice: 'v' }];
-      const form = pick<Record<string, string | { file: number[]; name: string }>>([...common, ...specific]);
+      const form = pick([...common, ...specific]);
       return { label: `bad form ${path} ${JSON.stringify(form).slice(0, 80)}`, method: 'POST', path, headers: auth, form };
     },
   ];
