@@ -1,14 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { serveShared } from './vite.shared-plugin';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
  * Serves the browser-test pages, cross-origin isolated. `vaani` is the built library (dist/);
- * VAANI_SRC=1 points it at src/ for quick iteration.
+ * VAANI_SRC=1 points it at src/ for quick iteration. The project's ../shared folder (recorded
+ * speech, upstream model fixtures) is served at /shared/.
  */
 export default defineConfig({
   root: here('.'),
+  plugins: [serveShared(here('../shared'))],
   server: {
     port: Number(process.env.VAANI_TEST_PORT ?? 5174),
     strictPort: true,

@@ -11,7 +11,7 @@ declare global {
 window.runScenario = async (name, remoteURL) => {
   const env: BenchEnv = {
     remoteURL,
-    sharedURL: '/@fs/work/shared/',
+    sharedURL: '/shared/',
     isolated: crossOriginIsolated,
     log: (message) => console.log(`${name}: ${message}`),
   };

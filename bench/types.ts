@@ -14,7 +14,7 @@ export interface ScenarioResult {
 export interface BenchEnv {
   /** A loopback server the runner started: /json (small JSON), /sse?n=N (N chat chunks). */
   remoteURL: string;
-  /** The shared folder (audio, fixtures) as served to the page, e.g. '/@fs/work/shared/'. */
+  /** The shared folder (audio, fixtures) as served to the page: '/shared/'. */
   sharedURL: string;
   /** Whether the page is cross-origin isolated (WASM threads possible). */
   isolated: boolean;
