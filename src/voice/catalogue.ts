@@ -64,7 +64,7 @@ interface Language {
   name: string;
   espeak: string;
   sample: string;
-  /** Measured median F0 (Hz) of the female and male eSpeak voices at default settings. */
+  /** Median F0 (Hz) of the female and male eSpeak voices speaking `sample` at default settings (test/unit/voice/espeak.test.ts checks it). */
   f0: readonly [female: number, male: number];
 }
 
@@ -72,24 +72,24 @@ const ENGLISH_SAMPLE = 'Hello, how are you? The weather is lovely today.';
 
 /** The bundled eSpeak-NG languages: 15 Indian languages and three English accents. */
 export const LANGUAGES: readonly Language[] = [
-  { code: 'hi', languageCode: 'hi-IN', name: 'Hindi', espeak: 'hi', sample: 'नमस्ते, आप कैसे हैं? आज मौसम बहुत अच्छा है।', f0: [205.7, 98.7] },
-  { code: 'bn', languageCode: 'bn-IN', name: 'Bengali', espeak: 'bn', sample: 'নমস্কার, আপনি কেমন আছেন? আজ আবহাওয়া খুব ভালো।', f0: [208.1, 99.7] },
-  { code: 'ta', languageCode: 'ta-IN', name: 'Tamil', espeak: 'ta', sample: 'வணக்கம், நீங்கள் எப்படி இருக்கிறீர்கள்? இன்று வானிலை நன்றாக இருக்கிறது.', f0: [207.3, 98.9] },
-  { code: 'te', languageCode: 'te-IN', name: 'Telugu', espeak: 'te', sample: 'నమస్కారం, మీరు ఎలా ఉన్నారు? ఈ రోజు వాతావరణం చాలా బాగుంది.', f0: [205.0, 99.4] },
-  { code: 'mr', languageCode: 'mr-IN', name: 'Marathi', espeak: 'mr', sample: 'नमस्कार, तुम्ही कसे आहात? आज हवामान खूप छान आहे.', f0: [223.6, 102.4] },
-  { code: 'gu', languageCode: 'gu-IN', name: 'Gujarati', espeak: 'gu', sample: 'નમસ્તે, તમે કેમ છો? આજે હવામાન ખૂબ સરસ છે.', f0: [225.2, 104.3] },
-  { code: 'kn', languageCode: 'kn-IN', name: 'Kannada', espeak: 'kn', sample: 'ನಮಸ್ಕಾರ, ನೀವು ಹೇಗಿದ್ದೀರಿ? ಇಂದು ಹವಾಮಾನ ತುಂಬಾ ಚೆನ್ನಾಗಿದೆ.', f0: [198.4, 97.4] },
-  { code: 'ml', languageCode: 'ml-IN', name: 'Malayalam', espeak: 'ml', sample: 'നമസ്കാരം, സുഖമാണോ? ഇന്ന് കാലാവസ്ഥ വളരെ നല്ലതാണ്.', f0: [201.9, 97.4] },
-  { code: 'pa', languageCode: 'pa-IN', name: 'Punjabi', espeak: 'pa', sample: 'ਸਤ ਸ੍ਰੀ ਅਕਾਲ, ਤੁਸੀਂ ਕਿਵੇਂ ਹੋ? ਅੱਜ ਮੌਸਮ ਬਹੁਤ ਵਧੀਆ ਹੈ।', f0: [206.2, 99.5] },
-  { code: 'or', languageCode: 'or-IN', name: 'Odia', espeak: 'or', sample: 'ନମସ୍କାର, ଆପଣ କେମିତି ଅଛନ୍ତି? ଆଜି ପାଣିପାଗ ବହୁତ ଭଲ।', f0: [207.9, 98.6] },
-  { code: 'as', languageCode: 'as-IN', name: 'Assamese', espeak: 'as', sample: 'নমস্কাৰ, আপুনি কেনে আছে? আজি বতৰ বৰ ভাল।', f0: [211.8, 100.4] },
-  { code: 'ur', languageCode: 'ur-IN', name: 'Urdu', espeak: 'ur', sample: 'السلام علیکم، آپ کیسے ہیں؟ آج موسم بہت اچھا ہے۔', f0: [207.8, 98.3] },
-  { code: 'ne', languageCode: 'ne-IN', name: 'Nepali', espeak: 'ne', sample: 'नमस्ते, तपाईंलाई कस्तो छ? आज मौसम धेरै राम्रो छ।', f0: [211.1, 100.6] },
-  { code: 'sd', languageCode: 'sd-IN', name: 'Sindhi', espeak: 'sd', sample: 'سلام، توهان ڪيئن آهيو؟ اڄ موسم ڏاڍو سٺو آهي.', f0: [211.0, 99.8] },
-  { code: 'kok', languageCode: 'kok-IN', name: 'Konkani', espeak: 'kok', sample: 'नमस्कार, तुमी कशें आसात? आयज हवामान खूब बरें आसा.', f0: [211.7, 100.5] },
-  { code: 'en', languageCode: 'en-IN', name: 'English (India)', espeak: 'en', sample: ENGLISH_SAMPLE, f0: [203.2, 98.8] },
-  { code: 'en', languageCode: 'en-US', name: 'English (United States)', espeak: 'en-us', sample: ENGLISH_SAMPLE, f0: [207.5, 98.8] },
-  { code: 'en', languageCode: 'en-GB', name: 'English (United Kingdom)', espeak: 'en', sample: ENGLISH_SAMPLE, f0: [203.2, 98.8] },
+  { code: 'hi', languageCode: 'hi-IN', name: 'Hindi', espeak: 'hi', sample: 'नमस्ते, आप कैसे हैं? आज मौसम बहुत अच्छा है।', f0: [192.0, 91.2] },
+  { code: 'bn', languageCode: 'bn-IN', name: 'Bengali', espeak: 'bn', sample: 'নমস্কার, আপনি কেমন আছেন? আজ আবহাওয়া খুব ভালো।', f0: [211.3, 104.7] },
+  { code: 'ta', languageCode: 'ta-IN', name: 'Tamil', espeak: 'ta', sample: 'வணக்கம், நீங்கள் எப்படி இருக்கிறீர்கள்? இன்று வானிலை நன்றாக இருக்கிறது.', f0: [209.6, 99.8] },
+  { code: 'te', languageCode: 'te-IN', name: 'Telugu', espeak: 'te', sample: 'నమస్కారం, మీరు ఎలా ఉన్నారు? ఈ రోజు వాతావరణం చాలా బాగుంది.', f0: [200.8, 94.6] },
+  { code: 'mr', languageCode: 'mr-IN', name: 'Marathi', espeak: 'mr', sample: 'नमस्कार, तुम्ही कसे आहात? आज हवामान खूप छान आहे.', f0: [224.9, 112.9] },
+  { code: 'gu', languageCode: 'gu-IN', name: 'Gujarati', espeak: 'gu', sample: 'નમસ્તે, તમે કેમ છો? આજે હવામાન ખૂબ સરસ છે.', f0: [202.1, 89.6] },
+  { code: 'kn', languageCode: 'kn-IN', name: 'Kannada', espeak: 'kn', sample: 'ನಮಸ್ಕಾರ, ನೀವು ಹೇಗಿದ್ದೀರಿ? ಇಂದು ಹವಾಮಾನ ತುಂಬಾ ಚೆನ್ನಾಗಿದೆ.', f0: [201.7, 106.0] },
+  { code: 'ml', languageCode: 'ml-IN', name: 'Malayalam', espeak: 'ml', sample: 'നമസ്കാരം, സുഖമാണോ? ഇന്ന് കാലാവസ്ഥ വളരെ നല്ലതാണ്.', f0: [207.8, 105.2] },
+  { code: 'pa', languageCode: 'pa-IN', name: 'Punjabi', espeak: 'pa', sample: 'ਸਤ ਸ੍ਰੀ ਅਕਾਲ, ਤੁਸੀਂ ਕਿਵੇਂ ਹੋ? ਅੱਜ ਮੌਸਮ ਬਹੁਤ ਵਧੀਆ ਹੈ।', f0: [223.6, 110.1] },
+  { code: 'or', languageCode: 'or-IN', name: 'Odia', espeak: 'or', sample: 'ନମସ୍କାର, ଆପଣ କେମିତି ଅଛନ୍ତି? ଆଜି ପାଣିପାଗ ବହୁତ ଭଲ।', f0: [197.1, 94.0] },
+  { code: 'as', languageCode: 'as-IN', name: 'Assamese', espeak: 'as', sample: 'নমস্কাৰ, আপুনি কেনে আছে? আজি বতৰ বৰ ভাল।', f0: [214.9, 98.7] },
+  { code: 'ur', languageCode: 'ur-IN', name: 'Urdu', espeak: 'ur', sample: 'السلام علیکم، آپ کیسے ہیں؟ آج موسم بہت اچھا ہے۔', f0: [205.2, 94.2] },
+  { code: 'ne', languageCode: 'ne-IN', name: 'Nepali', espeak: 'ne', sample: 'नमस्ते, तपाईंलाई कस्तो छ? आज मौसम धेरै राम्रो छ।', f0: [220.8, 112.2] },
+  { code: 'sd', languageCode: 'sd-IN', name: 'Sindhi', espeak: 'sd', sample: 'سلام، توهان ڪيئن آهيو؟ اڄ موسم ڏاڍو سٺو آهي.', f0: [209.6, 96.5] },
+  { code: 'kok', languageCode: 'kok-IN', name: 'Konkani', espeak: 'kok', sample: 'नमस्कार, तुमी कशें आसात? आयज हवामान खूब बरें आसा.', f0: [215.6, 108.3] },
+  { code: 'en', languageCode: 'en-IN', name: 'English (India)', espeak: 'en', sample: ENGLISH_SAMPLE, f0: [196.5, 94.9] },
+  { code: 'en', languageCode: 'en-US', name: 'English (United States)', espeak: 'en-us', sample: ENGLISH_SAMPLE, f0: [197.8, 93.0] },
+  { code: 'en', languageCode: 'en-GB', name: 'English (United Kingdom)', espeak: 'en', sample: ENGLISH_SAMPLE, f0: [194.5, 93.0] },
 ];
 
 /** eSpeak variants: f3 sounds female (F0 about 205 Hz), m2 male (about 100 Hz). */

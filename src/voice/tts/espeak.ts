@@ -1,0 +1,112 @@
+import { planClauses, type ProsodyParams } from './prosody';
+import { TtsError } from './errors';
+
+/** The parts of @echogarden/espeak-ng-emscripten's eSpeakNGWorker this engine uses. */
+interface EspeakInstance {
+  set_voice(name: string): number;
+  set_rate(rate: number): void;
+  set_pitch(pitch: number): void;
+  set_range(range: number): void;
+  synthesize(text: string, onAudio: (samples: Int16Array) => boolean): void;
+  synthesize_ipa(text: string): { code: number; ipa: string };
+  readonly samplerate: number;
+}
+
+interface EspeakModule {
+  eSpeakNGWorker: new () => EspeakInstance;
+}
+
+type EspeakFactory = (module?: { getPreloadedPackage?(name: string, size: number): ArrayBuffer }) => Promise<EspeakModule>;
+
+const PLUGIN = '@echogarden/espeak-ng-emscripten';
+
+/**
+ * Imports the optional eSpeak-NG plug-in (GPL-3.0, never bundled into the library). `data` is its
+ * 24 MB espeak-ng.data when the page says where it lives; otherwise eSpeak fetches it from beside
+ * its own module.
+ */
+export async function loadEspeak(data?: Uint8Array): Promise<Espeak> {
+  let factory: EspeakFactory;
+  try {
+    factory = (await import('@echogarden/espeak-ng-emscripten')).default as unknown as EspeakFactory;
+  } catch (error) {
+    throw new TtsError(
+      503,
+      `The offline voices need the optional eSpeak-NG plug-in (GPL-3.0): npm install ${PLUGIN}. (${error instanceof Error ? error.message : String(error)})`,
+      'tts_plugin_missing',
+    );
+  }
+  try {
+    const module = await factory(data ? { getPreloadedPackage: () => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer } : {});
+    return new Espeak(new module.eSpeakNGWorker());
+  } catch (error) {
+    throw new TtsError(503, `eSpeak-NG could not start (is espeak-ng.data reachable?): ${error instanceof Error ? error.message : String(error)}`, 'tts_plugin_failed');
+  }
+}
+
+const toFloat = (chunks: Int16Array[], silence: number[]) => {
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0) + silence.reduce((a, b) => a + b, 0);
+  const out = new Float32Array(total);
+  let offset = 0;
+  chunks.forEach((chunk, i) => {
+    for (let j = 0; j < chunk.length; j++) out[offset + j] = chunk[j]! / 32768;
+    offset += chunk.length + (silence[i] ?? 0);
+  });
+  return out;
+};
+
+/** Drops the silence eSpeak leaves at a clause's end, keeping 10 ms. */
+function trimTail(chunk: Int16Array, sampleRate: number): Int16Array {
+  let end = chunk.length;
+  while (end > 0 && Math.abs(chunk[end - 1]!) < 64) end--;
+  return chunk.subarray(0, Math.min(chunk.length, end + Math.round(sampleRate / 100)));
+}
+
+/** One eSpeak-NG instance: speaks text clause by clause with the request's prosody. */
+export class Espeak {
+  constructor(private readonly engine: EspeakInstance) {}
+
+  get sampleRate(): number {
+    return this.engine.samplerate;
+  }
+
+  /** Selects a voice, failing (instead of keeping the previous voice) when eSpeak lacks it. */
+  useVoice(voice: string): void {
+    const code = this.engine.set_voice(voice);
+    if (code !== 0) throw new TtsError(400, `eSpeak-NG cannot load the voice '${voice}' (error ${code}).`, 'voice_unavailable', 'voice');
+  }
+
+  /** Speaks `text`; `stopped` is checked between clauses (it may yield so a cancel can arrive). */
+  async speak(voice: string, text: string, params: ProsodyParams, stopped: () => Promise<boolean>): Promise<Float32Array> {
+    this.useVoice(voice);
+    const clauses = planClauses(text, params);
+    if (clauses.length === 0) throw new TtsError(400, '`input` has no letters or digits to speak.', 'invalid_value', 'input');
+    const chunks: Int16Array[] = [];
+    const silence: number[] = [];
+    for (const clause of clauses) {
+      if (await stopped()) throw new TtsError(499, 'The speech request was cancelled.', 'cancelled');
+      this.engine.set_rate(clause.rate);
+      this.engine.set_pitch(clause.pitch);
+      this.engine.set_range(clause.range);
+      const parts: Int16Array[] = [];
+      this.engine.synthesize(clause.text, (samples) => {
+        parts.push(samples);
+        return false;
+      });
+      const joined = new Int16Array(parts.reduce((sum, part) => sum + part.length, 0));
+      parts.reduce((offset, part) => (joined.set(part, offset), offset + part.length), 0);
+      chunks.push(trimTail(joined, this.sampleRate));
+      silence.push(Math.round((clause.pauseMs * this.sampleRate) / 1000));
+    }
+    silence[silence.length - 1] = 0;
+    return toFloat(chunks, silence);
+  }
+
+  /** IPA phonemes of `text` in `voice`'s language, without eSpeak's separators or language marks. */
+  phonemes(voice: string, text: string): string {
+    this.useVoice(voice);
+    const { code, ipa } = this.engine.synthesize_ipa(text);
+    if (code !== 0) throw new TtsError(500, `eSpeak-NG could not phonemise the input (error ${code}).`, 'phonemizer_failed');
+    return ipa.replace(/\([a-z-]+\)/g, '').replace(/_/g, '').replace(/\s+/g, ' ').trim();
+  }
+}
