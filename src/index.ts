@@ -4,6 +4,8 @@ import { createVaaniWith } from './vaani';
 
 export type { Backend, ModelSource, Routing, Vaani, VaaniOptions } from './types';
 export type { RemoteOptions } from './runtime/remote';
+export type { ModelLoadOptions, Models } from './store/models';
+export type { CachedModel, FileProgress, FileSpec, ModelProgress, ModelStatus, StoreOptions } from './store/types';
 
 /** The in-page /v1 service with every built-in engine registered. */
 export function createVaani(options: VaaniOptions = {}): Vaani {

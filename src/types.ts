@@ -1,4 +1,6 @@
 import type { RemoteOptions } from './runtime/remote';
+import type { Models } from './store/models';
+import type { FileSpec, StoreOptions } from './store/types';
 
 export type Routing = 'local-first' | 'local-only' | 'remote-first' | 'remote-only';
 export type Backend = 'auto' | 'webgpu' | 'wasm';
@@ -10,6 +12,8 @@ export interface ModelSource {
   host?: string;
   baseURL?: string;
   dtype?: string;
+  /** The model's files under the source (names, or specs with size/sha256); lets `ai.models.load` fetch a model no engine lists. */
+  files?: (string | FileSpec)[];
 }
 
 export interface VaaniOptions {
@@ -25,10 +29,14 @@ export interface VaaniOptions {
   backend?: Backend;
   /** Requests that may wait for one engine before new ones get a 429. Default 16. */
   maxQueue?: number;
+  /** The weight store: chunk size, download concurrency, retries, byte budget. */
+  store?: StoreOptions;
 }
 
 export interface Vaani {
   readonly baseURL: string;
+  /** Downloads, cache state and events of local models' files. */
+  readonly models: Models;
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
   install(): void;
   uninstall(): void;

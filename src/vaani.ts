@@ -2,6 +2,8 @@ import { createApp } from './api/app';
 import type { Context } from './api/context';
 import { EngineRegistry } from './runtime/engines';
 import { Remote } from './runtime/remote';
+import { ModelStore } from './store/models';
+import { modelResolver } from './store/resolve';
 import type { Routing, Vaani, VaaniOptions } from './types';
 
 const abortError = (signal: AbortSignal) =>
@@ -14,6 +16,7 @@ export function createVaaniWith(options: VaaniOptions, register: (registry: Engi
   const realFetch = globalThis.fetch.bind(globalThis);
   const registry = new EngineRegistry();
   register(registry, options);
+  const models = new ModelStore(modelResolver(options, registry), options.store);
 
   const routing = (modelId: string): Routing =>
     typeof options.routing === 'string' ? options.routing : (options.routing?.[modelId] ?? 'local-first');
@@ -44,6 +47,7 @@ export function createVaaniWith(options: VaaniOptions, register: (registry: Engi
 
   return {
     baseURL,
+    models,
     fetch: vaaniFetch,
     install() {
       if (installed) return;
@@ -58,6 +62,7 @@ export function createVaaniWith(options: VaaniOptions, register: (registry: Engi
     dispose() {
       this.uninstall();
       registry.dispose();
+      models.dispose();
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { SpeechEngine, TranscriptionEngine, Voice, VoiceTransformEngine } from '../protocol/audio';
 import type { ChatEngine } from '../protocol/chat';
+import type { ModelFiles } from '../store/types';
 
 /** What each kind of local engine offers the routes. A new kind is a new key here. */
 export interface EngineKinds {
@@ -23,6 +24,8 @@ export interface EngineFactory<K extends EngineKind> {
   /** Voices this engine can speak or convert to, listed without starting it. */
   voices?(): Voice[];
   create(modelId: string): EngineKinds[K] & { dispose(): void };
+  /** The files a model needs (for `ai.models.load`), in this browser's dtype. */
+  files?(modelId: string): Promise<ModelFiles | undefined>;
 }
 
 /** Maps (kind, model id) to a lazily created local engine. */
@@ -44,6 +47,15 @@ export class EngineRegistry {
 
   info(modelId: string): EngineInfo | undefined {
     return this.factories.find((f) => f.models.includes(modelId))?.info();
+  }
+
+  /** The files of a model, from the first factory that lists them. */
+  async files(modelId: string): Promise<ModelFiles | undefined> {
+    for (const factory of this.factories.filter((f) => f.models.includes(modelId) && f.files)) {
+      const files = await factory.files!(modelId);
+      if (files) return files;
+    }
+    return undefined;
   }
 
   get<K extends EngineKind>(kind: K, modelId: string): EngineKinds[K] | undefined {

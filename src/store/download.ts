@@ -1,0 +1,164 @@
+import { HEAD_BYTES, checkSha256, checkSize, checkStart } from './check';
+import { StoreError, isAbort, isQuotaExceeded } from './errors';
+import { announcedSize, parseContentRange } from './http';
+import { deleteFile, deletePartial, getChunks, putChunk, readPartial, writeManifest, writePartial } from './idb';
+import { ensureSpace, quotaFailure } from './space';
+import type { FileSpec, Manifest, Partial } from './types';
+
+export interface DownloadJob {
+  spec: FileSpec;
+  url: string;
+  chunkSize: number;
+  /** Times a broken connection is resumed before giving up. */
+  retries: number;
+  model: string | undefined;
+  budget: number | undefined;
+  signal?: AbortSignal;
+  /** Bytes held so far (complete chunks of an earlier attempt included) and the size when known. */
+  onBytes(loaded: number, total: number | undefined): void;
+}
+
+const abortReason = (signal: AbortSignal) =>
+  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
+
+/** Fetches a file into the cache chunk by chunk, resuming a partial download; writes the manifest last. */
+export async function download(job: DownloadJob): Promise<Manifest> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await attemptDownload(job);
+    } catch (error) {
+      const broken = error instanceof StoreError && error.code === 'network_error';
+      if (!broken || attempt >= job.retries || job.signal?.aborted) throw error;
+    }
+  }
+}
+
+async function get(job: DownloadJob, from: number): Promise<Response> {
+  try {
+    return await fetch(job.url, { cache: 'no-store', signal: job.signal, headers: from > 0 ? { range: `bytes=${from}-` } : {} });
+  } catch (error) {
+    if (job.signal?.aborted) throw abortReason(job.signal);
+    throw broken(job, from, error);
+  }
+}
+
+const broken = (job: DownloadJob, loaded: number, error: unknown) =>
+  new StoreError(
+    'network_error',
+    `Downloading ${job.spec.name} from ${job.url} failed after ${loaded} bytes (${error instanceof Error ? error.message : String(error)}). Complete chunks are kept; loading again resumes from them.`,
+    job.spec.name,
+    job.url,
+  );
+
+/** A response continuing `partial` with Range, else (Range ignored, file changed) a full one with the partial dropped. */
+async function open(job: DownloadJob, partial: Partial | undefined): Promise<{ response: Response; start: number }> {
+  if (partial && partial.chunks > 0) {
+    const start = partial.chunks * partial.chunkSize;
+    const response = await get(job, start);
+    if (!response.ok && response.status !== 416) return { response, start };
+    const range = parseContentRange(response.headers.get('content-range'));
+    const etag = response.headers.get('etag');
+    const continues = response.status === 206 && range?.start === start
+      && (partial.size === undefined || range.total === partial.size) && (!partial.etag || !etag || etag === partial.etag);
+    if (continues) return { response, start };
+    await deleteFile(job.url);
+    if (response.status === 200) return { response, start: 0 };
+    await response.body?.cancel();
+  }
+  return { response: await get(job, 0), start: 0 };
+}
+
+function httpFailure(job: DownloadJob, status: number): StoreError {
+  const { name } = job.spec;
+  return status === 404 || status === 410
+    ? new StoreError('file_not_found', `${name} was not found at ${job.url} (HTTP ${status}).`, name, job.url)
+    : new StoreError('http_error', `Could not download ${name} from ${job.url}: HTTP ${status}.`, name, job.url);
+}
+
+async function attemptDownload(job: DownloadJob): Promise<Manifest> {
+  const { spec, url, chunkSize } = job;
+  const file = spec.name;
+  let partial = await readPartial(url);
+  if (partial && partial.chunkSize !== chunkSize) {
+    await deleteFile(url);
+    partial = undefined;
+  }
+  const { response, start } = await open(job, partial);
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw httpFailure(job, response.status);
+  }
+  const announced = announcedSize(response.status, response.headers);
+  const expected = spec.size ?? announced;
+  const etag = response.headers.get('etag') ?? undefined;
+  const contentType = response.headers.get('content-type');
+  const reader = response.body.getReader();
+  const buffer = new Uint8Array(chunkSize);
+  let fill = 0;
+  let index = start / chunkSize;
+  let loaded = start;
+  let head: Uint8Array | undefined = start === 0 ? new Uint8Array(0) : undefined;
+
+  const store = async (last: boolean) => {
+    await putChunk(url, index, new Blob([buffer.subarray(0, fill)]));
+    index++;
+    fill = 0;
+    if (!last) await writePartial({ url, chunkSize, chunks: index, size: expected, etag });
+  };
+  const read = async () => {
+    try {
+      return await reader.read();
+    } catch (error) {
+      if (job.signal?.aborted) throw abortReason(job.signal);
+      throw broken(job, loaded, error);
+    }
+  };
+
+  try {
+    if (announced !== undefined && spec.size !== undefined && announced !== spec.size) checkSize(file, url, announced, spec.size);
+    if (expected !== undefined) await ensureSpace({ needed: expected - start, model: job.model, budget: job.budget, file, url });
+    job.onBytes(loaded, expected);
+    for (let next = await read(); !next.done; next = await read()) {
+      const piece = next.value;
+      if (head) {
+        head = concat(head, piece.subarray(0, HEAD_BYTES - head.length));
+        if (head.length >= HEAD_BYTES) {
+          checkStart(file, url, head, contentType, expected);
+          head = undefined;
+        }
+      }
+      for (let offset = 0; offset < piece.length; ) {
+        const n = Math.min(chunkSize - fill, piece.length - offset);
+        buffer.set(piece.subarray(offset, offset + n), fill);
+        fill += n;
+        offset += n;
+        if (fill === chunkSize) await store(false);
+      }
+      loaded += piece.length;
+      if (expected !== undefined && loaded > expected) checkSize(file, url, loaded, expected);
+      job.onBytes(loaded, expected);
+    }
+    if (head) checkStart(file, url, head, contentType, expected);
+    if (fill > 0) await store(true);
+    checkSize(file, url, loaded, expected);
+    const sha256 = spec.sha256 ? await checkSha256(file, url, new Blob(await getChunks(url, index)), spec.sha256) : undefined;
+    const manifest: Manifest = { url, size: loaded, chunkSize, chunks: index, sha256, etag, cachedAt: Date.now() };
+    await writeManifest(manifest);
+    await deletePartial(url);
+    return manifest;
+  } catch (error) {
+    await reader.cancel().catch(() => {});
+    const resumable = isAbort(error) || (error instanceof StoreError && error.code === 'network_error');
+    if (resumable) throw error;
+    await deleteFile(url);
+    if (isQuotaExceeded(error)) throw await quotaFailure({ needed: (expected ?? loaded) - start, model: job.model, budget: job.budget, file, url });
+    throw error;
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}

@@ -1,0 +1,71 @@
+import { download } from './download';
+import { deleteFile, getChunks, readManifest } from './idb';
+import { RateMeter, throttle, transferProgress } from './progress';
+import { broadcast, withFileLock } from './tabs';
+import type { FileProgress, FileSpec, Manifest, StoreOptions } from './types';
+
+export const DEFAULT_CHUNK_SIZE = 32 * 1024 * 1024;
+
+export interface FileJob {
+  spec: FileSpec;
+  url: string;
+  model: string | undefined;
+  options: StoreOptions;
+  signal?: AbortSignal;
+  onProgress?(progress: FileProgress): void;
+}
+
+const BROADCAST_INTERVAL_MS = 100;
+
+/**
+ * The file's manifest, downloading it first unless the cache has it complete. Holds the file's
+ * origin-wide lock while downloading; a second caller waits, sees the first one's progress, then
+ * finds the file cached.
+ */
+export async function ensureFile(job: FileJob): Promise<Manifest> {
+  const { spec, url, model, signal, onProgress } = job;
+  const progress = (loaded: number, total: number | undefined, rate: number): FileProgress => ({ file: spec.name, url, model, ...transferProgress(loaded, total, rate) });
+  const fromCache = (manifest: Manifest) => {
+    onProgress?.(progress(manifest.size, manifest.size, 0));
+    return manifest;
+  };
+  const cached = await readManifest(url);
+  if (cached) return fromCache(cached);
+  return withFileLock(url, signal, (seen) => onProgress?.({ ...seen, file: spec.name, model }), async () => {
+    const done = await readManifest(url);
+    if (done) return fromCache(done);
+    const meter = new RateMeter();
+    const shared = throttle((value: FileProgress) => broadcast({ type: 'progress', progress: value }), BROADCAST_INTERVAL_MS);
+    try {
+      const manifest = await download({
+        spec,
+        url,
+        model,
+        signal,
+        chunkSize: job.options.chunkSize ?? DEFAULT_CHUNK_SIZE,
+        retries: job.options.retries ?? 2,
+        budget: job.options.budget,
+        onBytes(loaded, total) {
+          const value = progress(loaded, total, meter.sample(loaded, performance.now()));
+          onProgress?.(value);
+          shared.push(value);
+        },
+      });
+      broadcast({ type: 'cached', url, model });
+      return manifest;
+    } finally {
+      shared.flush();
+    }
+  });
+}
+
+/** A cached file as one buffer: its chunks joined by the browser, never copied in script. Undefined when a chunk is missing (the file is then dropped). */
+export async function readFile(manifest: Manifest): Promise<Uint8Array | undefined> {
+  const chunks = await getChunks(manifest.url, manifest.chunks);
+  const blob = chunks && new Blob(chunks);
+  if (!blob || blob.size !== manifest.size) {
+    await deleteFile(manifest.url);
+    return undefined;
+  }
+  return new Uint8Array(await blob.arrayBuffer());
+}

@@ -1,0 +1,58 @@
+import { clear, createStore, del, delMany, get, getMany, keys, set, update, type UseStore } from 'idb-keyval';
+import type { Manifest, ModelRecord, Partial } from './types';
+
+/** IndexedDB database of file chunks (Blobs keyed [url, index]). */
+export const CHUNKS_DB = 'vaani-weights';
+/** IndexedDB database of manifests, partial downloads and model records. */
+export const INDEX_DB = 'vaani-weights-index';
+
+let stores: { chunks: UseStore; index: UseStore } | undefined;
+const db = () => (stores ??= { chunks: createStore(CHUNKS_DB, 'chunks'), index: createStore(INDEX_DB, 'entries') });
+
+type IndexKey = ['manifest' | 'partial', string] | ['model', string];
+
+export const readManifest = (url: string) => get<Manifest>(['manifest', url], db().index);
+export const writeManifest = (manifest: Manifest) => set(['manifest', manifest.url], manifest, db().index);
+export const readPartial = (url: string) => get<Partial>(['partial', url], db().index);
+export const writePartial = (partial: Partial) => set(['partial', partial.url], partial, db().index);
+export const deletePartial = (url: string) => del(['partial', url], db().index);
+
+export const putChunk = (url: string, index: number, data: Blob) => set([url, index], data, db().chunks);
+
+/** The chunks of a file in order; undefined when one is missing. */
+export async function getChunks(url: string, count: number): Promise<Blob[] | undefined> {
+  const blobs = await getMany<Blob>(Array.from({ length: count }, (_, i) => [url, i]), db().chunks);
+  return blobs.every((blob): blob is Blob => blob instanceof Blob) ? blobs : undefined;
+}
+
+/** Removes every trace of a file: its manifest first (so it is never used half-deleted), then chunks, then partial. */
+export async function deleteFile(url: string): Promise<void> {
+  await del(['manifest', url], db().index);
+  const chunkKeys = (await keys<[string, number]>(db().chunks)).filter((key) => key[0] === url);
+  await delMany(chunkKeys, db().chunks);
+  await del(['partial', url], db().index);
+}
+
+export const readRecord = (id: string) => get<ModelRecord>(['model', id], db().index);
+export const deleteRecord = (id: string) => del(['model', id], db().index);
+
+/** Adds files to a model's record and marks it used now. */
+export const touchRecord = (id: string, files: Record<string, string>, at = Date.now()) =>
+  update<ModelRecord>(['model', id], (old) => ({ id, files: { ...old?.files, ...files }, lastUsed: at }), db().index);
+
+export async function allRecords(): Promise<ModelRecord[]> {
+  const ids = (await keys<IndexKey>(db().index)).filter((key) => key[0] === 'model').map((key) => key[1]);
+  const records = await getMany<ModelRecord>(ids.map((id) => ['model', id]), db().index);
+  return records.filter((record): record is ModelRecord => record !== undefined);
+}
+
+/** URLs of every file with a manifest or a partial download. */
+export async function allFileUrls(): Promise<string[]> {
+  const urls = (await keys<IndexKey>(db().index)).filter((key) => key[0] !== 'model').map((key) => key[1]);
+  return [...new Set(urls)];
+}
+
+export async function clearAll(): Promise<void> {
+  await clear(db().index);
+  await clear(db().chunks);
+}

@@ -1,0 +1,169 @@
+import pLimit from 'p-limit';
+import { modelProgress } from './aggregate';
+import { StoreError } from './errors';
+import { ensureFile } from './files';
+import { clearAll, readRecord, touchRecord } from './idb';
+import { cachedModels, deleteModel, fileBytes } from './inventory';
+import { ensureSpace } from './space';
+import { broadcast, listen, type StoreMessage } from './tabs';
+import type { CachedModel, FileProgress, FileSpec, FileState, ModelFiles, ModelProgress, ModelStatus, StoreOptions } from './types';
+
+export interface ModelLoadOptions {
+  signal?: AbortSignal;
+  onProgress?(progress: ModelProgress): void;
+}
+
+/**
+ * `ai.models`: downloads and manages cached models. Events (CustomEvent, `detail` shown):
+ * 'progress' ModelProgress (from any tab or worker loading a model), 'loaded' ModelStatus,
+ * 'evicted' / 'deleted' { model }, 'cleared' {}.
+ */
+export interface Models extends EventTarget {
+  load(id: string, options?: ModelLoadOptions): Promise<ModelStatus>;
+  status(id: string): Promise<ModelStatus>;
+  cached(): Promise<CachedModel[]>;
+  delete(id: string): Promise<boolean>;
+  clear(): Promise<void>;
+}
+
+/** Resolves a model id to its base URL and file list; undefined when the id has none. */
+export type ModelResolver = (id: string) => Promise<ModelFiles | undefined>;
+
+interface Planned {
+  spec: FileSpec;
+  url: string;
+  state: FileState;
+  bytes: number;
+  size: number | undefined;
+}
+
+async function headSize(url: string, signal?: AbortSignal): Promise<number | undefined> {
+  const response = await fetch(url, { method: 'HEAD', cache: 'no-store', signal }).catch(() => undefined);
+  const length = response?.ok && !response.headers.get('content-encoding') ? response.headers.get('content-length') : null;
+  return length === null || length === undefined ? undefined : Number(length);
+}
+
+export class ModelStore extends EventTarget implements Models {
+  private readonly seen = new Map<string, Map<string, FileProgress>>();
+  private stop: (() => void) | undefined;
+
+  constructor(private readonly resolve: ModelResolver, private readonly options: StoreOptions = {}) {
+    super();
+  }
+
+  /** Listens to the origin's store messages from the first listener on (an open channel would keep Node alive). */
+  override addEventListener(...args: Parameters<EventTarget['addEventListener']>): void {
+    this.stop ??= listen((message) => this.onMessage(message));
+    super.addEventListener(...args);
+  }
+
+  async load(id: string, { signal, onProgress }: ModelLoadOptions = {}): Promise<ModelStatus> {
+    const limit = pLimit(this.options.concurrency ?? 3);
+    const planned = await this.plan(id, signal, true);
+    const needed = planned.reduce((sum, file) => sum + (file.state === 'cached' ? 0 : (file.size ?? 0) - file.bytes), 0);
+    const where = planned[0] ? new URL('.', planned[0].url).href : '';
+    await ensureSpace({ needed, model: id, budget: this.options.budget, file: `model ${id}`, url: where });
+    await touchRecord(id, Object.fromEntries(planned.map((file) => [file.spec.name, file.url])));
+
+    const current = new Map(planned.map((file) => [file.url, { file: file.spec.name, url: file.url, model: id, loaded: file.bytes, total: file.size, fraction: undefined, rate: 0, eta: undefined } as FileProgress]));
+    const report = () => onProgress?.(modelProgress(id, [...current.values()]));
+    const stopAll = new AbortController();
+    const onAbort = () => stopAll.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    report();
+    try {
+      await Promise.all(planned.map((file) => limit(async () => {
+        try {
+          await ensureFile({
+            spec: file.spec, url: file.url, model: id, options: this.options, signal: stopAll.signal,
+            onProgress(progress) {
+              current.set(file.url, { ...progress, file: file.spec.name, model: id });
+              report();
+            },
+          });
+        } catch (error) {
+          if (file.spec.optional && error instanceof StoreError && error.code === 'file_not_found') {
+            current.delete(file.url);
+            return;
+          }
+          stopAll.abort(error);
+          throw error;
+        }
+      })));
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    const status = await this.status(id);
+    this.dispatchEvent(new CustomEvent('loaded', { detail: status }));
+    return status;
+  }
+
+  async status(id: string): Promise<ModelStatus> {
+    const planned = await this.plan(id);
+    const held = new Set((await globalThis.navigator?.locks?.query())?.held?.map((lock) => lock.name) ?? []);
+    const files = planned.map((file) => ({
+      file: file.spec.name,
+      state: file.state !== 'cached' && held.has(`vaani-store:${file.url}`) ? ('downloading' as const) : file.state,
+      bytes: file.bytes,
+      size: file.size,
+    }));
+    const required = files.filter((file, i) => !planned[i]!.spec.optional || file.state !== 'absent');
+    const state: FileState = required.length > 0 && required.every((file) => file.state === 'cached') ? 'cached'
+      : files.some((file) => file.state === 'downloading') ? 'downloading'
+      : files.some((file) => file.bytes > 0) ? 'partial' : 'absent';
+    const sizes = required.map((file) => file.size);
+    const total = sizes.every((size): size is number => size !== undefined) ? sizes.reduce((sum, size) => sum + size, 0) : undefined;
+    return { id, state, bytes: files.reduce((sum, file) => sum + file.bytes, 0), total, lastUsed: (await readRecord(id))?.lastUsed, files };
+  }
+
+  cached(): Promise<CachedModel[]> {
+    return cachedModels();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const deleted = await deleteModel(id);
+    this.seen.delete(id);
+    if (deleted) broadcast({ type: 'deleted', model: id });
+    return deleted;
+  }
+
+  async clear(): Promise<void> {
+    await clearAll();
+    this.seen.clear();
+    broadcast({ type: 'cleared' });
+  }
+
+  dispose(): void {
+    this.stop?.();
+    this.stop = undefined;
+  }
+
+  /** Each file of the model with its URL: from the resolver, else from what the cache recorded. */
+  private async targets(id: string): Promise<{ spec: FileSpec; url: string }[]> {
+    const resolved = await this.resolve(id);
+    if (resolved) return resolved.files.map((spec) => ({ spec, url: new URL(spec.name, resolved.base).href }));
+    const record = await readRecord(id);
+    if (record) return Object.entries(record.files).map(([name, url]) => ({ spec: { name }, url }));
+    throw new StoreError('unknown_model', `No files are known for model '${id}': list them with createVaani({ models: { '${id}': { baseURL, files: [...] } } }).`);
+  }
+
+  /** Each file's URL, cache state and size (asking the server with HEAD when `probe` and nothing else knows it). */
+  private async plan(id: string, signal?: AbortSignal, probe = false): Promise<Planned[]> {
+    return Promise.all((await this.targets(id)).map(async ({ spec, url }) => {
+      const cache = await fileBytes(url);
+      const size = spec.size ?? cache.size ?? (probe && cache.state !== 'cached' ? await headSize(url, signal) : undefined);
+      return { spec, url, state: cache.state, bytes: cache.bytes, size };
+    }));
+  }
+
+  private onMessage(message: StoreMessage): void {
+    if (message.type === 'progress') {
+      const { model } = message.progress;
+      if (!model) return;
+      const files = this.seen.get(model) ?? new Map<string, FileProgress>();
+      this.seen.set(model, files.set(message.progress.url, message.progress));
+      this.dispatchEvent(new CustomEvent('progress', { detail: modelProgress(model, [...files.values()]) }));
+    } else if (message.type === 'cleared') this.dispatchEvent(new CustomEvent('cleared', { detail: {} }));
+    else if (message.type !== 'cached') this.dispatchEvent(new CustomEvent(message.type, { detail: { model: message.model } }));
+  }
+}
