@@ -18,21 +18,23 @@ interface EspeakModule {
 
 type EspeakFactory = (module?: { getPreloadedPackage?(name: string, size: number): ArrayBuffer }) => Promise<EspeakModule>;
 
-const PLUGIN = '@echogarden/espeak-ng-emscripten';
+/** The plug-in's package; an import map may point this bare name at its espeak-ng.js. */
+export const ESPEAK_PACKAGE = '@echogarden/espeak-ng-emscripten';
 
 /**
- * Imports the optional eSpeak-NG plug-in (GPL-3.0, never bundled into the library). `data` is its
- * 24 MB espeak-ng.data when the page says where it lives; otherwise eSpeak fetches it from beside
- * its own module.
+ * Imports the optional eSpeak-NG plug-in (GPL-3.0) at run time from `moduleUrl`, never through the
+ * bundler, so no build of the library or the app contains it unless the site serves it. `data` is
+ * its 24 MB espeak-ng.data (from the weight store); without it eSpeak fetches the file from beside
+ * its module.
  */
-export async function loadEspeak(data?: Uint8Array): Promise<Espeak> {
+export async function loadEspeak(moduleUrl: string, data?: Uint8Array): Promise<Espeak> {
   let factory: EspeakFactory;
   try {
-    factory = (await import('@echogarden/espeak-ng-emscripten')).default as unknown as EspeakFactory;
+    factory = ((await import(/* @vite-ignore */ moduleUrl)) as { default: EspeakFactory }).default;
   } catch (error) {
     throw new TtsError(
       503,
-      `The offline voices need the optional eSpeak-NG plug-in (GPL-3.0): npm install ${PLUGIN}. (${error instanceof Error ? error.message : String(error)})`,
+      `The offline voices need the optional eSpeak-NG plug-in (GPL-3.0): npm install ${ESPEAK_PACKAGE}, serve its folder and pass createVaani({ models: { 'espeak-ng': { baseURL } } }). Loading ${moduleUrl} failed: ${error instanceof Error ? error.message : String(error)}`,
       'tts_plugin_missing',
     );
   }

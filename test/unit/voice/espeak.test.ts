@@ -9,7 +9,7 @@ const HINDI = 'नमस्ते, आप कैसे हैं? आज मौ�
 
 let espeak: Espeak;
 beforeAll(async () => {
-  espeak = await loadEspeak();
+  espeak = await loadEspeak('@echogarden/espeak-ng-emscripten');
 });
 
 describe('eSpeak-NG engine (node)', { timeout: 120_000 }, () => {

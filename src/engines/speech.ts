@@ -1,0 +1,73 @@
+import { ApiError } from '../api/errors';
+import type { SpeechEngine } from '../protocol/audio';
+import type { EngineFactory } from '../runtime/engines';
+import { WorkerHost } from '../runtime/worker-host';
+import { sourceBase } from '../store/source';
+import type { VaaniOptions } from '../types';
+import { findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
+import { toApiError } from '../voice/tts/errors';
+import type { SpeakJob } from '../voice/tts/job';
+import type { TtsWorkerApi } from '../workers/tts.worker';
+
+/** `createVaani({ models: { 'espeak-ng': { baseURL } } })` says where the plug-in's espeak-ng.js and .data are served. */
+export const ESPEAK_KEY = 'espeak-ng';
+
+const abortError = (signal: AbortSignal) =>
+  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
+
+function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void } {
+  const host = new WorkerHost<TtsWorkerApi>({
+    create: () => new Worker(new URL('../workers/tts.worker.ts', import.meta.url), { type: 'module', name: 'vaani-tts' }),
+    name: 'speech',
+    maxQueue: options.maxQueue,
+  });
+  const espeak = options.models?.[ESPEAK_KEY];
+
+  function job(params: Parameters<SpeechEngine['speak']>[0]): SpeakJob {
+    const voice = findVoice(params.voice);
+    if (!voice) throw new ApiError(404, `The voice '${params.voice}' does not exist. GET /v1/voices lists the voices.`, 'voice_not_found', 'voice');
+    const spec = voice.spec;
+    const source = spec.engine === 'espeak' ? undefined : (options.models?.[spec.download.weights] ?? { repo: spec.download.repo });
+    return {
+      voice,
+      text: params.input,
+      speed: params.speed,
+      stability: params.stability,
+      style: params.style,
+      espeakBase: espeak ? sourceBase(espeak) : undefined,
+      weightsBase: source ? sourceBase(source) : undefined,
+      dtype: source?.dtype,
+    };
+  }
+
+  return {
+    voices: () => VOICES.map(toVoice),
+    async speak(params, signal) {
+      const request = job(params);
+      const result = await host.run(async (api) => {
+        const cancel = () => void api.cancel();
+        signal.addEventListener('abort', cancel, { once: true });
+        try {
+          return await api.speak(request);
+        } finally {
+          signal.removeEventListener('abort', cancel);
+        }
+      }, signal);
+      if (signal.aborted) throw abortError(signal);
+      if ('error' in result) throw toApiError(result.error);
+      return result.audio;
+    },
+    dispose: () => host.dispose(),
+  };
+}
+
+/** speech-tts-v1: every catalogue voice, each spoken by its own runtime in one TTS worker. */
+export function speechEngines(options: VaaniOptions): EngineFactory<'speech'>[] {
+  return [{
+    kind: 'speech',
+    models: [TTS_MODEL],
+    info: () => ({ backends: ['wasm'] }),
+    voices: () => VOICES.map(toVoice),
+    create: () => speechEngine(options),
+  }];
+}

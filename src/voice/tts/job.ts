@@ -1,0 +1,32 @@
+import type { AudioResult } from '../../protocol/audio';
+import type { FileLoader } from '../../store/loader';
+import type { CatalogueVoice } from '../catalogue';
+import type { TtsErrorData } from './errors';
+
+/** One /audio/speech request as the TTS worker receives it. */
+export interface SpeakJob {
+  voice: CatalogueVoice;
+  text: string;
+  speed: number;
+  stability: number;
+  style: number;
+  /** Base URL serving the eSpeak plug-in's espeak-ng.js and espeak-ng.data, when the page configured one. */
+  espeakBase?: string;
+  /** Base URL of a neural voice's files, and the dtype to pick. */
+  weightsBase?: string;
+  dtype?: string;
+}
+
+export type SpeakResult = { audio: AudioResult } | { error: TtsErrorData };
+
+/** What a runtime needs besides the job: shared eSpeak, the voice's files, and whether the request was cancelled. */
+export interface SpeakContext {
+  espeak(): Promise<import('./espeak').Espeak>;
+  /** The neural voice's files (under `job.weightsBase`), through the weight store. */
+  files(): FileLoader;
+  /** Resolves true once the request was cancelled; yields so a cancel message can arrive. */
+  stopped(): Promise<boolean>;
+}
+
+/** A TTS runtime family (eSpeak, Kokoro, VITS): a new family is a new file and one entry in runtimes.ts. */
+export type Runtime = (job: SpeakJob, context: SpeakContext) => Promise<AudioResult>;

@@ -1,0 +1,68 @@
+import type { FileLoader } from '../../store/loader';
+import { TtsError } from './errors';
+
+export type Ort = typeof import('onnxruntime-web');
+export type Session = import('onnxruntime-web').InferenceSession;
+
+let ort: Promise<Ort> | undefined;
+
+/** onnxruntime-web's WASM build, once per worker: TTS models are small enough for one CPU thread. */
+export function loadOrt(): Promise<Ort> {
+  ort ??= import('onnxruntime-web/wasm').then((module) => {
+    module.env.wasm.numThreads = 1;
+    return module as unknown as Ort;
+  });
+  return ort;
+}
+
+/** The onnx-community file for a dtype; q8 (model_quantized.onnx) unless the model source names another. */
+export function modelFile(dtype = 'q8'): string {
+  const suffix: Record<string, string> = { fp32: '', fp16: '_fp16', q8: '_quantized', int8: '_quantized', uint8: '_uint8', q8f16: '_q8f16', q4: '_q4', q4f16: '_q4f16' };
+  const name = suffix[dtype];
+  if (name === undefined) throw new TtsError(400, `Unknown dtype '${dtype}' for a neural voice; use one of ${Object.keys(suffix).join(', ')}.`, 'invalid_value', 'model');
+  return `onnx/model${name}.onnx`;
+}
+
+/** Loads a file through the weight store, turning a failure into a 503 that names the file. */
+export async function loadFile(loader: FileLoader, file: string): Promise<Uint8Array> {
+  try {
+    return await loader.load(file);
+  } catch (error) {
+    throw new TtsError(503, `The voice's file ${file} could not be loaded: ${error instanceof Error ? error.message : String(error)}`, 'model_load_failed', 'voice');
+  }
+}
+
+export const loadJson = async <T>(loader: FileLoader, file: string): Promise<T> => JSON.parse(new TextDecoder().decode(await loadFile(loader, file))) as T;
+
+export async function openSession(loader: FileLoader, file: string): Promise<Session> {
+  const [runtime, bytes] = await Promise.all([loadOrt(), loadFile(loader, file)]);
+  try {
+    return await runtime.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
+  } catch (error) {
+    throw new TtsError(503, `The voice's model ${file} could not be opened: ${error instanceof Error ? error.message : String(error)}`, 'model_load_failed', 'voice');
+  }
+}
+
+/** Memoises one promise per key; a rejected load is forgotten so the next request retries. */
+export function memo<T>(): (key: string, make: () => Promise<T>) => Promise<T> {
+  const cache = new Map<string, Promise<T>>();
+  return (key, make) => {
+    let value = cache.get(key);
+    if (!value) {
+      value = make();
+      cache.set(key, value);
+      value.catch(() => cache.delete(key));
+    }
+    return value;
+  };
+}
+
+export function concat(parts: Float32Array[], gapSamples = 0): Float32Array {
+  const out = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0) + gapSamples * Math.max(0, parts.length - 1));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length + gapSamples;
+  }
+  return out;
+}

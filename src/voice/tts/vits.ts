@@ -1,0 +1,50 @@
+import { splitClauses } from './prosody';
+import { TtsError } from './errors';
+import type { Runtime } from './job';
+import { concat, loadJson, loadOrt, memo, modelFile, openSession, type Session } from './onnx';
+import { stretch } from './stretch';
+import { vitsIds, type VitsTokenizerConfig } from './vits-tokens';
+
+interface VitsModel {
+  session: Session;
+  vocab: Record<string, number>;
+  tokenizer: VitsTokenizerConfig;
+  sampleRate: number;
+}
+
+const models = memo<VitsModel>();
+const CLAUSE_GAP_SECONDS = 0.15;
+
+/**
+ * VITS / MMS-TTS in the transformers.js layout: characters → `input_ids` (+ `attention_mask`) →
+ * `waveform`, one clause at a time. The export fixes the speaking rate, so speed is applied by a
+ * pitch-preserving time stretch (Sonic); stability and style do not apply.
+ */
+export const speakVits: Runtime = async (job, context) => {
+  const files = context.files();
+  const model = await models(`${job.weightsBase}|${job.dtype}`, async () => {
+    const [session, vocab, tokenizer, config] = await Promise.all([
+      openSession(files, modelFile(job.dtype)),
+      loadJson<Record<string, number>>(files, 'vocab.json'),
+      loadJson<VitsTokenizerConfig>(files, 'tokenizer_config.json'),
+      loadJson<{ sampling_rate?: number }>(files, 'config.json'),
+    ]);
+    if (tokenizer.is_uroman) throw new TtsError(400, `Voice '${job.voice.id}' needs uroman romanisation, which this runtime does not do.`, 'voice_unavailable', 'voice');
+    return { session, vocab, tokenizer, sampleRate: config.sampling_rate ?? 16_000 };
+  });
+  const ort = await loadOrt();
+  const parts: Float32Array[] = [];
+  for (const clause of splitClauses(job.text)) {
+    if (await context.stopped()) throw new TtsError(499, 'The speech request was cancelled.', 'cancelled');
+    const ids = vitsIds(clause, model.vocab, model.tokenizer);
+    if (ids.length <= 1) continue;
+    const shape = [1, ids.length];
+    const feeds: Record<string, import('onnxruntime-web').Tensor> = { input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), shape) };
+    if (model.session.inputNames.includes('attention_mask')) feeds.attention_mask = new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), shape);
+    const output = await model.session.run(feeds);
+    parts.push(output.waveform!.data as Float32Array);
+  }
+  if (parts.length === 0) throw new TtsError(400, '`input` has nothing this voice can pronounce.', 'invalid_value', 'input');
+  const samples = concat(parts, Math.round(CLAUSE_GAP_SECONDS * model.sampleRate));
+  return { samples: job.speed === 1 ? samples : await stretch(samples, model.sampleRate, job.speed), sampleRate: model.sampleRate };
+};

@@ -1,0 +1,64 @@
+import * as Comlink from 'comlink';
+import { fetchLoader } from '../store/loader';
+import { ESPEAK_PACKAGE, loadEspeak, type Espeak } from '../voice/tts/espeak';
+import { TtsError } from '../voice/tts/errors';
+import type { SpeakContext, SpeakJob, SpeakResult } from '../voice/tts/job';
+import { RUNTIMES } from '../voice/tts/runtimes';
+import { exposeEngine } from './expose';
+
+let espeak: { base: string | undefined; ready: Promise<Espeak> } | undefined;
+let cancelled = false;
+
+/**
+ * eSpeak once per worker (its 24 MB data loads once); a failed start is retried next request. With
+ * a base URL, espeak-ng.js and espeak-ng.data both come from there; else the bare package name.
+ */
+function startEspeak(base: string | undefined): Promise<Espeak> {
+  if (espeak?.base !== base || !espeak) {
+    const ready = base
+      ? fetchLoader(base).load('espeak-ng.data').then((data) => loadEspeak(new URL('espeak-ng.js', base).href, data))
+      : loadEspeak(ESPEAK_PACKAGE);
+    ready.catch(() => (espeak = undefined));
+    espeak = { base, ready };
+  }
+  return espeak.ready;
+}
+
+/** Lets queued messages (a cancel) run, without setTimeout's 4 ms clamp. */
+const yieldToMessages = () =>
+  new Promise<void>((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+
+const api = {
+  async speak(job: SpeakJob): Promise<SpeakResult> {
+    cancelled = false;
+    const context: SpeakContext = {
+      espeak: () => startEspeak(job.espeakBase).catch((error: unknown) => {
+        if (error instanceof TtsError) throw error;
+        throw new TtsError(503, `espeak-ng.data could not be loaded from ${job.espeakBase}: ${error instanceof Error ? error.message : String(error)}`, 'tts_plugin_failed');
+      }),
+      files: () => fetchLoader(job.weightsBase!),
+      stopped: async () => {
+        await yieldToMessages();
+        return cancelled;
+      },
+    };
+    try {
+      const audio = await RUNTIMES[job.voice.spec.engine](job, context);
+      return Comlink.transfer({ audio }, [audio.samples.buffer]);
+    } catch (error) {
+      if (!(error instanceof TtsError)) throw error;
+      return { error: error.toData() };
+    }
+  },
+  /** Stops the running request before its next clause. */
+  cancel(): void {
+    cancelled = true;
+  },
+};
+
+export type TtsWorkerApi = typeof api;
+exposeEngine(api);
