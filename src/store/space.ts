@@ -58,5 +58,5 @@ export async function quotaFailure(request: SpaceRequest): Promise<StoreError> {
   }
   const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => undefined);
   const free = estimate?.quota === undefined ? 0 : estimate.quota - (estimate.usage ?? 0);
-  return quotaError(file, url, needed, free, evictable, 'quota');
+  return quotaError(file, url, needed, free, evictable, 'refused');
 }

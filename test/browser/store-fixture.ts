@@ -72,7 +72,9 @@ declare global {
   }
 }
 
+/** Opens the store test page with vite's HMR socket answered by a silent mock, so edits elsewhere in the tree never reload it mid-test. */
 export async function openStorePage(page: Page): Promise<void> {
+  await page.routeWebSocket(/./, () => {});
   await page.goto('/test/browser/pages/store.html');
   await page.waitForFunction(() => document.title === 'ready');
 }

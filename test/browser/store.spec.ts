@@ -17,6 +17,7 @@ test.beforeEach(async ({ page }) => {
 
 test('loads a model with progress per file and in total, caches it, and reads it back in a worker as one buffer', async ({ page }) => {
   put('a');
+  server.behave('/a/model.onnx_data', { bytesPerSecond: 3_000_000 });
   await setup(page, { m: model('a') });
   const { status, progress, error } = await loadModel(page, 'm');
   expect(error).toBeUndefined();

@@ -74,9 +74,9 @@ describe('eviction', () => {
   it('says how much is needed and what could be deleted', () => {
     const error = quotaError('model.onnx', 'https://h/model.onnx', 3 * 1024 * 1024, 1024, [{ id: 'chat-v2', bytes: 5 * 1024 * 1024 }], 'quota');
     expect(error.code).toBe('quota_exceeded');
-    expect(error.message).toMatch(/model\.onnx from https:\/\/h\/model\.onnx: it needs 3\.0 MB but 1024 bytes is free/);
+    expect(error.message).toMatch(/model\.onnx from https:\/\/h\/model\.onnx: it needs 3\.0 MB but 1\.0 KB is free/);
     expect(error.message).toContain('chat-v2 (5.0 MB)');
     expect(error.message).toContain('ai.models.delete');
-    expect(formatBytes(3 * 1024 ** 3)).toBe('3.00 GB');
+    expect([formatBytes(3 * 1024 ** 3), formatBytes(1536), formatBytes(12)]).toEqual(['3.00 GB', '1.5 KB', '12 bytes']);
   });
 });
