@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['test/unit/**/*.test.ts'], environment: 'node' },
+  test: { include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
 });
