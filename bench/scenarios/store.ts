@@ -1,0 +1,94 @@
+import { CHUNKS_DB, deleteFile, readManifest } from '../../src/store/idb';
+import { storeLoader } from '../../src/store/store-loader';
+import { quantile, timePaired } from '../support/stats';
+import type { Scenario, ScenarioResult } from '../types';
+
+const BASE = new URL('/test/.fixtures/bench-store/', location.href).href;
+const FILE = 'weights.bin';
+const URL_ = new URL(FILE, BASE).href;
+const MB = 1024 * 1024;
+
+const request = <T>(r: IDBRequest<T>) => new Promise<T>((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+
+/** The plainest full read of the same chunks: one transaction, every Blob, joined into one buffer. */
+async function rawRead(db: IDBDatabase, chunks: number): Promise<ArrayBuffer> {
+  const store = db.transaction('chunks').objectStore('chunks');
+  const blobs = await Promise.all(Array.from({ length: chunks }, (_, i) => request<Blob>(store.get([URL_, i]))));
+  return new Blob(blobs).arrayBuffer();
+}
+
+type MemoryApi = { measureUserAgentSpecificMemory?(): Promise<{ bytes: number }> };
+
+/** Bytes the page holds (all of JS heap and ArrayBuffers), after a forced GC when available. */
+async function heldBytes(): Promise<number | undefined> {
+  (globalThis as { gc?(): void }).gc?.();
+  return (performance as MemoryApi).measureUserAgentSpecificMemory?.().then((m) => m.bytes, () => undefined);
+}
+
+/** Weight store: cache read vs raw IndexedDB, cold download vs plain fetch, memory held per loaded byte. */
+const store: Scenario = async (env) => {
+  const loader = storeLoader(BASE, { model: 'bench-store' });
+  const plain = await fetch(URL_, { cache: 'no-store' }).then((r) => r.arrayBuffer());
+  const size = plain.byteLength;
+  env.log(`file ${(size / MB).toFixed(0)} MiB`);
+
+  const cold = await timePaired(
+    3,
+    async () => {
+      await deleteFile(URL_);
+      const started = performance.now();
+      await loader.load(FILE);
+      return performance.now() - started;
+    },
+    () => fetch(URL_, { cache: 'no-store' }).then((r) => r.arrayBuffer()),
+  );
+
+  const manifest = (await readManifest(URL_))!;
+  const open = indexedDB.open(CHUNKS_DB);
+  const db = await request(open);
+  const warm = await timePaired(10, () => loader.load(FILE), () => rawRead(db, manifest.chunks));
+  db.close();
+
+  const before = await heldBytes();
+  let weights: Uint8Array | undefined = await loader.load(FILE);
+  const after = await heldBytes();
+  const retained = before !== undefined && after !== undefined ? (after - before) / weights.byteLength : undefined;
+  weights = undefined;
+  await deleteFile(URL_);
+
+  const mbps = (ms: number) => size / MB / (ms / 1000);
+  const rows: ScenarioResult[] = [
+    {
+      id: 'store.cache-read.mbps',
+      metric: `load a cached ${(size / MB).toFixed(0)} MiB file (${manifest.chunks} chunks) into one buffer: median MB/s`,
+      unit: 'MB/s',
+      value: mbps(quantile(warm.a, 0.5)),
+      baseline: { name: 'raw IndexedDB read of the same chunks into one buffer', value: mbps(quantile(warm.b, 0.5)) },
+      higherIsBetter: true,
+      notes: { chunkSize: manifest.chunkSize, runs: warm.a.length },
+    },
+    {
+      id: 'store.download.mbps',
+      metric: 'download, check and cache a file, then read it back: median MB/s (loopback)',
+      unit: 'MB/s',
+      value: mbps(quantile(cold.a, 0.5)),
+      baseline: { name: 'plain fetch().arrayBuffer() of the same URL, no cache', value: mbps(quantile(cold.b, 0.5)) },
+      higherIsBetter: true,
+      notes: { runs: cold.a.length },
+    },
+  ];
+  if (retained !== undefined) {
+    rows.push({
+      id: 'store.memory.held-per-byte',
+      metric: 'page memory held after loading a cached file, per byte of the file (1.0 = the weights exist once)',
+      unit: 'bytes/byte',
+      value: retained,
+      baseline: null,
+      higherIsBetter: false,
+      notes: { fileBytes: size, before, after },
+    });
+  }
+  return rows;
+};
+
+export default store;
