@@ -11,6 +11,8 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  */
 export default defineConfig({
   root: here('.'),
+  // One pre-bundle cache per port: test servers of parallel runs must not rewrite each other's.
+  cacheDir: here(`node_modules/.vite-test-${process.env.VAANI_TEST_PORT ?? 5174}`),
   plugins: [serveShared(here('../shared'))],
   server: {
     port: Number(process.env.VAANI_TEST_PORT ?? 5174),
@@ -24,6 +26,11 @@ export default defineConfig({
   resolve: {
     alias: { vaani: here(process.env.VAANI_SRC ? 'src/index.ts' : 'dist/vaani.js') },
   },
-  optimizeDeps: { exclude: ['onnxruntime-web', 'vaani'], include: ['openai'] },
+  optimizeDeps: {
+    // Emscripten modules that find their .wasm beside themselves must not be pre-bundled.
+    exclude: ['onnxruntime-web', 'vaani', '@echogarden/speex-resampler-wasm', '@echogarden/sonic-wasm'],
+    // Dependencies reached only from workers: listed so vite does not discover them mid-test and reload.
+    include: ['openai', 'audio-decode', 'audio-type', 'pitchy', 'fft.js', '@jitsi/rnnoise-wasm/dist/rnnoise-sync.js', 'comlink'],
+  },
   worker: { format: 'es' },
 });

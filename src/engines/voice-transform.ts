@@ -1,0 +1,71 @@
+import * as Comlink from 'comlink';
+import { ApiError } from '../api/errors';
+import { toAudioApiError } from '../audio/errors';
+import type { TransformParams, VoiceTransformEngine } from '../protocol/audio';
+import type { EngineFactory } from '../runtime/engines';
+import { WorkerHost } from '../runtime/worker-host';
+import type { VaaniOptions } from '../types';
+import { findVoice, toVoice, VOICES } from '../voice/catalogue';
+import { contourShape, KEEP_CONTOUR } from '../voice/prosody';
+import type { ChangePlan, DspWorkerApi } from '../workers/dsp.worker';
+
+/** The catalogue id the audio-transform routes default to. */
+export const TRANSFORM_MODEL = 'speech-v1-turbo';
+
+const abortError = (signal: AbortSignal) =>
+  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
+
+function transformEngine(options: VaaniOptions): VoiceTransformEngine & { dispose(): void } {
+  const host = new WorkerHost<DspWorkerApi>({
+    create: () => new Worker(new URL('../workers/dsp.worker.ts', import.meta.url), { type: 'module', name: 'vaani-dsp' }),
+    name: 'audio DSP',
+    maxQueue: options.maxQueue,
+  });
+  let jobs = 0;
+
+  async function run(params: TransformParams, signal: AbortSignal, plan?: ChangePlan) {
+    const bytes = new Uint8Array(await params.audio.arrayBuffer());
+    const job = ++jobs;
+    try {
+      return await host.run(async (api) => {
+        const cancel = () => void api.cancel(job);
+        signal.addEventListener('abort', cancel, { once: true });
+        try {
+          const transferred = Comlink.transfer(bytes, [bytes.buffer]);
+          return await (plan ? api.changeVoice(job, transferred, plan) : api.isolate(job, transferred));
+        } finally {
+          signal.removeEventListener('abort', cancel);
+        }
+      }, signal);
+    } catch (error) {
+      if (signal.aborted) throw abortError(signal);
+      throw toAudioApiError(error);
+    }
+  }
+
+  function target(params: TransformParams) {
+    const voice = params.voice === undefined ? undefined : findVoice(params.voice);
+    if (!voice) throw new ApiError(404, `The voice '${params.voice}' does not exist. GET /v1/voices lists the voices.`, 'voice_not_found', 'voice');
+    return { medianF0: voice.medianF0, formantScale: voice.formantScale };
+  }
+
+  return {
+    voices: () => VOICES.map(toVoice),
+    isolate: (params, signal) => run(params, signal),
+    changeVoice: (params, signal) => run(params, signal, { target: target(params), speed: 1, shape: KEEP_CONTOUR }),
+    speechToSpeech: (params, signal) =>
+      run(params, signal, { target: target(params), speed: params.speed, shape: contourShape(params.stability, params.style) }),
+    dispose: () => host.dispose(),
+  };
+}
+
+/** speech-v1-turbo's audio-to-audio routes: isolation, voice changer, speech-to-speech (one DSP worker). */
+export function voiceTransformEngines(options: VaaniOptions): EngineFactory<'transform'>[] {
+  return [{
+    kind: 'transform',
+    models: [TRANSFORM_MODEL],
+    info: () => ({ backends: ['wasm'] }),
+    voices: () => VOICES.map(toVoice),
+    create: () => transformEngine(options),
+  }];
+}

@@ -1,0 +1,46 @@
+import Sonic, { type SonicModule } from '@echogarden/sonic-wasm';
+import type { Checkpoint } from './isolate';
+
+let sonic: Promise<SonicModule> | undefined;
+const loadSonic = () => (sonic ??= Sonic());
+
+const READ_FRAMES = 8192;
+
+/**
+ * Time-stretches mono audio with Sonic, keeping pitch and formants: input block i (samples
+ * i × hop up to (i + 1) × hop) is played at `speeds[i]`, so it lasts hop / speeds[i] out.
+ * Only Sonic's speed path is used: its pitch/rate path crashes (out-of-bounds) on some ratios.
+ */
+export async function sonicStretch(samples: Float32Array, sampleRate: number, hop: number, speeds: Float32Array, checkpoint?: Checkpoint): Promise<Float32Array> {
+  const m = await loadSonic();
+  const expected = speeds.reduce((sum, speed, i) => sum + Math.max(0, Math.min(hop, samples.length - i * hop)) / speed, 0);
+  const output = new Float32Array(Math.ceil(expected) + hop);
+  const stream = m._sonicCreateStream(sampleRate, 1);
+  const inPointer = m._malloc(hop * 4);
+  const outPointer = m._malloc(READ_FRAMES * 4);
+  let written = 0;
+  const drain = () => {
+    for (let got = 1; got > 0 && written < output.length;) {
+      got = m._sonicReadFloatFromStream(stream, outPointer, Math.min(READ_FRAMES, output.length - written));
+      output.set(m.HEAPF32.subarray(outPointer >> 2, (outPointer >> 2) + got), written);
+      written += got;
+    }
+  };
+  try {
+    for (let i = 0; i * hop < samples.length; i++) {
+      if (checkpoint && i % 1000 === 0) await checkpoint();
+      const block = samples.subarray(i * hop, (i + 1) * hop);
+      m._sonicSetSpeed(stream, speeds[Math.min(i, speeds.length - 1)] ?? 1);
+      m.HEAPF32.set(block, inPointer >> 2);
+      m._sonicWriteFloatToStream(stream, inPointer, block.length);
+      drain();
+    }
+    m._sonicFlushStream(stream);
+    drain();
+    return output.subarray(0, written);
+  } finally {
+    m._sonicDestroyStream(stream);
+    m._free(inPointer);
+    m._free(outPointer);
+  }
+}
