@@ -10,7 +10,10 @@ import type { FixtureDtype } from '../fixtures/llm/spec';
 import { tinyLlama, tinyQwen2 } from '../fixtures/llm/spec';
 import { transformersReference } from './support/transformers-reference';
 
-type OrtDecoderModule = typeof import('../fixtures/llm/ort-decoder');
+type OrtDecoderModule = typeof import('../fixtures/llm/ort-decoder') & {
+  writeDecoderFixture: typeof import('../fixtures/llm/generate').writeDecoderFixture;
+  MemorySink: typeof import('../fixtures/llm/sink').MemorySink;
+};
 
 declare global {
   interface Window {
@@ -172,6 +175,23 @@ test('weights split over model.onnx_data, _data_1, … load and give identical l
   expect(split.dataFiles.length).toBeGreaterThan(2);
   expect(split.dataFiles.slice(0, 2)).toEqual(['model.onnx_data', 'model.onnx_data_1']);
   expect(maxAbsDiff(split.full, whole.full)).toBe(0);
+});
+
+test('the generator also runs in the browser: generated in memory, the same model as the one written by node', async () => {
+  const logits = await page.evaluate(
+    async ({ options, url, ids }) => {
+      const { writeDecoderFixture, MemorySink, openFixture } = window.llmFixture!;
+      const sink = new MemorySink();
+      await writeDecoderFixture(options, sink);
+      const fromMemory = await openFixture(async (path) => sink.files.get(path)!, 'fp16');
+      const fromServer = await openFixture(url, 'fp16');
+      const result = [Array.from(await fromMemory.full(ids)), Array.from(await fromServer.full(ids))];
+      await Promise.all([fromMemory.release(), fromServer.release()]);
+      return result;
+    },
+    { options: tinyQwen2, url: qwen.url, ids: prompt },
+  );
+  expect(maxAbsDiff(logits[0]!, logits[1]!)).toBe(0);
 });
 
 test('the WebGPU execution provider agrees with WASM (when an adapter exists)', async () => {
