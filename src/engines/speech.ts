@@ -61,13 +61,17 @@ function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void }
   };
 }
 
-/** speech-tts-v1: every catalogue voice, each spoken by its own runtime in one TTS worker. */
+/** Catalogue TTS ids (§8 lists speech-v1-turbo on /audio/speech too): both speak every catalogue voice. */
+export const TTS_MODELS = [TTS_MODEL, 'speech-v1-turbo'] as const;
+
+/** Every catalogue voice, each spoken by its own runtime in one TTS worker. */
 export function speechEngines(options: VaaniOptions): EngineFactory<'speech'>[] {
+  let shared: ReturnType<typeof speechEngine> | undefined;
   return [{
     kind: 'speech',
-    models: [TTS_MODEL],
+    models: TTS_MODELS,
     info: () => ({ backends: ['wasm'] }),
     voices: () => VOICES.map(toVoice),
-    create: () => speechEngine(options),
+    create: () => (shared ??= speechEngine(options)),
   }];
 }

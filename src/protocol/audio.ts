@@ -8,6 +8,8 @@ export interface Voice {
   languageCode: string;
   gender: 'female' | 'male' | 'neutral';
   model: string;
+  /** Bytes a neural voice downloads on first use; absent for voices that work offline. */
+  downloadBytes?: number;
 }
 
 export interface VoiceModel {

@@ -184,4 +184,5 @@ export const findVoice = (id: string) => VOICES.find((voice) => voice.id === id)
 export const needsDownload = (voice: CatalogueVoice) => voice.spec.engine !== 'espeak';
 
 /** The public fields of GET /v1/voices' items plus the model, as the engines list them. */
-export const toVoice = ({ id, name, language, languageCode, gender, model }: CatalogueVoice): Voice => ({ id, name, language, languageCode, gender, model });
+export const toVoice = ({ id, name, language, languageCode, gender, model, spec }: CatalogueVoice): Voice =>
+  ({ id, name, language, languageCode, gender, model, ...(spec.engine === 'espeak' ? {} : { downloadBytes: spec.download.bytes }) });
