@@ -4,13 +4,10 @@ import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import { sourceBase } from '../store/source';
 import type { VaaniOptions } from '../types';
-import { findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
+import { ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
 import { toApiError } from '../voice/tts/errors';
 import type { SpeakJob } from '../voice/tts/job';
 import type { TtsWorkerApi } from '../workers/tts.worker';
-
-/** `createVaani({ models: { 'espeak-ng': { baseURL } } })` says where the plug-in's espeak-ng.js and .data are served. */
-export const ESPEAK_KEY = 'espeak-ng';
 
 const abortError = (signal: AbortSignal) =>
   signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
@@ -37,6 +34,7 @@ function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void }
       espeakBase: espeak ? sourceBase(espeak) : undefined,
       weightsBase: source ? sourceBase(source) : undefined,
       dtype: source?.dtype,
+      store: options.store,
     };
   }
 

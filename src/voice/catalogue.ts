@@ -3,6 +3,9 @@ import type { Voice } from '../protocol/audio';
 /** The TTS model id every catalogue voice is spoken with (the engine is chosen per voice). */
 export const TTS_MODEL = 'speech-tts-v1';
 
+/** `createVaani({ models: { 'espeak-ng': { baseURL } } })` says where the eSpeak plug-in's espeak-ng.js and .data are served. */
+export const ESPEAK_KEY = 'espeak-ng';
+
 /** A file a neural voice downloads, with its size in bytes (as published on the hub). */
 export interface DownloadFile {
   path: string;

@@ -1,5 +1,7 @@
 import * as Comlink from 'comlink';
-import { fetchLoader } from '../store/loader';
+import { storeLoader } from '../store/store-loader';
+import type { StoreOptions } from '../store/types';
+import { ESPEAK_KEY } from '../voice/catalogue';
 import { ESPEAK_PACKAGE, loadEspeak, type Espeak } from '../voice/tts/espeak';
 import { TtsError } from '../voice/tts/errors';
 import type { SpeakContext, SpeakJob, SpeakResult } from '../voice/tts/job';
@@ -13,10 +15,10 @@ let cancelled = false;
  * eSpeak once per worker (its 24 MB data loads once); a failed start is retried next request. With
  * a base URL, espeak-ng.js and espeak-ng.data both come from there; else the bare package name.
  */
-function startEspeak(base: string | undefined): Promise<Espeak> {
+function startEspeak(base: string | undefined, store: StoreOptions | undefined): Promise<Espeak> {
   if (espeak?.base !== base || !espeak) {
     const ready = base
-      ? fetchLoader(base).load('espeak-ng.data').then((data) => loadEspeak(new URL('espeak-ng.js', base).href, data))
+      ? storeLoader(base, { ...store, model: ESPEAK_KEY }).load('espeak-ng.data').then((data) => loadEspeak(new URL('espeak-ng.js', base).href, data))
       : loadEspeak(ESPEAK_PACKAGE);
     ready.catch(() => (espeak = undefined));
     espeak = { base, ready };
@@ -36,11 +38,11 @@ const api = {
   async speak(job: SpeakJob): Promise<SpeakResult> {
     cancelled = false;
     const context: SpeakContext = {
-      espeak: () => startEspeak(job.espeakBase).catch((error: unknown) => {
+      espeak: () => startEspeak(job.espeakBase, job.store).catch((error: unknown) => {
         if (error instanceof TtsError) throw error;
         throw new TtsError(503, `espeak-ng.data could not be loaded from ${job.espeakBase}: ${error instanceof Error ? error.message : String(error)}`, 'tts_plugin_failed');
       }),
-      files: () => fetchLoader(job.weightsBase!),
+      files: () => storeLoader(job.weightsBase!, { ...job.store, model: job.voice.spec.engine === 'espeak' ? undefined : job.voice.spec.download.weights }),
       stopped: async () => {
         await yieldToMessages();
         return cancelled;

@@ -102,10 +102,15 @@ test('bad requests get OpenAI-shaped errors and the engine keeps working', async
 });
 
 test('a missing plug-in is a clear 503; the next request with it configured works', async ({ page }) => {
+  await start(page, null);
+  const unmapped = await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-male-1', input: 'नमस्ते' });
+  expect(unmapped.status).toBe(503);
+  expect(errorOf(unmapped).error).toMatchObject({ type: 'server_error', code: 'tts_plugin_missing' });
+  expect(errorOf(unmapped).error.message).toContain('npm install @echogarden/espeak-ng-emscripten');
   await start(page, '/no-such-folder/');
   const missing = await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-male-1', input: 'नमस्ते' });
   expect(missing.status).toBe(503);
-  expect(errorOf(missing).error.message).toContain('espeak');
+  expect(errorOf(missing).error.message).toContain('espeak-ng.data');
   await start(page);
   expect(seconds(audioOf(await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-male-1', input: 'नमस्ते' })))).toBeGreaterThan(0.3);
 });

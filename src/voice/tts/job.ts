@@ -1,5 +1,6 @@
 import type { AudioResult } from '../../protocol/audio';
 import type { FileLoader } from '../../store/loader';
+import type { StoreOptions } from '../../store/types';
 import type { CatalogueVoice } from '../catalogue';
 import type { TtsErrorData } from './errors';
 
@@ -15,6 +16,8 @@ export interface SpeakJob {
   /** Base URL of a neural voice's files, and the dtype to pick. */
   weightsBase?: string;
   dtype?: string;
+  /** The page's weight-store options (the eSpeak data and neural weights are cached there). */
+  store?: StoreOptions;
 }
 
 export type SpeakResult = { audio: AudioResult } | { error: TtsErrorData };
