@@ -1,15 +1,88 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+const SCRIPT_URL = '__vaaniScriptURL';
+
+/**
+ * onnxruntime-web finds its .wasm with `new URL('ort-wasm-….wasm', import.meta.url)`. Library mode
+ * would inline that as a 14–28 MB base64 string; `?no-inline` makes vite emit the .wasm file beside
+ * the worker chunks instead, where the runtime fetches it (and caches it like any file).
+ */
+export const ortWasmAsFiles = (): Plugin => ({
+  name: 'vaani:ort-wasm-as-files',
+  enforce: 'pre',
+  transform: {
+    filter: { id: /onnxruntime-web[\\/]dist[\\/].*\.mjs$/ },
+    handler: (code) => ({
+      code: code.replace(/new URL\("(ort-wasm-simd-threaded[\w.]*\.wasm)",import\.meta\.url\)/g, 'new URL("$1?no-inline",import.meta.url)'),
+      map: null,
+    }),
+  },
+});
+
+/**
+ * audio-decode imports one package per format, and some it does not depend on (e.g.
+ * `@audio/decode-ape`). A format whose decoder is not installed becomes a module that fails when
+ * loaded, so decoding that format is a clear error instead of the whole build failing.
+ */
+export const missingAudioDecoders = (): Plugin => ({
+  name: 'vaani:missing-audio-decoders',
+  async resolveId(id, importer) {
+    if (!id.startsWith('@audio/decode-')) return null;
+    const found = await this.resolve(id, importer, { skipSelf: true });
+    return found ?? `\0vaani-missing:${id}`;
+  },
+  load(id) {
+    if (!id.startsWith('\0vaani-missing:')) return null;
+    const name = id.slice('\0vaani-missing:'.length);
+    return `throw new Error(${JSON.stringify(`The audio decoder ${name} is not installed.`)});`;
+  },
+});
+
+/**
+ * The script-tag build has no `import.meta`: the page's code resolves URLs against the script's
+ * own URL instead. Workers stay ES modules with a real `import.meta.url`, so this plugin is a
+ * top-level one (vite does not run those in worker bundles), unlike `define`.
+ */
+const scriptUrlForImportMeta = (): Plugin => ({
+  name: 'vaani:script-url-for-import-meta',
+  enforce: 'post',
+  transform: {
+    filter: { code: /import\.meta\.url/ },
+    handler: (code) => ({ code: code.replaceAll('import.meta.url', SCRIPT_URL), map: null }),
+  },
+});
+
+const WRAPPED_WORKER_URL = /new URL\(\s*\/\* @vite-ignore \*\/\s*new URL\("(assets\/[^"]+\.js)", import\.meta\.url\)\.href,\s*"" \+ import\.meta\.url\s*\)/g;
+
+/**
+ * Vite writes a built worker's URL as `new URL(/* @vite-ignore *\/ new URL("assets/x.js", import.meta.url).href, …)`,
+ * which an app's bundler copies as a plain file, losing the worker's own imports (onnxruntime-web's
+ * chunks and .wasm). The plain `new Worker(new URL("./assets/x.js", import.meta.url))` lets the
+ * app's bundler (vite, webpack 5, rollup, parcel) bundle each worker with everything it imports.
+ * Line breaks are kept so the source map still lines up.
+ */
+const workerUrlsForBundlers = (): Plugin => ({
+  name: 'vaani:worker-urls-for-bundlers',
+  generateBundle(_, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      if (chunk.type !== 'chunk') continue;
+      chunk.code = chunk.code.replace(WRAPPED_WORKER_URL, (wrapped, file: string) =>
+        `new URL(${JSON.stringify(`./${file}`)}, import.meta.url${'\n'.repeat(wrapped.split('\n').length - 1)})`);
+    }
+  },
+});
 
 /**
  * The library build, run twice: `vite build` → dist/vaani.js (ESM; workers and plug-ins as chunks),
  * `vite build --mode iife` → dist/vaani.iife.js (global `Vaani` for a script tag). In the IIFE
- * build, asset and worker URLs resolve against the script's own URL.
+ * build, the page's asset and worker URLs resolve against the script's own URL; worker chunks
+ * resolve theirs against themselves.
  */
 export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
   return {
     base: './',
-    define: iife ? { 'import.meta.url': '__vaaniScriptURL' } : {},
+    plugins: [ortWasmAsFiles(), missingAudioDecoders(), iife ? scriptUrlForImportMeta() : workerUrlsForBundlers()],
     build: {
       target: 'es2022',
       sourcemap: true,
@@ -21,12 +94,15 @@ export default defineConfig(({ mode }) => {
         fileName: () => (iife ? 'vaani.iife.js' : 'vaani.js'),
       },
       rolldownOptions: iife
-        ? { output: { banner: 'var __vaaniScriptURL = (document.currentScript && document.currentScript.src) || location.href;' } }
+        ? { output: { banner: `var ${SCRIPT_URL} = (document.currentScript && document.currentScript.src) || location.href;` } }
         : {},
     },
     experimental: iife
-      ? { renderBuiltUrl: (filename: string) => ({ runtime: `new URL(${JSON.stringify(filename)}, __vaaniScriptURL).href` }) }
+      ? {
+          renderBuiltUrl: (filename: string, { hostId }: { hostId: string }) =>
+            hostId.endsWith('vaani.iife.js') ? { runtime: `new URL(${JSON.stringify(filename)}, ${SCRIPT_URL}).href` } : { relative: true },
+        }
       : {},
-    worker: { format: 'es' },
+    worker: { format: 'es', plugins: () => [ortWasmAsFiles(), missingAudioDecoders()] },
   };
 });

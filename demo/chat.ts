@@ -1,0 +1,97 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ModelInfo } from './api';
+import type { Service } from './service';
+import { byId, describeError, el, fillSelect, say } from './ui';
+
+/** The Chat tab: a streamed conversation with a model picker, Stop, the backend and tokens/s. */
+export function mountChat(service: Service): void {
+  const form = byId<HTMLFormElement>('chat-form');
+  const input = byId<HTMLTextAreaElement>('chat-input');
+  const model = byId<HTMLSelectElement>('chat-model');
+  const maxTokens = byId<HTMLInputElement>('chat-max-tokens');
+  const temperature = byId<HTMLInputElement>('chat-temperature');
+  const send = byId<HTMLButtonElement>('chat-send');
+  const stop = byId<HTMLButtonElement>('chat-stop');
+  const log = byId('chat-log');
+  const status = byId('chat-status');
+  const backend = byId('chat-backend');
+  const history: ChatCompletionMessageParam[] = [];
+  let running: AbortController | undefined;
+
+  async function refreshModels() {
+    try {
+      const { data } = await service.client.models.list();
+      const chat = (data as unknown as ModelInfo[]).filter((m) => m.product === 'chat');
+      fillSelect(model, chat.map((m) => ({ value: m.id, label: `${m.id}${m.runs_on.local.length ? ' (in this browser)' : m.runs_on.remote ? ' (remote)' : ''}` })));
+    } catch (error) {
+      say(status, `Could not list models: ${describeError(error)}`, 'error');
+    }
+  }
+
+  const message = (role: string, text: string) => {
+    const node = el('div', { className: `message ${role}` }, el('b', { textContent: role === 'user' ? 'You' : model.value }), el('span', { textContent: text }));
+    log.append(node);
+    return node.querySelector('span')!;
+  };
+
+  async function ask(text: string) {
+    history.push({ role: 'user', content: text });
+    message('user', text);
+    const out = message('assistant', '');
+    running = new AbortController();
+    send.disabled = true;
+    stop.disabled = false;
+    backend.textContent = '…';
+    say(status, `Waiting for ${model.value} (the first request loads the model)…`, 'busy');
+    const started = performance.now();
+    let firstToken = 0;
+    let tokens = 0;
+    try {
+      const { data: stream, response } = await service.client.chat.completions
+        .create({
+          model: model.value,
+          messages: history,
+          stream: true,
+          stream_options: { include_usage: true },
+          max_tokens: Number(maxTokens.value),
+          temperature: Number(temperature.value),
+        }, { signal: running.signal })
+        .withResponse();
+      backend.textContent = response.headers.get('x-vaani-backend') || 'remote';
+      for await (const chunk of stream) {
+        const delta = chunk.choices[0]?.delta.content;
+        if (delta) {
+          firstToken ||= performance.now();
+          tokens += 1;
+          out.textContent += delta;
+          say(status, `Streaming… ${tokens} chunks`, 'busy');
+        }
+        if (chunk.usage) tokens = chunk.usage.completion_tokens;
+      }
+      const seconds = (performance.now() - (firstToken || started)) / 1000;
+      say(status, `${tokens} tokens · ${(tokens / Math.max(seconds, 1e-3)).toFixed(1)} tokens/s · first token after ${(((firstToken || performance.now()) - started) / 1000).toFixed(2)} s`, 'ok');
+      byId('chat-speed').textContent = `${(tokens / Math.max(seconds, 1e-3)).toFixed(1)} tok/s`;
+    } catch (error) {
+      say(status, running.signal.aborted ? `Stopped after ${tokens} chunks.` : describeError(error), running.signal.aborted ? 'info' : 'error');
+    } finally {
+      history.push({ role: 'assistant', content: out.textContent ?? '' });
+      send.disabled = false;
+      stop.disabled = true;
+      running = undefined;
+    }
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text || running) return;
+    input.value = '';
+    void ask(text);
+  });
+  stop.addEventListener('click', () => running?.abort());
+  byId('chat-clear').addEventListener('click', () => {
+    history.length = 0;
+    log.replaceChildren();
+  });
+  service.addEventListener('change', () => void refreshModels());
+}

@@ -1,0 +1,104 @@
+import type { ModelInfo } from './api';
+import type { Service } from './service';
+import { byId, describeError, el, formatBytes, say } from './ui';
+import type { ModelProgress } from './vaani';
+
+const formatContext = (tokens: number | null) => (tokens === null ? '—' : `${Math.round(tokens / 1024)}K`);
+const formatPrice = ({ amount, per }: ModelInfo['price']) => (amount === null ? `billed per ${per}` : `₹${amount} / ${per}`);
+const formatRate = (progress: ModelProgress) =>
+  `${formatBytes(progress.loaded)} of ${formatBytes(progress.total)} · ${formatBytes(progress.rate)}/s${progress.eta !== undefined ? ` · ${Math.ceil(progress.eta)} s left` : ''}`;
+
+/** The Models tab: GET /v1/models with cache state, downloads with progress bars, cache usage. */
+export function mountModels(service: Service): void {
+  const body = byId('models-body');
+  const status = byId('models-status');
+  const usage = byId('models-usage');
+  const loads = new Map<string, AbortController>();
+
+  async function showUsage() {
+    const cached = await service.ai.models.cached();
+    const bytes = cached.reduce((sum, model) => sum + model.bytes, 0);
+    const estimate = await navigator.storage?.estimate?.();
+    usage.textContent = `Cache: ${formatBytes(bytes)} in ${cached.length} model${cached.length === 1 ? '' : 's'}`
+      + (estimate?.quota ? ` · this site uses ${formatBytes(estimate.usage)} of ${formatBytes(estimate.quota)} allowed` : '');
+  }
+
+  function row(model: ModelInfo) {
+    const cache = el('td', { className: 'cache', textContent: '…' });
+    const bar = el('progress', { max: 1, value: 0, hidden: true });
+    const detail = el('small');
+    const download = el('button', { textContent: 'Download', type: 'button' });
+    const cancel = el('button', { textContent: 'Cancel', type: 'button', hidden: true });
+    const remove = el('button', { textContent: 'Delete', type: 'button' });
+    const runsOn = [...model.runs_on.local, ...(model.runs_on.remote ? ['remote'] : [])].join(', ') || 'not in this build';
+    const tr = el('tr', { dataset: { model: model.id } },
+      el('td', { textContent: model.id }), el('td', { textContent: model.product }), el('td', { textContent: formatContext(model.context_window) }),
+      el('td', { textContent: formatPrice(model.price) }), el('td', { textContent: model.status === 'available' ? 'available' : 'coming soon' }),
+      el('td', { textContent: runsOn }), cache, el('td', {}, download, cancel, remove, bar, detail));
+
+    const refresh = async () => {
+      try {
+        const state = await service.ai.models.status(model.id);
+        cache.textContent = `${state.state} · ${formatBytes(state.bytes)}${state.total ? ` of ${formatBytes(state.total)}` : ''}`;
+        download.disabled = state.state === 'cached';
+        remove.disabled = state.bytes === 0;
+      } catch {
+        cache.textContent = '— (no files to download)';
+        download.disabled = remove.disabled = true;
+      }
+    };
+    download.addEventListener('click', async () => {
+      const stop = new AbortController();
+      loads.set(model.id, stop);
+      download.disabled = true;
+      cancel.hidden = bar.hidden = false;
+      try {
+        await service.ai.models.load(model.id, {
+          signal: stop.signal,
+          onProgress: (progress) => {
+            bar.value = progress.fraction ?? 0;
+            detail.textContent = formatRate(progress);
+          },
+        });
+        bar.value = 1;
+        say(status, `${model.id} is cached: it loads offline from now on.`, 'ok');
+      } catch (error) {
+        say(status, `${model.id}: ${describeError(error)}`, stop.signal.aborted ? 'info' : 'error');
+      } finally {
+        loads.delete(model.id);
+        cancel.hidden = true;
+        await refresh();
+        await showUsage();
+      }
+    });
+    cancel.addEventListener('click', () => loads.get(model.id)?.abort());
+    remove.addEventListener('click', async () => {
+      await service.ai.models.delete(model.id);
+      bar.hidden = true;
+      detail.textContent = '';
+      say(status, `Deleted ${model.id}'s cached files.`, 'ok');
+      await refresh();
+      await showUsage();
+    });
+    void refresh();
+    return tr;
+  }
+
+  async function refresh() {
+    say(status, 'Listing models…', 'busy');
+    try {
+      const { data } = await service.client.models.list();
+      body.replaceChildren(...(data as unknown as ModelInfo[]).map(row));
+      say(status, service.source.reason, service.source.mode === 'folder' ? 'info' : 'ok');
+      await showUsage();
+    } catch (error) {
+      say(status, `Could not list models: ${describeError(error)}`, 'error');
+    }
+  }
+
+  byId('models-clear').addEventListener('click', async () => {
+    await service.ai.models.clear();
+    await refresh();
+  });
+  service.addEventListener('change', () => void refresh());
+}

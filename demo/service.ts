@@ -1,0 +1,36 @@
+import OpenAI from 'openai';
+import type { DemoSettings } from './settings';
+import { chooseSource, servedPlugins, type FileSource } from './sources';
+import { createVaani, type Vaani, type VaaniOptions } from './vaani';
+
+/**
+ * The running service: `ai` (installed, so plain `fetch('/v1/…')` reaches it) and an openai SDK
+ * client on top. Restarted when the settings change; listeners get a 'change' event.
+ */
+export class Service extends EventTarget {
+  ai!: Vaani;
+  client!: OpenAI;
+  source!: FileSource;
+  /** Plug-ins the site serves, e.g. ['espeak-ng']. */
+  plugins: string[] = [];
+  /** The bearer key the page sends to its own /v1 (and the remote's key when one is set). */
+  key = 'demo';
+
+  async start(settings: DemoSettings): Promise<void> {
+    this.source = await chooseSource(settings.modelFiles, settings.folder);
+    const plugins = await servedPlugins();
+    this.plugins = Object.keys(plugins);
+    const options: VaaniOptions = {
+      routing: settings.routing,
+      backend: settings.backend,
+      models: { ...plugins, ...this.source.models },
+      ...(settings.remoteBaseURL ? { remote: { baseURL: settings.remoteBaseURL, apiKey: settings.remoteKey || undefined } } : {}),
+    };
+    this.ai?.dispose();
+    this.ai = createVaani(options);
+    this.ai.install();
+    this.key = settings.remoteKey || 'demo';
+    this.client = new OpenAI({ baseURL: this.ai.baseURL, apiKey: this.key, dangerouslyAllowBrowser: true, maxRetries: 0 });
+    this.dispatchEvent(new Event('change'));
+  }
+}

@@ -1,0 +1,37 @@
+import type { Backend, Routing } from './vaani';
+
+/** What the Settings tab edits; kept in localStorage. */
+export interface DemoSettings {
+  /** A server with the same /v1 API that requests may be forwarded to; empty for none. */
+  remoteBaseURL: string;
+  remoteKey: string;
+  routing: Routing;
+  backend: Backend;
+  /** Where model files come from: the hub when reachable ('auto'), always the hub, or a local folder. */
+  modelFiles: 'auto' | 'hub' | 'folder';
+  /** The local folder's URL; one sub-folder per model id, listed in its index.json. */
+  folder: string;
+}
+
+const KEY = 'vaani-demo-settings';
+
+export const DEFAULTS: DemoSettings = {
+  remoteBaseURL: '',
+  remoteKey: '',
+  routing: 'local-first',
+  backend: 'auto',
+  modelFiles: 'auto',
+  folder: '/models/',
+};
+
+export function loadSettings(): DemoSettings {
+  try {
+    return { ...DEFAULTS, ...(JSON.parse(localStorage.getItem(KEY) ?? '{}') as Partial<DemoSettings>) };
+  } catch {
+    return { ...DEFAULTS };
+  }
+}
+
+export function saveSettings(settings: DemoSettings): void {
+  localStorage.setItem(KEY, JSON.stringify(settings));
+}

@@ -1,0 +1,55 @@
+import type { VaaniOptions } from './vaani';
+
+/** The hub the library's default model sources point at. */
+const HUB_PROBE = 'https://huggingface.co/onnx-community/Qwen3-0.6B-ONNX/resolve/main/config.json';
+
+export interface FileSource {
+  mode: 'hub' | 'folder';
+  /** Why this source was chosen, shown on screen. */
+  reason: string;
+  models: NonNullable<VaaniOptions['models']>;
+}
+
+export async function hubReachable(timeoutMs = 4000): Promise<boolean> {
+  try {
+    const response = await fetch(HUB_PROBE, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+interface FolderIndex {
+  models: Record<string, { name: string; size: number }[]>;
+}
+
+/** Each sub-folder of the local folder becomes `models[id] = { baseURL, files }`. */
+export async function folderModels(folder: string): Promise<FileSource['models']> {
+  const base = new URL(folder.replace(/\/?$/, '/'), location.href);
+  const response = await fetch(new URL('index.json', base)).catch(() => undefined);
+  if (!response?.ok) return {};
+  const index = (await response.json()) as FolderIndex;
+  return Object.fromEntries(Object.entries(index.models).map(([id, files]) => [id, { baseURL: new URL(`${id}/`, base).href, files }]));
+}
+
+/**
+ * The optional GPL plug-ins the site serves (the demo server lists them at /plugins/index.json):
+ * `models[key] = { baseURL }`, e.g. eSpeak-NG for the offline voices.
+ */
+export async function servedPlugins(): Promise<FileSource['models']> {
+  const response = await fetch('/plugins/index.json').catch(() => undefined);
+  if (!response?.ok || !response.headers.get('content-type')?.includes('json')) return {};
+  const plugins = (await response.json()) as Record<string, string>;
+  return Object.fromEntries(Object.entries(plugins).map(([key, baseURL]) => [key, { baseURL }]));
+}
+
+/** Decides where model files come from and says why. */
+export async function chooseSource(mode: 'auto' | 'hub' | 'folder', folder: string): Promise<FileSource> {
+  if (mode === 'hub') return { mode: 'hub', reason: 'Model files come from the model hub (Settings).', models: {} };
+  if (mode === 'auto' && (await hubReachable())) return { mode: 'hub', reason: 'Model files come from the model hub.', models: {} };
+  const models = await folderModels(folder);
+  const ids = Object.keys(models);
+  const why = mode === 'auto' ? 'No model hub is reachable: ' : '';
+  const what = ids.length > 0 ? `models ${ids.join(', ')}` : 'no models found there (put one sub-folder per model id, e.g. chat-v2/)';
+  return { mode: 'folder', reason: `${why}model files come from the local folder ${folder} — ${what}.`, models };
+}

@@ -1,0 +1,65 @@
+import { ensureOk } from '../api';
+import type { Service } from '../service';
+import { byId, describeError, fillSelect, say } from '../ui';
+import { loadVoices, voicePickers } from './voices';
+
+const DEFAULT_MODEL = 'speech-tts-v1';
+
+/** Text to speech: language and voice pickers from GET /v1/voices, speed/stability/style sliders. */
+export function mountSpeech(service: Service): void {
+  const text = byId<HTMLTextAreaElement>('speech-text');
+  const language = byId<HTMLSelectElement>('speech-language');
+  const voice = byId<HTMLSelectElement>('speech-voice');
+  const model = byId<HTMLSelectElement>('speech-model');
+  const player = byId<HTMLAudioElement>('speech-player');
+  const download = byId<HTMLAnchorElement>('speech-download');
+  const status = byId('speech-status');
+  const button = byId<HTMLButtonElement>('speech-go');
+  const slider = (name: string) => Number(byId<HTMLInputElement>(`speech-${name}`).value);
+
+  for (const name of ['speed', 'stability', 'style']) {
+    const input = byId<HTMLInputElement>(`speech-${name}`);
+    const shown = byId(`speech-${name}-value`);
+    const show = () => (shown.textContent = Number(input.value).toFixed(2));
+    input.addEventListener('input', show);
+    show();
+  }
+
+  async function refresh() {
+    try {
+      const list = await loadVoices(service);
+      fillSelect(model, list.models.filter((m) => m.kind === 'tts').map((m) => ({ value: m.id, label: m.id })));
+      if (list.models.some((m) => m.id === DEFAULT_MODEL)) model.value = DEFAULT_MODEL;
+      voicePickers(language, voice, list.voices);
+      button.disabled = list.voices.length === 0;
+      say(status, list.voices.length ? `${list.voices.length} voices in ${language.options.length} languages.` : 'No speech engine in this build: no voices to speak with.', list.voices.length ? 'info' : 'error');
+    } catch (error) {
+      say(status, `Could not list voices: ${describeError(error)}`, 'error');
+    }
+  }
+
+  button.addEventListener('click', async () => {
+    say(status, `Speaking with ${voice.value}…`, 'busy');
+    button.disabled = true;
+    const started = performance.now();
+    try {
+      const response = await ensureOk(await fetch(`${service.ai.baseURL}/audio/speech`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: model.value || DEFAULT_MODEL, voice: voice.value, input: text.value, speed: slider('speed'), stability: slider('stability'), style: slider('style') }),
+      }));
+      const wav = await response.blob();
+      URL.revokeObjectURL(player.src);
+      player.src = URL.createObjectURL(wav);
+      download.href = player.src;
+      download.hidden = false;
+      await player.play().catch(() => undefined);
+      say(status, `Spoke ${text.value.length} characters in ${((performance.now() - started) / 1000).toFixed(2)} s (${wav.type}, ${wav.size} bytes).`, 'ok');
+    } catch (error) {
+      say(status, describeError(error), 'error');
+    } finally {
+      button.disabled = false;
+    }
+  });
+  service.addEventListener('change', () => void refresh());
+}

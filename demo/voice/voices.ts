@@ -1,0 +1,18 @@
+import { getJson, type VoiceInfo, type VoiceList } from '../api';
+import type { Service } from '../service';
+import { fillSelect } from '../ui';
+
+/** GET /v1/voices, once per service start. */
+export async function loadVoices(service: Service): Promise<VoiceList> {
+  return getJson<VoiceList>(`${service.ai.baseURL}/voices`, service.key);
+}
+
+/** A language picker and a voice picker that shows the chosen language's voices. */
+export function voicePickers(language: HTMLSelectElement, voice: HTMLSelectElement, voices: VoiceInfo[]): void {
+  const languages = [...new Map(voices.map((v) => [v.languageCode, v.language])).entries()];
+  fillSelect(language, languages.map(([code, name]) => ({ value: code, label: `${name} (${code})` })));
+  const showVoices = () =>
+    fillSelect(voice, voices.filter((v) => v.languageCode === language.value).map((v) => ({ value: v.id, label: `${v.name} · ${v.gender}` })));
+  language.onchange = showVoices;
+  showVoices();
+}

@@ -1,0 +1,188 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { createServer, type ViteDevServer } from 'vite';
+import { ensureTinyWhisper } from '../fixtures/whisper/ensure';
+
+const root = process.cwd();
+const modelsDir = join(root, 'test/.fixtures/demo-models');
+const micWav = join(root, 'test/.fixtures/demo-mic.wav');
+const MIC_SECONDS = 3.6;
+const engine = (name: string) => existsSync(join(root, `src/engines/${name}.ts`));
+
+/** The models folder `npm run demo` serves at /models/: the upstream chat export and the tiny Whisper fixture. */
+async function prepareModels() {
+  rmSync(modelsDir, { recursive: true, force: true });
+  mkdirSync(modelsDir, { recursive: true });
+  symlinkSync(resolve(root, '../shared/fixtures/tiny-random-llama-fp16-genai'), join(modelsDir, 'chat-v2'));
+  if (engine('transcription')) symlinkSync(await ensureTinyWhisper(), join(modelsDir, 'speech-stt-v1'));
+}
+
+/** Real speech for the fake microphone: the Common Voice clip (3.6 s, made 12 dB louder) as 48 kHz mono WAV; its RMS. */
+function prepareMicrophone(): number {
+  mkdirSync(join(root, 'test/.fixtures'), { recursive: true });
+  execFileSync('ffmpeg', ['-y', '-loglevel', 'error', '-i', resolve(root, '../shared/audio/common_voice_en_59751.mp3'), '-af', 'volume=12dB', '-ar', '48000', '-ac', '1', micWav]);
+  const stat = spawnSync('sox', [micWav, '-n', 'stat'], { encoding: 'utf8' }).stderr;
+  return Number(/RMS\s+amplitude:\s+([\d.]+)/.exec(stat)![1]);
+}
+
+let server: ViteDevServer;
+let origin: string;
+let micRms: number;
+
+test.beforeAll(async () => {
+  micRms = prepareMicrophone();
+  await prepareModels();
+  process.env.VAANI_MODELS_DIR = modelsDir;
+  server = await createServer({ configFile: join(root, 'vite.demo.config.ts'), server: { port: 0, strictPort: false }, logLevel: 'warn' });
+  await server.listen();
+  origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
+});
+
+test.afterAll(async () => {
+  await server?.close();
+});
+
+test.use({
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${micWav}%noloop`],
+  },
+});
+
+async function openDemo(page: Page, errors: string[]) {
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${origin}/#settings`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true', { timeout: 30_000 });
+  await page.selectOption('#settings-modelFiles', 'folder');
+  await page.selectOption('#settings-backend', 'wasm');
+  await page.fill('#settings-folder', '/models/');
+  await page.click('#settings-form button:not([type])');
+  await expect(page.locator('#settings-status')).toContainText('local folder /models/');
+  await expect(page.locator('#source')).toContainText('chat-v2');
+}
+
+/** The WAV an <audio> element is playing: format fields, duration and loudness. */
+async function wavOf(page: Page, selector: string) {
+  return page.evaluate(async (selector) => {
+    const player = document.querySelector<HTMLAudioElement>(selector)!;
+    const bytes = await (await fetch(player.src)).arrayBuffer();
+    const view = new DataView(bytes);
+    const text = (at: number) => String.fromCharCode(...new Uint8Array(bytes, at, 4));
+    const channels = view.getUint16(22, true);
+    const sampleRate = view.getUint32(24, true);
+    const bits = view.getUint16(34, true);
+    let at = 12;
+    while (text(at) !== 'data') at += 8 + view.getUint32(at + 4, true);
+    const samples = new Int16Array(bytes.slice(at + 8, at + 8 + view.getUint32(at + 4, true)));
+    const rms = Math.sqrt(samples.reduce((sum, x) => sum + (x / 32768) ** 2, 0) / samples.length);
+    return { riff: text(0), wave: text(8), channels, sampleRate, bits, seconds: samples.length / channels / sampleRate, rms, paused: player.paused, time: player.currentTime };
+  }, selector);
+}
+
+test('settings persist, and chat streams text from the model in the local folder', async ({ page }) => {
+  const errors: string[] = [];
+  await openDemo(page, errors);
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('#settings-modelFiles')).toHaveValue('folder');
+
+  await page.click('nav a[href="#chat"]');
+  await expect(page.locator('#chat-model option[value="chat-v2"]')).toHaveCount(1);
+  await page.selectOption('#chat-model', 'chat-v2');
+  await page.fill('#chat-max-tokens', '24');
+  await page.fill('#chat-temperature', '0');
+  await page.fill('#chat-input', 'Name three rivers of India.');
+  await page.click('#chat-send');
+  await expect(page.locator('#chat-status')).toContainText('tokens/s', { timeout: 90_000 });
+  const reply = await page.locator('.message.assistant span').last().textContent();
+  expect(reply?.length).toBeGreaterThan(0);
+  await expect(page.locator('#chat-backend')).toHaveText('wasm');
+  await expect(page.locator('#chat-speed')).toHaveText(/^\d+(\.\d)? tok\/s$/);
+  await page.screenshot({ path: 'test-results/demo-chat.png', fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('the models page downloads with a progress bar, shows the cache and deletes', async ({ page }) => {
+  const errors: string[] = [];
+  await openDemo(page, errors);
+  await page.click('nav a[href="#models"]');
+  const row = page.locator('tr[data-model="chat-v2"]');
+  await expect(row.locator('td').nth(2)).toHaveText('64K');
+  await expect(row.locator('td').nth(3)).toHaveText('₹32 / 1M tokens');
+  await expect(row.locator('td').nth(4)).toHaveText('available');
+  await expect(page.locator('tr[data-model="image-v1"] td').nth(3)).toHaveText('₹15 / 1M tokens');
+  await expect(row.locator('.cache')).toContainText('absent');
+  await row.getByRole('button', { name: 'Download' }).click();
+  await expect(row.locator('.cache')).toContainText('cached', { timeout: 60_000 });
+  await expect(row.locator('progress')).toHaveJSProperty('value', 1);
+  await expect(row.locator('small')).toContainText('5.5 MB of 5.5 MB');
+  await expect(page.locator('#models-usage')).toContainText(/Cache: 5\.\d MB in 1 model/);
+  await page.screenshot({ path: 'test-results/demo-models.png', fullPage: true });
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await expect(row.locator('.cache')).toContainText('absent');
+  await expect(page.locator('#models-usage')).toContainText('Cache: 0 B in 0 models');
+  expect(errors).toEqual([]);
+});
+
+test('the voice studio speaks a WAV, records the microphone, transcribes, isolates and changes the voice', async ({ page }) => {
+  const errors: string[] = [];
+  await openDemo(page, errors);
+  await page.click('nav a[href="#voice"]');
+
+  if (engine('speech')) {
+    await expect(page.locator('#speech-language option[value="hi-IN"]')).toHaveCount(1);
+    await page.selectOption('#speech-language', 'hi-IN');
+    await page.fill('#speech-speed', '1.25');
+    await page.click('#speech-go');
+    await expect(page.locator('#speech-status')).toContainText('Spoke', { timeout: 60_000 });
+    const wav = await wavOf(page, '#speech-player');
+    expect(wav).toMatchObject({ riff: 'RIFF', wave: 'WAVE', channels: 1, bits: 16 });
+    expect(wav.seconds).toBeGreaterThan(0.5);
+    expect(wav.rms).toBeGreaterThan(0.01);
+    await expect.poll(async () => page.locator('#speech-player').evaluate((p: HTMLAudioElement) => p.currentTime)).toBeGreaterThan(0);
+  } else {
+    await expect(page.locator('#speech-status')).toContainText('No speech engine in this build');
+    await expect(page.locator('#speech-go')).toBeDisabled();
+  }
+
+  await page.click('#clip-record');
+  await expect(page.locator('#clip-status')).toContainText('Recording');
+  await page.waitForTimeout(MIC_SECONDS * 1000 + 500);
+  await page.click('#clip-stop');
+  await expect(page.locator('#clip-status')).toContainText('Recorded');
+  const recorded = await page.locator('#clip-player').evaluate(async (player: HTMLAudioElement) => {
+    const context = new AudioContext();
+    const audio = await context.decodeAudioData(await (await fetch(player.src)).arrayBuffer());
+    const samples = audio.getChannelData(0);
+    return { seconds: audio.duration, rms: Math.sqrt(samples.reduce((sum, x) => sum + x * x, 0) / samples.length) };
+  });
+  expect(recorded.seconds).toBeGreaterThan(MIC_SECONDS);
+  // The whole clip was captured: over the recording (clip plus the silence after it), the RMS is the clip's scaled by √(clip / recording).
+  const expected = micRms * Math.sqrt(MIC_SECONDS / recorded.seconds);
+  expect(recorded.rms).toBeGreaterThan(expected * 0.7);
+  expect(recorded.rms).toBeLessThan(expected * 1.3);
+
+  await page.click('#transcribe-go');
+  if (engine('transcription')) {
+    await expect(page.locator('#transcribe-status')).toContainText('Done in', { timeout: 90_000 });
+  } else {
+    await expect(page.locator('#transcribe-status')).toHaveAttribute('data-kind', 'error', { timeout: 30_000 });
+  }
+
+  await page.click('#isolate-go');
+  if (engine('voice-transform')) {
+    await expect(page.locator('#isolate-status')).toContainText('Cleaned', { timeout: 60_000 });
+    const cleaned = await wavOf(page, '#isolate-after');
+    expect(Math.abs(cleaned.seconds - recorded.seconds)).toBeLessThan(0.05);
+    await page.click('#change-go');
+    await expect(page.locator('#change-status')).toContainText('Done in', { timeout: 60_000 });
+    const changed = await wavOf(page, '#change-player');
+    expect(Math.abs(changed.seconds - recorded.seconds)).toBeLessThan(0.05);
+  } else {
+    await expect(page.locator('#isolate-status')).toHaveAttribute('data-kind', 'error', { timeout: 30_000 });
+  }
+  await page.screenshot({ path: 'test-results/demo-voice.png', fullPage: true });
+  expect(errors).toEqual([]);
+});
