@@ -16,11 +16,13 @@ let cancelled = false;
  * a base URL, espeak-ng.js and espeak-ng.data both come from there; else the bare package name.
  */
 function startEspeak(base: string | undefined, store: StoreOptions | undefined): Promise<Espeak> {
-  if (espeak?.base !== base || !espeak) {
+  if (!espeak || espeak.base !== base) {
     const ready = base
       ? storeLoader(base, { ...store, model: ESPEAK_KEY }).load('espeak-ng.data').then((data) => loadEspeak(new URL('espeak-ng.js', base).href, data))
       : loadEspeak(ESPEAK_PACKAGE);
-    ready.catch(() => (espeak = undefined));
+    ready.catch(() => {
+      if (espeak?.ready === ready) espeak = undefined;
+    });
     espeak = { base, ready };
   }
   return espeak.ready;

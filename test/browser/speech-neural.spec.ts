@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { loadEspeak } from '../../src/voice/tts/espeak';
-import { kokoroBatches, kokoroIds, kokoroPhonemes } from '../../src/voice/tts/kokoro-tokens';
+import { kokoroBatches, kokoroIds, kokoroText } from '../../src/voice/tts/kokoro-tokens';
 import { splitClauses } from '../../src/voice/tts/prosody';
 import { KOKORO_SAMPLES_PER_TOKEN, KOKORO_VOCAB, VITS_SAMPLES_PER_TOKEN, writeTtsFixtures } from './support/tts-fixtures';
 import { openHarness } from './support/page';
@@ -32,8 +32,8 @@ async function speak(page: Page, body: Record<string, unknown>) {
 /** The phoneme ids the runtime should feed Kokoro, computed here with the same eSpeak. */
 async function expectedKokoroBatches(text: string) {
   const espeak = await loadEspeak('@echogarden/espeak-ng-emscripten');
-  const ipa = splitClauses(text).map((clause) => espeak.phonemes('hi', clause)).join(' ');
-  return kokoroBatches(kokoroIds(kokoroPhonemes(ipa), KOKORO_VOCAB), KOKORO_VOCAB[' ']);
+  const phonemes = kokoroText(splitClauses(text), (clause) => espeak.phonemes('hi', clause));
+  return kokoroBatches(kokoroIds(phonemes, KOKORO_VOCAB), KOKORO_VOCAB[' ']);
 }
 
 test('a Kokoro voice feeds eSpeak phonemes, the style row for their count and the speed to the model', async ({ page }) => {

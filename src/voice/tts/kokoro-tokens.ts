@@ -10,6 +10,21 @@ export const PAD_ID = 0;
 /** eSpeak IPA in Kokoro's spelling: composed characters, no tie bars (symbols it lacks are dropped by kokoroIds). */
 export const kokoroPhonemes = (ipa: string) => ipa.normalize('NFC').replace(/[\u0361\u035c]/g, '');
 
+const PUNCTUATION: Record<string, string> = { '।': '.', '॥': '.', '۔': '.', '؟': '?', '،': ',', '؛': ';' };
+
+/**
+ * The phoneme string Kokoro reads for some clauses: each clause's IPA followed by its closing
+ * punctuation in ASCII (Kokoro's vocabulary has , . ! ? ; : and uses them for phrasing).
+ */
+export function kokoroText(clauses: string[], phonemize: (clause: string) => string): string {
+  return clauses
+    .map((clause) => {
+      const mark = clause.match(/[,.!?;:।॥،؛؟۔]$/u)?.[0];
+      return kokoroPhonemes(phonemize(clause)) + (mark ? (PUNCTUATION[mark] ?? mark) : '');
+    })
+    .join(' ');
+}
+
 /** Phoneme ids without the pads; characters outside the vocabulary are dropped. */
 export function kokoroIds(phonemes: string, vocab: Record<string, number>): number[] {
   return [...phonemes].flatMap((symbol) => (symbol in vocab ? [vocab[symbol]!] : []));

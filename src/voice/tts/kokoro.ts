@@ -1,7 +1,7 @@
 import { splitClauses } from './prosody';
 import { TtsError } from './errors';
 import type { Runtime } from './job';
-import { kokoroBatches, kokoroIds, kokoroPhonemes, PAD_ID, type KokoroTokenizerJson } from './kokoro-tokens';
+import { kokoroBatches, kokoroIds, kokoroText, PAD_ID, type KokoroTokenizerJson } from './kokoro-tokens';
 import { concat, loadFile, loadJson, loadOrt, memo, modelFile, openSession, type Session } from './onnx';
 
 export const KOKORO_SAMPLE_RATE = 24_000;
@@ -34,7 +34,7 @@ export const speakKokoro: Runtime = async (job, context) => {
     return new Float32Array(bytes.slice().buffer, 0, Math.floor(bytes.byteLength / 4));
   });
   const espeak = await context.espeak();
-  const ids = kokoroIds(kokoroPhonemes(splitClauses(job.text).map((clause) => espeak.phonemes(spec.phonemeLanguage, clause)).join(' ')), model.vocab);
+  const ids = kokoroIds(kokoroText(splitClauses(job.text), (clause) => espeak.phonemes(spec.phonemeLanguage, clause)), model.vocab);
   if (ids.length === 0) throw new TtsError(400, '`input` has nothing this voice can pronounce.', 'invalid_value', 'input');
   const ort = await loadOrt();
   const parts: Float32Array[] = [];

@@ -86,9 +86,9 @@ export function vitsModel(vocabSize: number): Uint8Array {
   });
 }
 
-/** Kokoro's vocabulary: pad '$' = 0, space, and IPA symbols eSpeak writes for Hindi. */
+/** Kokoro's vocabulary: pad '$' = 0, space, punctuation and IPA symbols eSpeak writes for Hindi. */
 export const KOKORO_VOCAB: Record<string, number> = Object.fromEntries(
-  ['$', ' ', ...'aeiouəʌɛɔɪʊnmpbtdkgɡsʃhlrɾjvʋcɟʈɖɳŋɲʂːˈˌ̃ʰ'].map((symbol, id) => [symbol, id]),
+  ['$', ' ', ...',.?!', ...'aeiouəʌɛɔɪʊnmpbtdkgɡsʃhlrɾjvʋcɟʈɖɳŋɲʂːˈˌ̃ʰ'].map((symbol, id) => [symbol, id]),
 );
 
 /** A VITS character vocabulary: blank '_' = 0, then a–z and space. */
