@@ -67,7 +67,7 @@ interface Language {
   name: string;
   espeak: string;
   sample: string;
-  /** Median F0 (Hz) of the female and male eSpeak voices speaking `sample` at default settings (test/unit/voice/espeak.test.ts checks it). */
+  /** Median F0 (Hz) of the female and male eSpeak voices speaking `sample` at default settings (test/browser/speech.spec.ts checks it within 10 %). */
   f0: readonly [female: number, male: number];
 }
 

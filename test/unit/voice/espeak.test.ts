@@ -1,7 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VOICES } from '../../../src/voice/catalogue';
 import { Espeak, loadEspeak } from '../../../src/voice/tts/espeak';
-import { pitchStats } from '../../browser/support/pitch';
 
 const never = async () => false;
 const defaults = { speed: 1, stability: 0.5, style: 0.35 };
@@ -12,16 +10,8 @@ beforeAll(async () => {
   espeak = await loadEspeak('@echogarden/espeak-ng-emscripten');
 });
 
-describe('eSpeak-NG engine (node)', { timeout: 120_000 }, () => {
-  it('matches the catalogue median F0 of every offline voice within 10 %', async () => {
-    for (const voice of VOICES) {
-      if (voice.spec.engine !== 'espeak') continue;
-      const samples = await espeak.speak(voice.spec.espeakVoice, voice.sampleText, defaults, never);
-      const { median } = pitchStats(samples, espeak.sampleRate);
-      expect(Math.abs(median / voice.medianF0 - 1), `${voice.id}: measured ${median.toFixed(1)} Hz`).toBeLessThan(0.1);
-    }
-  });
-
+/** The engine's own logic in node; pitch, voices and parameters are measured in Chromium (test/browser/speech.spec.ts). */
+describe('eSpeak-NG engine (node)', { timeout: 60_000 }, () => {
   it('refuses a voice eSpeak lacks instead of keeping the previous one', async () => {
     await espeak.speak('hi+f3', 'नमस्ते', defaults, never);
     await expect(espeak.speak('sa+f3', 'नमः', defaults, never)).rejects.toMatchObject({ status: 400, code: 'voice_unavailable' });
@@ -32,13 +22,6 @@ describe('eSpeak-NG engine (node)', { timeout: 120_000 }, () => {
     const [slow, normal, fast] = [await duration(0.5), await duration(1), await duration(2)];
     expect(slow / normal).toBeGreaterThan(1.6);
     expect(normal / fast).toBeGreaterThan(1.6);
-  });
-
-  it('widens the pitch range with style and the pitch spread with lower stability', async () => {
-    const stats = async (stability: number, style: number) =>
-      pitchStats(await espeak.speak('hi+f3', HINDI, { speed: 1, stability, style }, never), espeak.sampleRate);
-    expect((await stats(1, 1)).rangeSemitones).toBeGreaterThan((await stats(1, 0)).rangeSemitones + 3);
-    expect((await stats(0, 0.35)).spreadSemitones).toBeGreaterThan((await stats(1, 0.35)).spreadSemitones + 0.5);
   });
 
   it('stops between clauses when asked', async () => {
