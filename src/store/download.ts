@@ -11,6 +11,8 @@ export interface DownloadJob {
   chunkSize: number;
   /** Times a broken connection is resumed before giving up. */
   retries: number;
+  /** A connection that brings no byte for this long counts as broken. */
+  stallMs: number;
   model: string | undefined;
   budget: number | undefined;
   signal?: AbortSignal;
@@ -33,12 +35,31 @@ export async function download(job: DownloadJob): Promise<Manifest> {
   }
 }
 
-async function get(job: DownloadJob, from: number): Promise<Response> {
+/** Aborts its signal when `job.signal` aborts or when `poke` has not been called for `stallMs`. */
+function stallWatch(job: DownloadJob) {
+  const controller = new AbortController();
+  const stalled = () => controller.abort(new Error(`no data arrived for ${job.stallMs / 1000} s`));
+  let timer = setTimeout(stalled, job.stallMs);
+  const stop = () => clearTimeout(timer);
+  job.signal?.addEventListener('abort', () => controller.abort(job.signal!.reason), { once: true });
+  return {
+    signal: controller.signal,
+    poke() {
+      stop();
+      timer = setTimeout(stalled, job.stallMs);
+    },
+    stop,
+  };
+}
+
+type Watch = ReturnType<typeof stallWatch>;
+
+async function get(job: DownloadJob, watch: Watch, from: number): Promise<Response> {
   try {
-    return await fetch(job.url, { cache: 'no-store', signal: job.signal, headers: from > 0 ? { range: `bytes=${from}-` } : {} });
+    return await fetch(job.url, { cache: 'no-store', signal: watch.signal, headers: from > 0 ? { range: `bytes=${from}-` } : {} });
   } catch (error) {
     if (job.signal?.aborted) throw abortReason(job.signal);
-    throw broken(job, from, error);
+    throw broken(job, from, watch.signal.aborted ? watch.signal.reason : error);
   }
 }
 
@@ -51,10 +72,10 @@ const broken = (job: DownloadJob, loaded: number, error: unknown) =>
   );
 
 /** A response continuing `partial` with Range, else (Range ignored, file changed) a full one with the partial dropped. */
-async function open(job: DownloadJob, partial: Partial | undefined): Promise<{ response: Response; start: number }> {
+async function open(job: DownloadJob, watch: Watch, partial: Partial | undefined): Promise<{ response: Response; start: number }> {
   if (partial && partial.chunks > 0) {
     const start = partial.chunks * partial.chunkSize;
-    const response = await get(job, start);
+    const response = await get(job, watch, start);
     if (!response.ok && response.status !== 416) return { response, start };
     const range = parseContentRange(response.headers.get('content-range'));
     const etag = response.headers.get('etag');
@@ -65,7 +86,7 @@ async function open(job: DownloadJob, partial: Partial | undefined): Promise<{ r
     if (response.status === 200) return { response, start: 0 };
     await response.body?.cancel();
   }
-  return { response: await get(job, 0), start: 0 };
+  return { response: await get(job, watch, 0), start: 0 };
 }
 
 function httpFailure(job: DownloadJob, status: number): StoreError {
@@ -76,14 +97,23 @@ function httpFailure(job: DownloadJob, status: number): StoreError {
 }
 
 async function attemptDownload(job: DownloadJob): Promise<Manifest> {
-  const { spec, url, chunkSize } = job;
-  const file = spec.name;
+  const { url, chunkSize } = job;
   let partial = await readPartial(url);
   if (partial && partial.chunkSize !== chunkSize) {
     await deleteFile(url);
     partial = undefined;
   }
-  const { response, start } = await open(job, partial);
+  const watch = stallWatch(job);
+  try {
+    return await fetchInto(job, watch, await open(job, watch, partial));
+  } finally {
+    watch.stop();
+  }
+}
+
+async function fetchInto(job: DownloadJob, watch: Watch, { response, start }: { response: Response; start: number }): Promise<Manifest> {
+  const { spec, url, chunkSize } = job;
+  const file = spec.name;
   if (!response.ok || !response.body) {
     await response.body?.cancel();
     throw httpFailure(job, response.status);
@@ -99,18 +129,24 @@ async function attemptDownload(job: DownloadJob): Promise<Manifest> {
   let loaded = start;
   let head: Uint8Array | undefined = start === 0 ? new Uint8Array(0) : undefined;
 
+  let writing: Promise<void> = Promise.resolve();
+  /** Queues the filled chunk for IndexedDB (the Blob copies it, so the buffer refills at once); one write runs while the next chunk arrives. */
   const store = async (last: boolean) => {
-    await putChunk(url, index, new Blob([buffer.subarray(0, fill)]));
-    index++;
+    await writing;
+    const at = index++;
+    const blob = new Blob([buffer.subarray(0, fill)]);
     fill = 0;
-    if (!last) await writePartial({ url, chunkSize, chunks: index, size: expected, etag });
+    writing = putChunk(url, at, blob).then(() => (last ? undefined : writePartial({ url, chunkSize, chunks: at + 1, size: expected, etag })));
+    writing.catch(() => {});
   };
   const read = async () => {
     try {
-      return await reader.read();
+      const next = await reader.read();
+      watch.poke();
+      return next;
     } catch (error) {
       if (job.signal?.aborted) throw abortReason(job.signal);
-      throw broken(job, loaded, error);
+      throw broken(job, loaded, watch.signal.aborted ? watch.signal.reason : error);
     }
   };
 
@@ -140,6 +176,7 @@ async function attemptDownload(job: DownloadJob): Promise<Manifest> {
     }
     if (head) checkStart(file, url, head, contentType, expected);
     if (fill > 0) await store(true);
+    await writing;
     checkSize(file, url, loaded, expected);
     const sha256 = spec.sha256 ? await checkSha256(file, url, new Blob(await getChunks(url, index)), spec.sha256) : undefined;
     const manifest: Manifest = { url, size: loaded, chunkSize, chunks: index, sha256, etag, cachedAt: Date.now() };
@@ -148,6 +185,7 @@ async function attemptDownload(job: DownloadJob): Promise<Manifest> {
     return manifest;
   } catch (error) {
     await reader.cancel().catch(() => {});
+    await writing.catch(() => {});
     const resumable = isAbort(error) || (error instanceof StoreError && error.code === 'network_error');
     if (resumable) throw error;
     await deleteFile(url);

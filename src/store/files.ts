@@ -44,6 +44,7 @@ export async function ensureFile(job: FileJob): Promise<Manifest> {
         signal,
         chunkSize: job.options.chunkSize ?? DEFAULT_CHUNK_SIZE,
         retries: job.options.retries ?? 2,
+        stallMs: job.options.stallMs ?? 30_000,
         budget: job.options.budget,
         onBytes(loaded, total) {
           const value = progress(loaded, total, meter.sample(loaded, performance.now()));

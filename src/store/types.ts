@@ -24,6 +24,8 @@ export interface StoreOptions {
   budget?: number;
   /** Times a broken connection is resumed within one load. Default 2. */
   retries?: number;
+  /** A download that brings no byte for this long is broken off (then resumed if retries are left). Default 30 000 ms. */
+  stallMs?: number;
 }
 
 /** Progress of one file or of a whole model. Rate in bytes per second, ETA in seconds. */

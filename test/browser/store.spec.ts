@@ -7,6 +7,9 @@ const files = fixtureModel(1);
 const data = files[2]!;
 const total = files.reduce((sum, file) => sum + file.bytes.length, 0);
 const put = (dir: string) => files.forEach((file) => server.put(`/${dir}/${file.name}`, file.bytes));
+/** Complete chunks kept after a break at `cutAfter` bytes: all of them, or one fewer when bytes in flight were lost with the connection. */
+const keptBefore = (cutAfter: number) => [Math.floor(cutAfter / CHUNK) - 1, Math.floor(cutAfter / CHUNK)];
+const resumedAt = (range: string | undefined) => Number(range?.match(/^bytes=(\d+)-$/)?.[1]) / CHUNK;
 const model = (dir: string) => ({ baseURL: `${server.url}${dir}/`, files: files.map((file) => file.name) });
 
 test.beforeAll(() => server.start());
@@ -54,16 +57,18 @@ test('a connection cut halfway resumes from the last complete chunk with Range',
   expect(failed.error).toMatchObject({ code: 'network_error' });
   expect(failed.error!.message).toContain('model.onnx_data');
   expect(failed.error!.message).toContain(url);
-  expect(await storedKeys(page, url)).toEqual({ chunks: 2, manifest: false, partial: true });
+  const kept = await storedKeys(page, url);
+  expect(kept).toMatchObject({ manifest: false, partial: true });
+  expect(keptBefore(700_000)).toContain(kept.chunks);
   const status = await page.evaluate(() => window.ai.models.status('m'));
   expect(status.state).toBe('partial');
-  expect(status.files.find((file) => file.file === 'model.onnx_data')).toMatchObject({ state: 'partial', bytes: 2 * CHUNK });
+  expect(status.files.find((file) => file.file === 'model.onnx_data')).toMatchObject({ state: 'partial', bytes: kept.chunks * CHUNK });
 
   const resumed = await loadModel(page, 'm');
   expect(resumed.status?.state).toBe('cached');
   const gets = server.gets('/cut/model.onnx_data');
   expect(gets).toHaveLength(2);
-  expect(gets[1]).toMatchObject({ range: `bytes=${2 * CHUNK}-`, status: 206, sent: data.bytes.length - 2 * CHUNK });
+  expect(gets[1]).toMatchObject({ range: `bytes=${kept.chunks * CHUNK}-`, status: 206, sent: data.bytes.length - kept.chunks * CHUNK });
   const read = await page.evaluate((base) => window.storeWorker().load(base, 'model.onnx_data', { chunkSize: 256 * 1024 }), `${server.url}cut/`);
   expect(read.sha256).toBe(data.sha256);
 });
@@ -73,7 +78,9 @@ test('a broken connection is resumed within one load, and a server ignoring Rang
   server.behave('/retry/model.onnx_data', { cutAfter: 600_000 });
   await setup(page, { m: model('retry') });
   expect((await loadModel(page, 'm')).status?.state).toBe('cached');
-  expect(server.gets('/retry/model.onnx_data').map((get) => get.range)).toEqual([undefined, `bytes=${2 * CHUNK}-`]);
+  const retried = server.gets('/retry/model.onnx_data');
+  expect(retried.map((get) => get.status)).toEqual([200, 206]);
+  expect(keptBefore(600_000)).toContain(resumedAt(retried[1]!.range));
 
   put('norange');
   server.behave('/norange/model.onnx_data', { cutAfter: 900_000, ignoreRange: true });
@@ -81,7 +88,8 @@ test('a broken connection is resumed within one load, and a server ignoring Rang
   const outcome = await loadModel(page, 'n');
   expect(outcome.status?.state).toBe('cached');
   const gets = server.gets('/norange/model.onnx_data');
-  expect(gets.map((get) => [get.range, get.status])).toEqual([[undefined, 200], [`bytes=${3 * CHUNK}-`, 200]]);
+  expect(gets.map((get) => get.status)).toEqual([200, 200]);
+  expect(keptBefore(900_000)).toContain(resumedAt(gets[1]!.range));
   expect(gets[1]!.sent).toBe(data.bytes.length);
   const read = await page.evaluate((base) => window.storeWorker().load(base, 'model.onnx_data', { chunkSize: 256 * 1024 }), `${server.url}norange/`);
   expect(read.sha256).toBe(data.sha256);
@@ -100,6 +108,27 @@ test('an aborted load keeps its complete chunks and the next load resumes', asyn
   server.behave('/abort/model.onnx_data', {});
   expect((await loadModel(page, 'm')).status?.state).toBe('cached');
   expect(server.gets('/abort/model.onnx_data').at(-1)?.range).toBe(`bytes=${kept.chunks * CHUNK}-`);
+});
+
+test('a server that stops sending is broken off after stallMs and the load resumes from the kept chunks', async ({ page }) => {
+  put('stall');
+  server.behave('/stall/model.onnx_data', { cutAfter: 600_000, stallInsteadOfCut: true });
+  await setup(page, { m: model('stall') }, { chunkSize: CHUNK, stallMs: 1000 });
+  const outcome = await loadModel(page, 'm');
+  expect(outcome.status?.state).toBe('cached');
+  const gets = server.gets('/stall/model.onnx_data');
+  expect(gets.map((get) => get.status)).toEqual([200, 206]);
+  expect(keptBefore(600_000)).toContain(resumedAt(gets[1]!.range));
+
+  put('stall2');
+  server.behave('/stall2/model.onnx_data', { cutAfter: 600_000, stallInsteadOfCut: true });
+  await setup(page, { m: model('stall2') }, { chunkSize: CHUNK, stallMs: 1000, retries: 0 });
+  const failed = await loadModel(page, 'm');
+  expect(failed.error).toMatchObject({ code: 'network_error' });
+  expect(failed.error!.message).toContain('no data arrived for 1 s');
+  const kept = await storedKeys(page, `${server.url}stall2/model.onnx_data`);
+  expect(kept).toMatchObject({ manifest: false, partial: true });
+  expect(keptBefore(600_000)).toContain(kept.chunks);
 });
 
 test('responses that are not the file are rejected, named, and leave nothing cached', async ({ page }) => {
@@ -138,19 +167,28 @@ test('responses that are not the file are rejected, named, and leave nothing cac
   expect(good.status!.files.find((file) => file.file === 'generation_config.json')?.state).toBe('absent');
 });
 
-test('a FileLoader in a worker caches on first load, answers has(), and names the URL of a missing file', async ({ page }) => {
+test('a FileLoader in a worker caches on first load, answers has(), names the URL of a missing file, and its progress reaches ai.models events', async ({ page }) => {
   put('w');
+  server.behave('/w/model.onnx_data', { bytesPerSecond: 3_000_000 });
   const base = `${server.url}w/`;
+  await setup(page, {});
   const result = await page.evaluate(async (base) => {
     const worker = window.storeWorker();
     const first = await worker.load(base, 'config.json', { chunkSize: 256 * 1024 });
     const second = await worker.load(base, 'config.json', { chunkSize: 256 * 1024 });
+    const data = await worker.load(base, 'model.onnx_data', { chunkSize: 256 * 1024, model: 'engine-model' });
     const missing = await worker.load(base, 'nope.json', {}).catch((error: Error) => error.message);
-    return { first, second, missing, has: await worker.has(base, 'model.onnx'), hasNot: await worker.has(base, 'nope.json') };
+    return { first, second, data, missing, has: await worker.has(base, 'model.onnx'), hasNot: await worker.has(base, 'nope.json') };
   }, base);
   expect(result.first.sha256).toBe(files[0]!.sha256);
   expect(result.second).toEqual(result.first);
+  expect(result.data.sha256).toBe(data.sha256);
   expect(server.gets('/w/config.json')).toHaveLength(1);
   expect(result.missing).toContain(`${base}nope.json`);
   expect(result).toMatchObject({ has: true, hasNot: false });
+  const events = await page.evaluate(() => window.events.filter((e) => e.type === 'progress').map((e) => e.detail as { model: string; fraction: number; rate: number }));
+  expect(events.every((event) => event.model === 'engine-model')).toBe(true);
+  expect(events.some((event) => event.fraction > 0 && event.fraction < 1 && event.rate > 0)).toBe(true);
+  expect(events.at(-1)?.fraction).toBe(1);
+  expect(await page.evaluate(() => window.ai.models.cached())).toEqual([expect.objectContaining({ id: 'engine-model', bytes: data.bytes.length, files: ['model.onnx_data'] })]);
 });

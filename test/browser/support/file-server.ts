@@ -7,6 +7,8 @@ export interface Behaviour {
   /** Close the connection after this many body bytes, `cutTimes` times (default once). */
   cutAfter?: number;
   cutTimes?: number;
+  /** At `cutAfter`, go silent with the connection left open instead of closing it. */
+  stallInsteadOfCut?: boolean;
   /** Answer every GET with the whole file and 200, Range or not. */
   ignoreRange?: boolean;
   /** Answer 200 with an HTML page instead of the file. */
@@ -105,6 +107,10 @@ export class FileServer {
         piece = piece.subarray(0, cut - entry.sent);
         res.write(piece);
         entry.sent += piece.length;
+        if (behaviour.stallInsteadOfCut) {
+          await new Promise((resolve) => res.once('close', resolve));
+          return;
+        }
         await sleep(50);
         res.destroy();
         return;
