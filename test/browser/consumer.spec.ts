@@ -1,0 +1,98 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { QUICK_START } from './support/consumer-project';
+
+/**
+ * A new project in a temp folder installs the packed library (`npm pack` of this checkout's dist/),
+ * follows the README quick start, and runs in Chromium: built (`vite build` + `vite preview`) and
+ * in the dev server.
+ */
+const root = process.cwd();
+const fixture = resolve(root, '../shared/fixtures/tiny-random-llama-fp16-genai');
+const viteVersion = (JSON.parse(execFileSync('npm', ['pkg', 'get', 'devDependencies.vite'], { cwd: root, encoding: 'utf8' })) as string).replace(/^\^/, '');
+let app: string;
+
+// A machine with no GPU: 'auto' picks WASM (the software WebGPU adapter the other specs enable is 30–70× slower).
+test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: [] } });
+
+const run = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+
+async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** Starts `npx vite <command>` in the app on a free port; resolves once it answers. */
+async function startVite(command: 'dev' | 'preview'): Promise<{ origin: string; process: ChildProcess }> {
+  const port = await freePort();
+  const args = ['vite', ...(command === 'preview' ? ['preview'] : []), '--port', String(port), '--strictPort', '--host', '127.0.0.1'];
+  const child = spawn('npx', args, { cwd: app, stdio: 'ignore', detached: true });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(origin).then((r) => r.ok, () => false)) return { origin, process: child };
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  throw new Error(`vite ${command} did not start`);
+}
+
+const stop = (child: ChildProcess) => child.pid && process.kill(-child.pid);
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  if (!existsSync(join(root, 'dist/vaani.js'))) throw new Error('dist/ is missing: run `npm run build` first.');
+  app = mkdtempSync(join(tmpdir(), 'vaani-consumer-'));
+  run('npm', ['pack', '--pack-destination', app], root);
+  const tarball = readdirSync(app).find((file) => file.endsWith('.tgz'))!;
+  for (const [file, text] of Object.entries(QUICK_START)) writeFileSync(join(app, file), text);
+  cpSync(fixture, join(app, 'public/models/chat-v2'), { recursive: true });
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`, `vite@${viteVersion}`], app);
+  run('npx', ['vite', 'build'], app);
+});
+
+test.afterAll(() => {
+  if (app) rmSync(app, { recursive: true, force: true });
+});
+
+async function answer(page: Page, origin: string) {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${origin}/`);
+  await expect(page.locator('body')).toHaveAttribute('data-backend', /.+/, { timeout: 60_000 });
+  return { text: await page.locator('#answer').textContent(), backend: await page.locator('body').getAttribute('data-backend'), errors };
+}
+
+test('the packed library, built into an app with vite, answers chat in the browser', async ({ page }) => {
+  const built = readdirSync(join(app, 'dist/assets'));
+  expect(built.some((file) => /^llm\.worker-.*\.js$/.test(file))).toBe(true);
+  expect(built.some((file) => /^ort-wasm-simd-threaded.*\.wasm$/.test(file))).toBe(true);
+  const preview = await startVite('preview');
+  try {
+    const result = await answer(page, preview.origin);
+    expect(result.errors).toEqual([]);
+    expect(result.backend).toBe('wasm');
+    expect(result.text).not.toBe('Thinking…');
+    expect(result.text!.length).toBeGreaterThan(0);
+  } finally {
+    stop(preview.process);
+  }
+});
+
+test('the same app runs in the vite dev server', async ({ page }) => {
+  const dev = await startVite('dev');
+  try {
+    const result = await answer(page, dev.origin);
+    expect(result.errors).toEqual([]);
+    expect(result.backend).toBe('wasm');
+    expect(result.text!.length).toBeGreaterThan(0);
+  } finally {
+    stop(dev.process);
+  }
+});
