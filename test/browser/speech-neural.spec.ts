@@ -87,3 +87,11 @@ test('missing neural weights are a 503 naming the file; the worker still speaks 
   const next = await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-female-1', input: 'नमस्ते' });
   expect(next.status).toBe(200);
 });
+
+test('a neural voice whose language the runtime cannot read is a 400, not another voice', async ({ page }) => {
+  await start(page, { 'mms-tts-hin': { baseURL: fixtures.vitsUroman } });
+  const refused = await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-mms-1', input: 'Hi, ok.' });
+  expect(refused.status).toBe(400);
+  expect(JSON.parse(new TextDecoder().decode(refused.bytes)).error).toMatchObject({ type: 'invalid_request_error', code: 'voice_unavailable', param: 'voice' });
+  expect((await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-female-1', input: 'नमस्ते' })).status).toBe(200);
+});

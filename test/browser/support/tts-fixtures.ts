@@ -104,19 +104,21 @@ function write(root: string, files: Record<string, Uint8Array | string>): void {
   }
 }
 
-/** Writes both tiny models; returns their base URLs under the test server. */
-export function writeTtsFixtures(repoRoot: string): { kokoro: string; vits: string } {
+/** Writes the tiny models (and a VITS one needing uroman); returns their base URLs under the test server. */
+export function writeTtsFixtures(repoRoot: string): { kokoro: string; vits: string; vitsUroman: string } {
   const style = styleRows();
   write(join(repoRoot, 'test/.fixtures/tts/kokoro'), {
     'onnx/model_quantized.onnx': kokoroModel(Object.keys(KOKORO_VOCAB).length),
     'tokenizer.json': JSON.stringify({ model: { type: 'WordLevel', vocab: KOKORO_VOCAB } }),
     ...Object.fromEntries(['hf_alpha', 'hf_beta', 'hm_omega', 'hm_psi'].map((name) => [`voices/${name}.bin`, new Uint8Array(style.buffer)])),
   });
-  write(join(repoRoot, 'test/.fixtures/tts/vits'), {
-    'onnx/model_quantized.onnx': vitsModel(Object.keys(VITS_VOCAB).length),
-    'vocab.json': JSON.stringify(VITS_VOCAB),
-    'tokenizer_config.json': JSON.stringify({ add_blank: true, normalize: true, pad_token: '_', is_uroman: false }),
-    'config.json': JSON.stringify({ sampling_rate: 16000 }),
-  });
-  return { kokoro: '/test/.fixtures/tts/kokoro/', vits: '/test/.fixtures/tts/vits/' };
+  for (const uroman of [false, true]) {
+    write(join(repoRoot, `test/.fixtures/tts/vits${uroman ? '-uroman' : ''}`), {
+      'onnx/model_quantized.onnx': vitsModel(Object.keys(VITS_VOCAB).length),
+      'vocab.json': JSON.stringify(VITS_VOCAB),
+      'tokenizer_config.json': JSON.stringify({ add_blank: true, normalize: true, pad_token: '_', is_uroman: uroman }),
+      'config.json': JSON.stringify({ sampling_rate: 16000 }),
+    });
+  }
+  return { kokoro: '/test/.fixtures/tts/kokoro/', vits: '/test/.fixtures/tts/vits/', vitsUroman: '/test/.fixtures/tts/vits-uroman/' };
 }
