@@ -6,7 +6,8 @@ const CREATED = 1735689600;
 
 function describe(ctx: Context, model: CatalogueEntry) {
   const routing = ctx.routing(model.id);
-  const local = routing === 'remote-only' ? [] : (ctx.registry.info(model.id)?.backends ?? []);
+  const info = routing === 'remote-only' ? undefined : ctx.registry.info(model.id);
+  const local = info?.backends ?? [];
   return {
     id: model.id,
     object: 'model',
@@ -19,6 +20,7 @@ function describe(ctx: Context, model: CatalogueEntry) {
     status: model.status,
     runs_on: { local, remote: routing !== 'local-only' && ctx.remote !== undefined },
     routing,
+    ...(info?.languages ? { languages: info.languages } : {}),
   };
 }
 

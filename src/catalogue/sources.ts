@@ -8,6 +8,8 @@ import type { ModelSource } from '../types';
 export const DEFAULT_SOURCES: Record<string, ModelSource> = {
   'chat-v2': { repo: 'onnx-community/Qwen3-0.6B-ONNX' },
   'chat-v2-pro': { repo: 'onnx-community/Qwen3-1.7B-ONNX' },
+  /** Whisper base (multilingual, Hindi and 10 more Indian languages; q8: 23 MB encoder + 54 MB decoder). */
+  'speech-stt-v1': { repo: 'onnx-community/whisper-base' },
 };
 
 /** A model's source: the user's override (merged over the default, so `{ dtype }` alone works). */

@@ -2,11 +2,13 @@ import type { EngineRegistry } from '../runtime/engines';
 import type { VaaniOptions } from '../types';
 import { chatEngines } from './chat';
 import { speechEngines } from './speech';
+import { transcriptionEngines } from './transcription';
 import { voiceTransformEngines } from './voice-transform';
 
 /** Registers every built-in local engine. A new engine family is one line here. */
 export function registerBuiltins(registry: EngineRegistry, options: VaaniOptions): void {
   for (const factory of chatEngines(options)) registry.add(factory);
   for (const factory of speechEngines(options)) registry.add(factory);
+  for (const factory of transcriptionEngines(options)) registry.add(factory);
   for (const factory of voiceTransformEngines(options)) registry.add(factory);
 }

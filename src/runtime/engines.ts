@@ -14,6 +14,8 @@ export type EngineKind = keyof EngineKinds;
 export interface EngineInfo {
   /** Backends this engine can run on in this browser, e.g. ['webgpu', 'wasm']. */
   backends: string[];
+  /** ISO-639-1 codes a speech recognition model recognises (listed by /v1/models). */
+  languages?: string[];
 }
 
 export interface EngineFactory<K extends EngineKind> {

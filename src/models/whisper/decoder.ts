@@ -1,0 +1,130 @@
+import type { Ort, OrtSession } from '../../backends/ort';
+import type { WhisperConfig } from './config';
+import { applyWhisperRules, logSumExp, pickToken } from './logits';
+
+type Tensor = import('onnxruntime-web').Tensor;
+
+export interface DecodeRequest {
+  /** Prompt tokens: optional previous text, then `<|startoftranscript|>`, language, task, maybe `<|notimestamps|>`. */
+  prefix: number[];
+  timestamps: boolean;
+  temperature: number;
+  /** Checked before every step; true stops decoding with an AbortError. */
+  cancelled(): boolean;
+}
+
+export interface DecodeResult {
+  /** Generated tokens after the prefix, end-of-text dropped. */
+  tokens: number[];
+  /** Log-probability of each generated token (end-of-text included) under the rules. */
+  logprobs: number[];
+  /** Probability of `<|nospeech|>` right after `<|startoftranscript|>`. */
+  noSpeechProb: number;
+}
+
+const aborted = () => new DOMException('The transcription was cancelled.', 'AbortError');
+
+/** Float32 values of a float32 or float16 tensor. */
+async function floats(tensor: Tensor): Promise<Float32Array> {
+  const data = await tensor.getData();
+  if (data instanceof Float32Array) return data;
+  if (data instanceof Uint16Array) return Float32Array.from(data, halfToFloat);
+  return Float32Array.from(data as ArrayLike<number>);
+}
+
+function halfToFloat(bits: number): number {
+  const exponent = (bits >>> 10) & 0x1f;
+  const mantissa = bits & 0x3ff;
+  const sign = bits & 0x8000 ? -1 : 1;
+  if (exponent === 0) return sign * mantissa * 2 ** -24;
+  if (exponent === 0x1f) return mantissa ? Number.NaN : sign * Infinity;
+  return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
+}
+
+/** The encoder and the merged decoder of one Whisper export, run with the KV cache. */
+export class WhisperDecoder {
+  private readonly cacheType: 'float32' | 'float16';
+
+  constructor(private readonly ort: Ort, private readonly encoder: OrtSession, private readonly decoder: OrtSession, readonly config: WhisperConfig) {
+    const past = decoder.inputMetadata.find((input) => input.name === 'past_key_values.0.decoder.key');
+    this.cacheType = past && past.isTensor && past.type === 'float16' ? 'float16' : 'float32';
+  }
+
+  /** input_features [1, mels, 3000] → last_hidden_state. */
+  async encode(features: Float32Array): Promise<Tensor> {
+    const input = new this.ort.Tensor('float32', features, [1, this.config.melBins, features.length / this.config.melBins]);
+    const output = await this.encoder.run({ input_features: input });
+    return output.last_hidden_state!;
+  }
+
+  private emptyCache(): Record<string, Tensor> {
+    const { decoderLayers, heads, headDim } = this.config;
+    const empty = () => new this.ort.Tensor(this.cacheType, this.cacheType === 'float16' ? new Uint16Array(0) : new Float32Array(0), [1, heads, 0, headDim]);
+    const feeds: Record<string, Tensor> = {};
+    for (let i = 0; i < decoderLayers; i++) {
+      for (const part of ['decoder.key', 'decoder.value', 'encoder.key', 'encoder.value']) feeds[`past_key_values.${i}.${part}`] = empty();
+    }
+    return feeds;
+  }
+
+  private ids(tokens: number[]): Tensor {
+    return new this.ort.Tensor('int64', BigInt64Array.from(tokens, BigInt), [1, tokens.length]);
+  }
+
+  /** One decoder pass over `tokens` with the cache so far; returns the logits of every position and the next cache. */
+  private async step(tokens: number[], encoded: Tensor, cache: Record<string, Tensor> | undefined) {
+    const feeds: Record<string, Tensor> = {
+      input_ids: this.ids(tokens),
+      encoder_hidden_states: encoded,
+      use_cache_branch: new this.ort.Tensor('bool', Uint8Array.of(cache ? 1 : 0), [1]),
+      ...(cache ?? this.emptyCache()),
+    };
+    const output = await this.decoder.run(feeds);
+    const next: Record<string, Tensor> = {};
+    for (let i = 0; i < this.config.decoderLayers; i++) {
+      for (const part of ['decoder.key', 'decoder.value', 'encoder.key', 'encoder.value']) {
+        const keepFirst = cache && part.startsWith('encoder');
+        next[`past_key_values.${i}.${part}`] = keepFirst ? cache[`past_key_values.${i}.${part}`]! : output[`present.${i}.${part}`]!;
+      }
+    }
+    const logits = output.logits!;
+    return { logits: await floats(logits), vocab: logits.dims[2]!, cache: next };
+  }
+
+  /** Probabilities of each language token after `<|startoftranscript|>`. */
+  async languageProbabilities(encoded: Tensor): Promise<Map<string, number>> {
+    const { logits } = await this.step([this.config.ids.sot], encoded, undefined);
+    const languages = [...this.config.languages];
+    const restricted = Float32Array.from(languages, ([, id]) => logits[id]!);
+    const logSum = logSumExp(restricted);
+    return new Map(languages.map(([code], i) => [code, Math.exp(restricted[i]! - logSum)]));
+  }
+
+  /** Generates after `prefix` until end-of-text or the length limit. */
+  async decode(encoded: Tensor, request: DecodeRequest): Promise<DecodeResult> {
+    const { config } = this;
+    const tokens: number[] = [];
+    const logprobs: number[] = [];
+    let noSpeechProb = 0;
+    let cache: Record<string, Tensor> | undefined;
+    let input = request.prefix;
+    while (request.prefix.length + tokens.length < config.maxLength) {
+      if (request.cancelled()) throw aborted();
+      const result = await this.step(input, encoded, cache);
+      cache = result.cache;
+      if (tokens.length === 0 && config.ids.noSpeech !== undefined) {
+        const sotAt = request.prefix.lastIndexOf(config.ids.sot);
+        const row = result.logits.subarray(sotAt * result.vocab, (sotAt + 1) * result.vocab);
+        noSpeechProb = Math.exp(row[config.ids.noSpeech]! - logSumExp(row));
+      }
+      const logits = result.logits.slice(result.logits.length - result.vocab);
+      applyWhisperRules(logits, tokens, config, request.timestamps);
+      const token = pickToken(logits, request.temperature);
+      logprobs.push(logits[token]! - logSumExp(logits));
+      if (token === config.ids.eot) break;
+      tokens.push(token);
+      input = [token];
+    }
+    return { tokens, logprobs, noSpeechProb };
+  }
+}

@@ -1,0 +1,122 @@
+import type { Segment, Transcript } from '../../protocol/audio';
+import type { WhisperMel } from '../../audio/mel';
+import type { WhisperDecoder } from './decoder';
+import { languageName } from './languages';
+import { decodeWindow } from './seek';
+import { splitSegments, wholeSegment, type WindowSegment } from './segments';
+import type { WhisperTokenizer } from './tokenizer';
+
+export interface LoadedWhisper {
+  decoder: WhisperDecoder;
+  tokenizer: WhisperTokenizer;
+  mel: WhisperMel;
+}
+
+export interface TranscribeOptions {
+  task: 'transcribe' | 'translate';
+  /** ISO-639-1 code; detected from the first 30 s when absent. */
+  language?: string;
+  prompt?: string;
+  temperature: number;
+  timestamps: boolean;
+  cancelled(): boolean;
+}
+
+/** A request the model cannot serve as asked (e.g. a language it does not know); the route answers 400. */
+export class WhisperRequestError extends Error {
+  constructor(message: string, readonly param: string) {
+    super(message);
+    this.name = 'WhisperRequestError';
+  }
+}
+
+const SAMPLE_RATE = 16000;
+const WINDOW = 30 * SAMPLE_RATE;
+/** Audio longer than one window is cut into 30 s windows overlapping by 2 × 5 s. */
+const STRIDE = 5 * SAMPLE_RATE;
+
+interface Window {
+  from: number;
+  /** Segments starting in [keepFrom, keepTo) seconds (absolute) belong to this window. */
+  keepFrom: number;
+  keepTo: number;
+}
+
+export function windows(length: number): Window[] {
+  if (length <= WINDOW) return [{ from: 0, keepFrom: 0, keepTo: Infinity }];
+  const out: Window[] = [];
+  for (let from = 0; ; from += WINDOW - 2 * STRIDE) {
+    const last = from + WINDOW >= length;
+    out.push({ from, keepFrom: from === 0 ? 0 : (from + STRIDE) / SAMPLE_RATE, keepTo: last ? Infinity : (from + WINDOW - STRIDE) / SAMPLE_RATE });
+    if (last) return out;
+  }
+}
+
+/** zlib-compressed size ratio of the text, as Whisper reports it (high means repetitive). */
+async function compressionRatio(text: string): Promise<number> {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length === 0) return 0;
+  const compressed = await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer();
+  return bytes.length / compressed.byteLength;
+}
+
+async function detectLanguage(model: LoadedWhisper, features: Float32Array): Promise<string> {
+  const probabilities = await model.decoder.languageProbabilities(await model.decoder.encode(features));
+  return [...probabilities].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+}
+
+function prefixOf(model: LoadedWhisper, options: TranscribeOptions, language: string, timestamps: boolean): number[] {
+  const { ids, maxLength, languages } = model.decoder.config;
+  const previous = options.prompt?.trim()
+    ? [ids.startOfPrev, ...model.tokenizer.encode(` ${options.prompt.trim()}`).slice(-(Math.floor(maxLength / 2) - 1))]
+    : [];
+  const task = options.task === 'translate' ? ids.translate : ids.transcribe;
+  return [...previous, ids.sot, languages.get(language)!, task, ...(timestamps ? [] : [ids.noTimestamps])];
+}
+
+/** Speech to text with one Whisper model: 16 kHz mono samples in, OpenAI's transcript shape out. */
+export async function transcribe(model: LoadedWhisper, samples: Float32Array, options: TranscribeOptions): Promise<Transcript> {
+  const { config } = model.decoder;
+  if (options.language !== undefined && !config.languages.has(options.language)) {
+    throw new WhisperRequestError(`This model does not recognise the language '${options.language}'. GET /v1/models lists the languages it knows.`, 'language');
+  }
+  const plan = windows(samples.length);
+  const timestamps = options.timestamps || plan.length > 1;
+  let language = options.language;
+  const kept: { segment: WindowSegment; offset: number }[] = [];
+  for (const window of plan) {
+    const features = model.mel.extract(samples.subarray(window.from, window.from + WINDOW));
+    language ??= await detectLanguage(model, features);
+    const prefix = prefixOf(model, options, language, timestamps);
+    const { tokens, passes } = await decodeWindow(model.decoder, features, { prefix, timestamps, temperature: options.temperature, cancelled: options.cancelled });
+    const offset = window.from / SAMPLE_RATE;
+    for (const segment of (timestamps ? splitSegments : wholeSegment)(tokens, passes, config.ids)) {
+      const start = offset + (segment.start ?? 0);
+      if (start >= window.keepFrom && start < window.keepTo) kept.push({ segment, offset });
+    }
+  }
+  const duration = samples.length / SAMPLE_RATE;
+  const segments: Segment[] = [];
+  for (const [id, { segment, offset }] of kept.entries()) {
+    const text = model.tokenizer.decode(segment.textTokens);
+    segments.push({
+      id,
+      seek: Math.round(offset * 100) + segment.pass.seek,
+      start: offset + (segment.start ?? 0),
+      end: segment.end === undefined ? Math.max(duration, offset + (segment.start ?? 0)) : offset + segment.end,
+      text,
+      tokens: segment.tokens,
+      temperature: options.temperature,
+      avg_logprob: segment.pass.avgLogprob,
+      compression_ratio: await compressionRatio(text),
+      no_speech_prob: segment.pass.noSpeechProb,
+    });
+  }
+  return {
+    task: options.task,
+    language: languageName(language ?? 'en'),
+    duration,
+    text: segments.map((segment) => segment.text).join('').trim(),
+    segments,
+  };
+}

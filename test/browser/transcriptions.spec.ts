@@ -1,0 +1,98 @@
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { convert, WAV_16K_MONO } from '../fixtures/whisper/audio';
+import { ensureTinyWhisper, FIXTURE_ROOT, FIXTURE_URL } from '../fixtures/whisper/ensure';
+import { transformersReference, wavSamples, type Reference, type ReferenceOptions } from '../fixtures/whisper/reference';
+import { openHarness } from './support/page';
+
+const MODEL = `${FIXTURE_URL}tiny/`;
+const JFK_WAV = 'audio/jfk-16k.wav';
+
+interface Posted {
+  status: number;
+  type: string | null;
+  body: string;
+}
+
+/** POSTs multipart transcription requests through one fresh Vaani whose speech-stt-v1 is the fixture. */
+function post(page: Page, requests: { path?: string; audio: string; fields: Record<string, string> }[]): Promise<Posted[]> {
+  return page.evaluate(async ({ model, root, requests }) => {
+    const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32' } } });
+    const out = [];
+    for (const request of requests) {
+      const form = new FormData();
+      const bytes = await (await fetch(`${root}${request.audio}`)).blob();
+      form.set('file', new File([bytes], request.audio.split('/').pop()!));
+      for (const [key, value] of Object.entries({ model: 'speech-stt-v1', ...request.fields })) form.set(key, value);
+      const response = await ai.fetch(request.path ?? '/v1/audio/transcriptions', { method: 'POST', headers: { authorization: 'Bearer k' }, body: form });
+      out.push({ status: response.status, type: response.headers.get('content-type'), body: await response.text() });
+    }
+    ai.dispose();
+    return out;
+  }, { model: MODEL, root: FIXTURE_URL, requests });
+}
+
+let fixture: string;
+let samples: Float32Array;
+const reference = (options: ReferenceOptions): Promise<Reference> => transformersReference(fixture, samples, options);
+
+test.beforeAll(async () => {
+  fixture = await ensureTinyWhisper();
+  samples = await wavSamples(convert('jfk.flac', join(FIXTURE_ROOT, JFK_WAV), WAV_16K_MONO));
+});
+
+test.describe('speech-stt-v1 on a Whisper-layout fixture agrees with transformers.js', () => {
+  test('json and text without timestamps: token for token, the same text', async ({ page }) => {
+    const expected = await reference({ language: 'hi' });
+    const errors = await openHarness(page);
+    const [json, text] = await post(page, [
+      { audio: JFK_WAV, fields: { language: 'hi' } },
+      { audio: JFK_WAV, fields: { language: 'hi', response_format: 'text' } },
+    ]);
+    expect(errors).toEqual([]);
+    expect(json!.status, json!.body).toBe(200);
+    expect(expected.generated.length).toBeGreaterThan(3);
+    expect(JSON.parse(json!.body)).toEqual({ text: expected.decoded.trim() });
+    expect(text!.body).toBe(expected.decoded.trim());
+    expect(text!.type).toContain('text/plain');
+  });
+
+  test('prompt: previous-text tokens before the prefix, token for token', async ({ page }) => {
+    const expected = await reference({ language: 'en', prompt: 'Ask not' });
+    await openHarness(page);
+    const [json, plain] = await post(page, [
+      { audio: JFK_WAV, fields: { language: 'en', prompt: 'Ask not' } },
+      { audio: JFK_WAV, fields: { language: 'en' } },
+    ]);
+    expect(json!.status, json!.body).toBe(200);
+    expect(expected.generated.length).toBeGreaterThan(0);
+    expect(JSON.parse(json!.body).text).toBe(expected.decoded.trim());
+    expect(JSON.parse(plain!.body).text).not.toBe(JSON.parse(json!.body).text);
+  });
+
+  test('verbose_json with timestamps: token for token, segment for chunk (transcribe, Hindi)', async ({ page }) => {
+    const expected = await reference({ language: 'hi', return_timestamps: true });
+    await openHarness(page);
+    const [answer] = await post(page, [{ audio: JFK_WAV, fields: { language: 'hi', response_format: 'verbose_json' } }]);
+    expect(answer!.status, answer!.body).toBe(200);
+    const transcript = JSON.parse(answer!.body);
+    expect(transcript).toMatchObject({ task: 'transcribe', language: 'hindi', duration: samples.length / 16000 });
+    const textTokens = transcript.segments.flatMap((s: { tokens: number[] }) => s.tokens.filter((t) => t < 50257));
+    expect(textTokens).toEqual(expected.generated.filter((t) => t < 50257));
+    expect(transcript.segments.map((s: { start: number; text: string }) => [s.start, s.text]))
+      .toEqual(expected.chunks.map((c) => [c.timestamp[0], c.text]));
+    expect(expected.chunks.length).toBeGreaterThan(1);
+  });
+
+  test('translate task: token for token with timestamps, through /v1/audio/translations', async ({ page }) => {
+    const expected = await reference({ language: 'hi', task: 'translate', return_timestamps: true });
+    await openHarness(page);
+    const [answer] = await post(page, [{ path: '/v1/audio/translations', audio: JFK_WAV, fields: { language: 'hi', response_format: 'verbose_json' } }]);
+    expect(answer!.status, answer!.body).toBe(200);
+    const transcript = JSON.parse(answer!.body);
+    expect(transcript.task).toBe('translate');
+    const textTokens = transcript.segments.flatMap((s: { tokens: number[] }) => s.tokens.filter((t) => t < 50257));
+    expect(textTokens).toEqual(expected.generated.filter((t) => t < 50257));
+    expect(transcript.text).toBe(expected.text.trim());
+  });
+});
