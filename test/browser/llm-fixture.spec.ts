@@ -218,15 +218,25 @@ test('the WebGPU execution provider agrees with WASM (when an adapter exists)', 
   }
 });
 
-for (const dtype of ['fp32', 'fp16'] as const) {
-  test(`transformers.js (${dtype}, local files) greedy-generates the same tokens as a plain onnxruntime-web loop`, async () => {
+const weatherTool = {
+  type: 'function',
+  function: { name: 'get_weather', description: 'Weather now', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+};
+
+for (const [dtype, tools] of [
+  ['fp32', [weatherTool]],
+  ['fp16', undefined],
+] as const) {
+  const withTools = tools ? ', tools in the template' : '';
+  test(`transformers.js (${dtype}, local files${withTools}) greedy-generates the same tokens as a plain onnxruntime-web loop`, async () => {
     const messages = [{ role: 'user', content: 'नमस्ते! வணக்கம் 🙏 আমি ভালো আছি' }];
-    const reference = await transformersReference(context, { fixtureUrl: qwen.url, dtype, messages, maxNewTokens: 16 });
+    const reference = await transformersReference(context, { fixtureUrl: qwen.url, dtype, messages, tools: tools && [...tools], maxNewTokens: 16 });
 
     const read = async (file: string) => JSON.parse(await readFile(join(qwen.dir, file), 'utf8'));
     const tokenizerConfig = await read('tokenizer_config.json');
     const tokenizer = new Tokenizer(await read('tokenizer.json'), tokenizerConfig);
-    const rendered = new Template(tokenizerConfig.chat_template).render({ messages, add_generation_prompt: true });
+    const rendered = new Template(tokenizerConfig.chat_template).render({ messages, tools, add_generation_prompt: true });
+    expect(rendered.includes('<tools>\n{"type": "function"')).toBe(Boolean(tools));
     expect(reference.promptIds).toEqual(tokenizer.encode(rendered, { add_special_tokens: false }).ids);
 
     const eos: number[] = (await read('generation_config.json')).eos_token_id;
