@@ -1,4 +1,5 @@
-import { CHUNKS_DB, deleteFile, readManifest } from '../../src/store/idb';
+import { createVaani } from '../../src/index';
+import { CHUNKS_DB, clearAll, deleteFile, readManifest } from '../../src/store/idb';
 import { storeLoader } from '../../src/store/store-loader';
 import { quantile, timePaired } from '../support/stats';
 import type { Scenario, ScenarioResult } from '../types';
@@ -25,6 +26,29 @@ async function heldBytes(): Promise<number | undefined> {
   return (performance as MemoryApi).measureUserAgentSpecificMemory?.().then((m) => m.bytes, () => undefined);
 }
 
+/** Milliseconds from a new service's first chat request to its first streamed content (engine worker started, model loaded). */
+async function firstToken(base: string): Promise<number> {
+  const ai = createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base } } });
+  const started = performance.now();
+  const response = await ai.fetch('/v1/chat/completions', {
+    method: 'POST',
+    headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'नमस्ते' }], stream: true, max_tokens: 4 }),
+  });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes('"content":"')) {
+    const next = await reader.read();
+    if (next.done) throw new Error(`no content streamed: ${text}`);
+    text += decoder.decode(next.value, { stream: true });
+  }
+  const ms = performance.now() - started;
+  await reader.cancel();
+  ai.dispose();
+  return ms;
+}
+
 /** Weight store: cache read vs raw IndexedDB, cold download vs plain fetch, memory held per loaded byte. */
 const store: Scenario = async (env) => {
   const loader = storeLoader(BASE, { model: 'bench-store' });
@@ -46,7 +70,7 @@ const store: Scenario = async (env) => {
   const manifest = (await readManifest(URL_))!;
   const open = indexedDB.open(CHUNKS_DB);
   const db = await request(open);
-  const warm = await timePaired(10, () => loader.load(FILE), () => rawRead(db, manifest.chunks));
+  const warm = await timePaired(20, () => loader.load(FILE), () => rawRead(db, manifest.chunks));
   db.close();
 
   const before = await heldBytes();
@@ -55,6 +79,16 @@ const store: Scenario = async (env) => {
   const retained = before !== undefined && after !== undefined ? (after - before) / weights.byteLength : undefined;
   weights = undefined;
   await deleteFile(URL_);
+
+  const chat = `${env.sharedURL}fixtures/tiny-random-llama-fp16-genai/`;
+  await firstToken(chat);
+  const ttft = { cold: [] as number[], warm: [] as number[] };
+  for (let i = 0; i < 3; i++) {
+    await clearAll();
+    ttft.cold.push(await firstToken(chat));
+    ttft.warm.push(await firstToken(chat));
+  }
+  await clearAll();
 
   const mbps = (ms: number) => size / MB / (ms / 1000);
   const rows: ScenarioResult[] = [
@@ -77,6 +111,15 @@ const store: Scenario = async (env) => {
       notes: { runs: cold.a.length },
     },
   ];
+  rows.push({
+    id: 'store.chat.ttft-warm',
+    metric: 'time to first token of a new service with the chat fixture (5.7 MB) cached: median ms',
+    unit: 'ms',
+    value: quantile(ttft.warm, 0.5),
+    baseline: { name: 'the same with the cache empty (download, check, cache, read back)', value: quantile(ttft.cold, 0.5) },
+    higherIsBetter: false,
+    notes: { model: 'tiny-random-llama-fp16-genai', runs: ttft.warm.length },
+  });
   if (retained !== undefined) {
     rows.push({
       id: 'store.memory.held-per-byte',
