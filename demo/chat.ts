@@ -68,6 +68,8 @@ export function mountChat(service: Service): void {
         }
         if (chunk.usage) tokens = chunk.usage.completion_tokens;
       }
+      // The SDK ends the stream quietly when it is aborted.
+      if (running.signal.aborted) throw running.signal.reason;
       const seconds = (performance.now() - (firstToken || started)) / 1000;
       say(status, `${tokens} tokens · ${(tokens / Math.max(seconds, 1e-3)).toFixed(1)} tokens/s · first token after ${(((firstToken || performance.now()) - started) / 1000).toFixed(2)} s`, 'ok');
       byId('chat-speed').textContent = `${(tokens / Math.max(seconds, 1e-3)).toFixed(1)} tok/s`;

@@ -42,8 +42,9 @@ export function mountModels(service: Service): void {
         cache.textContent = `${state.state} · ${formatBytes(state.bytes)}${state.total ? ` of ${formatBytes(state.total)}` : ''}`;
         download.disabled = state.state === 'cached';
         remove.disabled = state.bytes === 0;
-      } catch {
-        cache.textContent = '— (no files to download)';
+      } catch (error) {
+        const unknown = (error as { code?: string }).code === 'unknown_model';
+        cache.textContent = unknown ? '— (no files to download)' : `unknown: ${describeError(error)}`;
         download.disabled = remove.disabled = true;
       }
     };

@@ -49,7 +49,7 @@ export async function chooseSource(mode: 'auto' | 'hub' | 'folder', folder: stri
   if (mode === 'auto' && (await hubReachable())) return { mode: 'hub', reason: 'Model files come from the model hub.', models: {} };
   const models = await folderModels(folder);
   const ids = Object.keys(models);
-  const why = mode === 'auto' ? 'No model hub is reachable: ' : '';
+  const why = mode === 'auto' ? 'No model hub is reachable, so model' : 'Model';
   const what = ids.length > 0 ? `models ${ids.join(', ')}` : 'no models found there (put one sub-folder per model id, e.g. chat-v2/)';
-  return { mode: 'folder', reason: `${why}model files come from the local folder ${folder} — ${what}.`, models };
+  return { mode: 'folder', reason: `${why} files come from the local folder ${folder} — ${what}.`, models };
 }

@@ -35,7 +35,8 @@ test.beforeAll(async () => {
   micRms = prepareMicrophone();
   await prepareModels();
   process.env.VAANI_MODELS_DIR = modelsDir;
-  server = await createServer({ configFile: join(root, 'vite.demo.config.ts'), server: { port: 0, strictPort: false }, logLevel: 'warn' });
+  // No file watching or hot reload: a source file saved mid-test must not reload the page.
+  server = await createServer({ configFile: join(root, 'vite.demo.config.ts'), server: { port: 0, strictPort: false, hmr: false, watch: null }, logLevel: 'warn' });
   await server.listen();
   origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
 });
@@ -101,6 +102,31 @@ test('settings persist, and chat streams text from the model in the local folder
   await expect(page.locator('#chat-backend')).toHaveText('wasm');
   await expect(page.locator('#chat-speed')).toHaveText(/^\d+(\.\d)? tok\/s$/);
   await page.screenshot({ path: 'test-results/demo-chat.png', fullPage: true });
+
+  // The same question again in a new conversation: greedy decoding repeats the 24 tokens above and goes on.
+  await page.click('#chat-clear');
+  await page.fill('#chat-max-tokens', '1000');
+  await page.fill('#chat-input', 'Name three rivers of India.');
+  // Press Stop the moment the first words of the reply appear.
+  const stopped = page.evaluate(() => new Promise<void>((done) => {
+    const log = document.querySelector('#chat-log')!;
+    new MutationObserver((_, observer) => {
+      if (!log.querySelector('.message.assistant span')?.textContent) return;
+      observer.disconnect();
+      document.querySelector<HTMLButtonElement>('#chat-stop')!.click();
+      done();
+    }).observe(log, { childList: true, subtree: true, characterData: true });
+  }));
+  await page.click('#chat-send');
+  await stopped;
+  await expect(page.locator('#chat-status')).toHaveText(/^Stopped after \d+ chunks\.$/);
+  await expect(page.locator('#chat-send')).toBeEnabled();
+
+  await page.fill('#chat-max-tokens', '8');
+  await page.fill('#chat-input', 'And a short one.');
+  await page.click('#chat-send');
+  await expect(page.locator('#chat-status')).toContainText('tokens/s', { timeout: 60_000 });
+  await expect(page.locator('.message.assistant span')).toHaveCount(2);
   expect(errors).toEqual([]);
 });
 
