@@ -1,10 +1,10 @@
 import FFT from 'fft.js';
 
 /** Quefrency below which the cepstrum describes the spectral envelope (formants), in seconds. */
-const LIFTER_SECONDS = 0.0016;
+const LIFTER_SECONDS = 0.002;
 /** Gain limits of the envelope correction, so holes in the envelope do not blow up. */
-const MIN_GAIN = 1e-3;
-const MAX_GAIN = 10;
+const MIN_GAIN = 1 / 30;
+const MAX_GAIN = 30;
 
 const hann = (size: number) => Float32Array.from({ length: size }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size));
 
@@ -38,10 +38,8 @@ class EnvelopeWarper {
       logMagnitude[k] = logMagnitude[(size - k) % size] = 0.5 * Math.log(re * re + im * im + 1e-18);
     }
     this.fft.realTransform(cepstrum, logMagnitude);
-    for (let n = 0; n < size; n++) {
-      const kept = n < this.lifter || n > size - this.lifter;
-      logMagnitude[n] = kept ? cepstrum[2 * n]! / size : 0;
-    }
+    logMagnitude.fill(0);
+    for (let n = 0; n < this.lifter; n++) logMagnitude[n] = logMagnitude[(size - n) % size] = cepstrum[2 * n]! / size;
     this.fft.realTransform(envelope, logMagnitude);
     const at = (bin: number) => {
       const clamped = Math.min(half, bin);
@@ -66,26 +64,30 @@ class EnvelopeWarper {
 /**
  * Scales the formants (the spectral envelope) of mono audio without moving its pitch: STFT with
  * cepstral envelopes, each frame's envelope stretched by `alphaAt(sample)`, then overlap-add.
- * Same length out; frames whose alpha is 1 pass through unchanged.
+ * Frames sit in the middle of a buffer twice their length, so the (zero-phase) filtering spreads
+ * both ways without wrapping around. Same length
+ * out; frames whose alpha is 1 pass through unchanged.
  */
 export function warpFormants(samples: Float32Array, sampleRate: number, alphaAt: (sample: number) => number): Float32Array {
   const size = 2 ** Math.ceil(Math.log2(sampleRate * 0.025));
   const hop = size / 4;
   const window = hann(size);
-  const warper = new EnvelopeWarper(size, sampleRate);
-  const padded = new Float32Array(samples.length + 2 * size);
+  const warper = new EnvelopeWarper(2 * size, sampleRate);
+  const padded = new Float32Array(samples.length + 3 * size);
   padded.set(samples, size);
-  const sum = new Float32Array(padded.length);
-  const weight = new Float32Array(padded.length);
-  const frame = new Float64Array(size);
+  // Accumulators run half a frame ahead of `padded`: frame[n] belongs at padded[start + n - half].
+  const sum = new Float64Array(padded.length + 2 * size);
+  const weight = new Float64Array(padded.length + 2 * size);
+  const frame = new Float64Array(2 * size);
+  const half = size / 2;
   for (let start = 0; start + size <= padded.length; start += hop) {
-    for (let n = 0; n < size; n++) frame[n] = padded[start + n]! * window[n]!;
-    const alpha = alphaAt(start + size / 2 - size);
+    frame.fill(0);
+    for (let n = 0; n < size; n++) frame[half + n] = padded[start + n]! * window[n]!;
+    const alpha = alphaAt(start + half - size);
     if (Math.abs(alpha - 1) > 1e-3) warper.warp(frame, alpha);
-    for (let n = 0; n < size; n++) {
-      sum[start + n]! += frame[n]! * window[n]!;
-      weight[start + n]! += window[n]! * window[n]!;
-    }
+    for (let n = 0; n < 2 * size; n++) sum[start + n]! += frame[n]!;
+    for (let n = 0; n < size; n++) weight[start + half + n]! += window[n]!;
   }
-  return samples.map((_, i) => (weight[i + size]! > 1e-6 ? sum[i + size]! / weight[i + size]! : 0));
+  const offset = size + half;
+  return samples.map((_, i) => (weight[i + offset]! > 1e-6 ? sum[i + offset]! / weight[i + offset]! : 0));
 }

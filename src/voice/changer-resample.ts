@@ -1,6 +1,5 @@
 /** Zero crossings of the interpolation kernel on each side, at full bandwidth. */
 const ZERO_CROSSINGS = 12;
-
 /** Table steps per zero crossing. */
 const RESOLUTION = 512;
 
@@ -34,21 +33,26 @@ function interpolate(signal: Float32Array, position: number, cutoff: number): nu
   return weight > 1e-6 ? sum / weight : 0;
 }
 
+/** Cumulative block boundaries from block lengths: [0, l0, l0 + l1, ...]. */
+export function boundsOf(lengths: ArrayLike<number>): Float64Array {
+  const bounds = new Float64Array(lengths.length + 1);
+  for (let i = 0; i < lengths.length; i++) bounds[i + 1] = bounds[i]! + lengths[i]!;
+  return bounds;
+}
+
 /**
- * Plays a time-stretched signal back faster or slower so its pitch moves by a factor per block:
- * block i of the original (hop samples, stretched by Sonic to hop × factors[i] / speed) becomes
- * hop / speed samples again, its pitch and formants × factors[i]. Output is `length` samples.
+ * Plays a signal back at a varying rate, like a tape: input block i (`from[i]` to `from[i + 1]`)
+ * becomes output block i (`to[i]` to `to[i + 1]`), so its pitch and formants move by the ratio of
+ * the two lengths. Band-limited (windowed sinc), so speeding up does not alias.
  */
-export function pitchByPlayback(stretched: Float32Array, hop: number, factors: Float32Array, speed: number, length: number): Float32Array {
-  const outHop = hop / speed;
-  const starts = new Float64Array(factors.length + 1);
-  factors.forEach((factor, i) => (starts[i + 1] = starts[i]! + (hop * factor) / speed));
-  const output = new Float32Array(length);
-  for (let v = 0; v < length; v++) {
-    const i = Math.min(factors.length - 1, Math.floor(v / outHop));
-    const factor = factors[i]!;
-    const position = starts[i]! + (v - i * outHop) * factor;
-    output[v] = interpolate(stretched, position, Math.min(1, 1 / factor) * 0.95);
+export function playback(signal: Float32Array, from: Float64Array, to: Float64Array): Float32Array {
+  const output = new Float32Array(Math.round(to[to.length - 1]!));
+  let block = 0;
+  for (let v = 0; v < output.length; v++) {
+    while (block < to.length - 2 && v >= to[block + 1]!) block++;
+    const rate = (from[block + 1]! - from[block]!) / (to[block + 1]! - to[block]!);
+    const position = from[block]! + (v - to[block]!) * rate;
+    output[v] = interpolate(signal, position, Math.min(1, 1 / rate) * 0.95);
   }
   return output;
 }

@@ -7,16 +7,17 @@ const loadSonic = () => (sonic ??= Sonic());
 const READ_FRAMES = 8192;
 
 /**
- * Time-stretches mono audio with Sonic, keeping pitch and formants: input block i (samples
- * i × hop up to (i + 1) × hop) is played at `speeds[i]`, so it lasts hop / speeds[i] out.
- * Only Sonic's speed path is used: its pitch/rate path crashes (out-of-bounds) on some ratios.
+ * Time-stretches mono audio with Sonic, keeping pitch and formants. `bounds[i]` to `bounds[i + 1]`
+ * (sample positions, possibly fractional) is block i, played at `speeds[i]`. Only Sonic's speed
+ * path is used: its pitch/rate path crashes (out-of-bounds) on some ratios.
  */
-export async function sonicStretch(samples: Float32Array, sampleRate: number, hop: number, speeds: Float32Array, checkpoint?: Checkpoint): Promise<Float32Array> {
+export async function sonicStretch(samples: Float32Array, sampleRate: number, bounds: Float64Array, speeds: Float32Array, checkpoint?: Checkpoint): Promise<Float32Array> {
   const m = await loadSonic();
-  const expected = speeds.reduce((sum, speed, i) => sum + Math.max(0, Math.min(hop, samples.length - i * hop)) / speed, 0);
-  const output = new Float32Array(Math.ceil(expected) + hop);
+  const expected = speeds.reduce((sum, speed, i) => sum + (bounds[i + 1]! - bounds[i]!) / speed, 0);
+  const output = new Float32Array(Math.ceil(expected) + sampleRate);
+  const longest = Math.ceil(bounds.reduce((max, bound, i) => (i ? Math.max(max, bound - bounds[i - 1]!) : max), 0)) + 1;
   const stream = m._sonicCreateStream(sampleRate, 1);
-  const inPointer = m._malloc(hop * 4);
+  const inPointer = m._malloc(longest * 4);
   const outPointer = m._malloc(READ_FRAMES * 4);
   let written = 0;
   const drain = () => {
@@ -27,10 +28,10 @@ export async function sonicStretch(samples: Float32Array, sampleRate: number, ho
     }
   };
   try {
-    for (let i = 0; i * hop < samples.length; i++) {
+    for (let i = 0; i < speeds.length; i++) {
       if (checkpoint && i % 1000 === 0) await checkpoint();
-      const block = samples.subarray(i * hop, (i + 1) * hop);
-      m._sonicSetSpeed(stream, speeds[Math.min(i, speeds.length - 1)] ?? 1);
+      const block = samples.subarray(Math.round(bounds[i]!), Math.round(bounds[i + 1]!));
+      m._sonicSetSpeed(stream, speeds[i]!);
       m.HEAPF32.set(block, inPointer >> 2);
       m._sonicWriteFloatToStream(stream, inPointer, block.length);
       drain();

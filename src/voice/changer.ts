@@ -1,7 +1,7 @@
 import { resample } from '../audio/resample';
 import type { Checkpoint } from './isolate';
 import { warpFormants } from './changer-formants';
-import { pitchByPlayback } from './changer-resample';
+import { boundsOf, playback } from './changer-resample';
 import { sonicStretch } from './changer-sonic';
 import { KEEP_CONTOUR, pitchFactors, type ContourShape } from './prosody';
 import { trackPitch } from './prosody-pitch';
@@ -29,21 +29,44 @@ export interface ChangeOptions {
 /**
  * Converts mono speech towards a target voice: its F0 contour moved to the target's median (and
  * reshaped), its formants scaled by the target's formant scale, its timing kept (or scaled by
- * speed). Per 10 ms block with pitch factor p: the envelope is warped by formantScale / p, Sonic
- * stretches the block by p / speed, and playing it back p times faster restores the timing and
- * moves pitch and envelope by p, leaving the formants scaled by exactly formantScale.
+ * speed). Per 10 ms block with pitch factor p: the envelope is warped by formantScale / p; tape-like
+ * playback moves pitch and envelope by p (leaving formants × formantScale) and Sonic's time
+ * stretch restores the timing. Sonic's local timing error (up to about a pitch period) is
+ * magnified by the playback that follows it, so Sonic runs after the playback when pitch goes
+ * down and before it when pitch goes up.
  */
 export async function changeVoice(samples: Float32Array, sampleRate: number, target: VoiceTarget, options: ChangeOptions = {}, checkpoint?: Checkpoint): Promise<Float32Array> {
   const speed = options.speed ?? 1;
   const hop = Math.round(sampleRate * HOP_SECONDS);
   const analysisRate = Math.min(sampleRate, ANALYSIS_RATE);
   const analysis = await resample(samples, sampleRate, analysisRate);
-  const track = trackPitch(analysis, analysisRate, { hopSeconds: hop / sampleRate, hops: Math.ceil(samples.length / hop) });
+  const hops = Math.ceil(samples.length / hop);
+  const track = trackPitch(analysis, analysisRate, { hopSeconds: hop / sampleRate, hops });
   const factors = pitchFactors(track, target.medianF0, options.shape ?? KEEP_CONTOUR);
-  const factorAt = (sample: number) => factors[Math.max(0, Math.min(factors.length - 1, Math.floor(sample / hop)))]!;
+  const factorAt = (sample: number) => factors[Math.max(0, Math.min(hops - 1, Math.floor(sample / hop)))]!;
   const warped = warpFormants(samples, sampleRate, (sample) => target.formantScale / factorAt(sample));
   if (checkpoint) await checkpoint();
-  const stretched = await sonicStretch(warped, sampleRate, hop, factors.map((factor) => speed / factor), checkpoint);
+
+  const source = boundsOf(Array.from({ length: hops }, (_, i) => Math.min(hop, samples.length - i * hop)));
+  const lengths = (scale: (factor: number) => number) => boundsOf([...factors].map((factor, i) => (source[i + 1]! - source[i]!) * scale(factor)));
+  const planned = lengths(() => 1 / speed);
+  const middle = [...factors].sort((a, b) => a - b)[hops >> 1] ?? 1;
+  if (middle >= 1) {
+    const stretchedBounds = lengths((factor) => factor / speed);
+    const stretched = await sonicStretch(warped, sampleRate, source, factors.map((factor) => speed / factor), checkpoint);
+    return fit(playback(stretched, stretchedBounds, planned), planned);
+  }
+  const playedBounds = lengths((factor) => 1 / factor);
+  const played = playback(warped, source, playedBounds);
   if (checkpoint) await checkpoint();
-  return pitchByPlayback(stretched, hop, factors, speed, Math.round(samples.length / speed));
+  return fit(await sonicStretch(played, sampleRate, playedBounds, factors.map((factor) => speed / factor), checkpoint), planned);
+}
+
+/** Exactly the planned length: Sonic's output can differ by a few samples. */
+function fit(samples: Float32Array, bounds: Float64Array): Float32Array {
+  const length = Math.round(bounds[bounds.length - 1]!);
+  if (samples.length === length) return samples;
+  const exact = new Float32Array(length);
+  exact.set(samples.subarray(0, length));
+  return exact;
 }

@@ -22,7 +22,7 @@ export function contourShape(stability: number, style: number): ContourShape {
 /** Half-width, in hops, of the moving median that separates intonation from fast variation. */
 const SLOW_HALF_WIDTH = 12;
 /** Half-width, in hops, of the smoothing applied to the final factors. */
-const SMOOTH_HALF_WIDTH = 2;
+const SMOOTH_HALF_WIDTH = 1;
 /** Largest departure from the plain median-to-median ratio, in octaves (±7 semitones). */
 const MAX_OCTAVES = 7 / 12;
 
