@@ -4,6 +4,8 @@ import { createVaaniWith } from './vaani';
 
 export type { Backend, ModelSource, Routing, Vaani, VaaniOptions } from './types';
 export type { RemoteOptions } from './runtime/remote';
+export type { LevelDetail, Recorder, RecorderOptions, RecorderState, Recording } from './recorder/recorder';
+export type { SpeechSpan, VadOptions } from './recorder/vad';
 export type { ModelLoadOptions, Models } from './store/models';
 export type { CachedModel, FileProgress, FileSpec, ModelProgress, ModelStatus, StoreOptions } from './store/types';
 

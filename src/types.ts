@@ -1,3 +1,4 @@
+import type { Recorder, RecorderOptions } from './recorder/recorder';
 import type { RemoteOptions } from './runtime/remote';
 import type { Models } from './store/models';
 import type { FileSpec, StoreOptions } from './store/types';
@@ -38,6 +39,8 @@ export interface Vaani {
   /** Downloads, cache state and events of local models' files. */
   readonly models: Models;
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** A microphone recorder (AudioWorklet, 16 kHz mono, optional Silero VAD) whose `file` posts to /v1/audio/transcriptions. */
+  recorder(options?: RecorderOptions): Recorder;
   install(): void;
   uninstall(): void;
   dispose(): void;

@@ -1,6 +1,7 @@
 import { createApp } from './api/app';
 import type { Context } from './api/context';
 import { EngineRegistry } from './runtime/engines';
+import { Recorder } from './recorder/recorder';
 import { Remote } from './runtime/remote';
 import { ModelStore } from './store/models';
 import { modelResolver } from './store/resolve';
@@ -49,6 +50,7 @@ export function createVaaniWith(options: VaaniOptions, register: (registry: Engi
     baseURL,
     models,
     fetch: vaaniFetch,
+    recorder: (recorderOptions) => new Recorder(recorderOptions),
     install() {
       if (installed) return;
       installed = globalThis.fetch;

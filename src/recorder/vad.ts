@@ -1,0 +1,88 @@
+import * as Comlink from 'comlink';
+import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
+import { WorkerHost } from '../runtime/worker-host';
+import { VAD_FRAME, type VadWorkerApi } from '../workers/vad.worker';
+
+export interface VadOptions {
+  /** Speech probability at which speech starts (Silero's output, 0–1). Default 0.5. */
+  threshold?: number;
+  /** Stop after this much silence once speech has been heard, in ms. Default 1000. */
+  silenceMs?: number;
+  /** Audio kept before the first and after the last speech, in ms. Default 100. */
+  padMs?: number;
+}
+
+export interface SpeechSpan {
+  /** Seconds from the start of the recording. */
+  start: number;
+  end: number;
+}
+
+const RATE = 16000;
+
+/**
+ * Feeds 16 kHz audio to Silero VAD in its worker, frame by frame, and tracks where speech starts
+ * and ends (hysteresis: speech continues while the probability stays above threshold − 0.15).
+ */
+export class SpeechTracker {
+  private readonly host = new WorkerHost<VadWorkerApi>({
+    create: () => new Worker(new URL('../workers/vad.worker.ts', import.meta.url), { type: 'module', name: 'vaani-vad' }),
+    name: 'voice activity detection',
+  });
+  private pending = new Float32Array(0);
+  private frames = 0;
+  private firstSpeech: number | undefined;
+  private lastSpeech: number | undefined;
+  private speaking = false;
+  private work: Promise<void>;
+  readonly threshold: number;
+  readonly silenceMs: number;
+  readonly padMs: number;
+
+  constructor(options: VadOptions, private readonly events: { speechStart(): void; speechEnd(): void; silence(): void }) {
+    this.threshold = options.threshold ?? 0.5;
+    this.silenceMs = options.silenceMs ?? 1000;
+    this.padMs = options.padMs ?? 100;
+    this.work = this.host.run((api) => api.reset(new URL(sileroURL, globalThis.location?.href).href));
+  }
+
+  /** Queues samples; whole frames go to the model in order. */
+  push(samples: Float32Array): void {
+    const joined = new Float32Array(this.pending.length + samples.length);
+    joined.set(this.pending);
+    joined.set(samples, this.pending.length);
+    const whole = joined.length - (joined.length % VAD_FRAME);
+    this.pending = joined.slice(whole);
+    if (whole === 0) return;
+    const frames = joined.slice(0, whole);
+    this.work = this.work.then(async () => this.track(await this.host.run((api) => api.probabilities(Comlink.transfer(frames, [frames.buffer])))));
+  }
+
+  private track(probabilities: Float32Array): void {
+    for (const p of probabilities) {
+      const frame = this.frames++;
+      if (p >= this.threshold) {
+        this.firstSpeech ??= frame;
+        if (!this.speaking) this.events.speechStart();
+        this.speaking = true;
+      }
+      if (this.speaking && p >= this.threshold - 0.15) this.lastSpeech = frame;
+      if (this.speaking && this.lastSpeech !== undefined && ((frame - this.lastSpeech) * VAD_FRAME * 1000) / RATE >= this.silenceMs) {
+        this.speaking = false;
+        this.events.speechEnd();
+        this.events.silence();
+      }
+    }
+  }
+
+  /** Waits for every queued frame; the speech span so far, or undefined when none was heard. */
+  async span(): Promise<SpeechSpan | undefined> {
+    await this.work;
+    if (this.firstSpeech === undefined || this.lastSpeech === undefined) return undefined;
+    return { start: (this.firstSpeech * VAD_FRAME) / RATE, end: ((this.lastSpeech + 1) * VAD_FRAME) / RATE };
+  }
+
+  dispose(): void {
+    this.host.dispose();
+  }
+}
