@@ -5,7 +5,9 @@ const SCRIPT_URL = '__vaaniScriptURL';
 /**
  * onnxruntime-web finds its .wasm with `new URL('ort-wasm-….wasm', import.meta.url)`. Library mode
  * would inline that as a 14–28 MB base64 string; `?no-inline` makes vite emit the .wasm file beside
- * the worker chunks instead, where the runtime fetches it (and caches it like any file).
+ * the worker chunks instead, where the runtime fetches it (and caches it like any file). Its
+ * `new URL('ort.bundle.min.mjs', import.meta.url)` (its own file, for node) becomes the chunk it
+ * is bundled into, which is what it means and leaves apps' bundlers nothing to warn about.
  */
 export const ortWasmAsFiles = (): Plugin => ({
   name: 'vaani:ort-wasm-as-files',
@@ -13,9 +15,24 @@ export const ortWasmAsFiles = (): Plugin => ({
   transform: {
     filter: { id: /onnxruntime-web[\\/]dist[\\/].*\.mjs$/ },
     handler: (code) => ({
-      code: code.replace(/new URL\("(ort-wasm-simd-threaded[\w.]*\.wasm)",import\.meta\.url\)/g, 'new URL("$1?no-inline",import.meta.url)'),
+      code: code
+        .replace(/new URL\("(ort-wasm-simd-threaded[\w.]*\.wasm)",import\.meta\.url\)/g, 'new URL("$1?no-inline",import.meta.url)')
+        .replace(/new (\w+)\("ort[\w.]*\.min\.mjs",import\.meta\.url\)/g, 'new $1(import.meta.url)'),
       map: null,
     }),
+  },
+});
+
+/**
+ * Library mode inlines every `import url from './file?url'` as base64 in the bundle (the recorder's
+ * 2.3 MB VAD model would triple the entry's size). `&no-inline` makes vite emit the file instead.
+ */
+const urlImportsAsFiles = (): Plugin => ({
+  name: 'vaani:url-imports-as-files',
+  enforce: 'pre',
+  resolveId(id, importer) {
+    if (!/[?&]url$/.test(id) || /[?&]worker\b/.test(id)) return null;
+    return this.resolve(`${id}&no-inline`, importer, { skipSelf: true });
   },
 });
 
@@ -82,7 +99,7 @@ export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
   return {
     base: './',
-    plugins: [ortWasmAsFiles(), missingAudioDecoders(), iife ? scriptUrlForImportMeta() : workerUrlsForBundlers()],
+    plugins: [ortWasmAsFiles(), urlImportsAsFiles(), missingAudioDecoders(), iife ? scriptUrlForImportMeta() : workerUrlsForBundlers()],
     build: {
       target: 'es2022',
       sourcemap: true,
@@ -93,9 +110,12 @@ export default defineConfig(({ mode }) => {
         formats: [iife ? 'iife' : 'es'],
         fileName: () => (iife ? 'vaani.iife.js' : 'vaani.js'),
       },
-      rolldownOptions: iife
-        ? { output: { banner: `var ${SCRIPT_URL} = (document.currentScript && document.currentScript.src) || location.href;` } }
-        : {},
+      rolldownOptions: {
+        output: {
+          assetFileNames: 'assets/[name]-[hash][extname]',
+          ...(iife ? { banner: `var ${SCRIPT_URL} = (document.currentScript && document.currentScript.src) || location.href;` } : {}),
+        },
+      },
     },
     experimental: iife
       ? {
@@ -103,6 +123,6 @@ export default defineConfig(({ mode }) => {
             hostId.endsWith('vaani.iife.js') ? { runtime: `new URL(${JSON.stringify(filename)}, ${SCRIPT_URL}).href` } : { relative: true },
         }
       : {},
-    worker: { format: 'es', plugins: () => [ortWasmAsFiles(), missingAudioDecoders()] },
+    worker: { format: 'es', plugins: () => [ortWasmAsFiles(), urlImportsAsFiles(), missingAudioDecoders()] },
   };
 });
