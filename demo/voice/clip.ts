@@ -1,10 +1,10 @@
 import type { Service } from '../service';
 import { byId, describeError, say } from '../ui';
-import { startRecording, type Recording } from './record';
+import type { LevelDetail, Recorder, Recording } from '../vaani';
 
 /**
- * The clip the studio works on: recorded from the microphone or chosen from a file. Transcribe,
- * isolate and change-voice all read `clip.current`.
+ * The clip the studio works on: recorded from the microphone (`ai.recorder()`) or chosen from a
+ * file. Transcribe, isolate and change-voice all read `clip.current`.
  */
 export class Clip extends EventTarget {
   current: File | undefined;
@@ -18,36 +18,42 @@ export class Clip extends EventTarget {
 export function mountClip(service: Service, clip: Clip): void {
   const record = byId<HTMLButtonElement>('clip-record');
   const stop = byId<HTMLButtonElement>('clip-stop');
+  const vad = byId<HTMLInputElement>('clip-vad');
   const upload = byId<HTMLInputElement>('clip-file');
   const player = byId<HTMLAudioElement>('clip-player');
   const status = byId('clip-status');
   const level = byId<HTMLMeterElement>('clip-level');
-  let recording: Recording | undefined;
+  let recorder: Recorder | undefined;
+
+  const finished = ({ file, duration, speech, recordedDuration }: Recording) => {
+    record.disabled = false;
+    stop.disabled = true;
+    level.value = 0;
+    recorder = undefined;
+    if (vad.checked && !speech) return say(status, `No speech heard in ${recordedDuration.toFixed(1)} s.`, 'error');
+    clip.set(file);
+    const kept = speech ? ` (speech from ${speech.start.toFixed(2)} s to ${speech.end.toFixed(2)} s of ${recordedDuration.toFixed(1)} s kept)` : '';
+    say(status, `Recorded ${duration.toFixed(2)} s of 16 kHz audio${kept}.`, 'ok');
+  };
 
   record.addEventListener('click', async () => {
     record.disabled = true;
+    recorder = service.ai.recorder({ vad: vad.checked });
+    recorder.addEventListener('level', (event) => (level.value = Math.min(1, (event as CustomEvent<LevelDetail>).detail.rms * 4)));
+    recorder.addEventListener('stop', (event) => finished((event as CustomEvent<Recording>).detail));
     try {
-      recording = await startRecording(service, (value) => (level.value = value));
+      await recorder.start();
       stop.disabled = false;
-      say(status, `Recording (${recording.how})… press Stop when done.`, 'busy');
+      say(status, vad.checked ? 'Recording… it stops by itself after a silence.' : 'Recording… press Stop when done.', 'busy');
     } catch (error) {
       record.disabled = false;
+      recorder = undefined;
       say(status, `Cannot record: ${describeError(error)}`, 'error');
     }
   });
-  stop.addEventListener('click', async () => {
+  stop.addEventListener('click', () => {
     stop.disabled = true;
-    try {
-      const file = await recording!.stop();
-      clip.set(file);
-      say(status, `Recorded ${(file.size / 1024).toFixed(0)} KB (${file.type || 'audio'}).`, 'ok');
-    } catch (error) {
-      say(status, `Recording failed: ${describeError(error)}`, 'error');
-    } finally {
-      record.disabled = false;
-      level.value = 0;
-      recording = undefined;
-    }
+    recorder?.stop().catch((error: unknown) => say(status, `Recording failed: ${describeError(error)}`, 'error'));
   });
   upload.addEventListener('change', () => {
     const file = upload.files?.[0];
