@@ -37,7 +37,10 @@ const STRIDE = 5 * SAMPLE_RATE;
 
 interface Window {
   from: number;
-  /** Segments starting in [keepFrom, keepTo) seconds (absolute) belong to this window. */
+  /**
+   * Segments starting in [keepFrom, keepTo) seconds (absolute) belong to this window: the middle of
+   * an overlapping window, up to the end of the audio for the last one. A lone window keeps all.
+   */
   keepFrom: number;
   keepTo: number;
 }
@@ -47,7 +50,7 @@ export function windows(length: number): Window[] {
   const out: Window[] = [];
   for (let from = 0; ; from += WINDOW - 2 * STRIDE) {
     const last = from + WINDOW >= length;
-    out.push({ from, keepFrom: from === 0 ? 0 : (from + STRIDE) / SAMPLE_RATE, keepTo: last ? Infinity : (from + WINDOW - STRIDE) / SAMPLE_RATE });
+    out.push({ from, keepFrom: from === 0 ? 0 : (from + STRIDE) / SAMPLE_RATE, keepTo: (last ? length : from + WINDOW - STRIDE) / SAMPLE_RATE });
     if (last) return out;
   }
 }
