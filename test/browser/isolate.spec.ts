@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { decodeAudio } from '../../src/audio/decode';
+import { add, audioOf, db, encodeClip, ENCODINGS, errorOf, loadClip, pinkNoise, post, power, scaleNoise, snr, startVaani, wavBase64, whiteNoise } from './support/audio-mix';
 import { openHarness } from './support/page';
-import { add, audioOf, db, errorOf, loadClip, pinkNoise, post, power, scaleNoise, snr, startVaani, wavBase64, whiteNoise } from './support/audio-mix';
 
 /** jfk.flac (44.1 kHz, mixed to mono) followed by two seconds with no speech: the noise-only stretch. */
 async function speechWithQuietTail() {
@@ -58,3 +59,18 @@ for (const [kind, noise, floor] of [['white', whiteNoise, 13], ['pink', pinkNois
     expect(tailDrop).toBeGreaterThanOrEqual(30);
   });
 }
+
+test('uploads in ogg vorbis, ogg opus, webm opus and m4a are decoded in the worker; output keeps rate and length', async ({ page }) => {
+  await openHarness(page);
+  await startVaani(page);
+  const clip = '1272-141231-0002.mp3';
+  const seconds = (await loadClip(clip)).samples.length / 16000;
+  for (const encoding of Object.keys(ENCODINGS) as (keyof typeof ENCODINGS)[]) {
+    const bytes = encodeClip(clip, encoding);
+    const out = audioOf(await post(page, '/v1/audio/isolate', { file: Buffer.from(bytes).toString('base64'), filename: `speech.${ENCODINGS[encoding].extension}` }));
+    const decoded = await decodeAudio(bytes);
+    expect(out.sampleRate, encoding).toBe(decoded.sampleRate);
+    expect(out.samples.length, encoding).toBe(decoded.channels[0]!.length);
+    expect(Math.abs(out.samples.length / out.sampleRate - seconds), encoding).toBeLessThan(0.05);
+  }
+});

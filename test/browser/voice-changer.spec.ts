@@ -99,3 +99,25 @@ for (const { clip, voice } of cases) {
     expect(Math.abs(shift)).toBeLessThanOrEqual(15);
   });
 }
+
+test('an aborted conversion rejects with AbortError, and the next request still works', async ({ page }) => {
+  await openHarness(page);
+  await startVaani(page);
+  const outcome = await page.evaluate(async (file) => {
+    const vaani = (window as unknown as { vaani: { fetch: typeof fetch } }).vaani;
+    const form = new FormData();
+    form.append('file', new Blob([Uint8Array.from(atob(file), (c) => c.charCodeAt(0))]), 'jfk.flac');
+    form.append('voice', 'hi-IN-female-1');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    try {
+      const response = await vaani.fetch('/v1/audio/voice-changer', { method: 'POST', body: form, signal: controller.signal });
+      return `answered ${response.status}`;
+    } catch (error) {
+      return (error as Error).name;
+    }
+  }, clipBase64('jfk.flac'));
+  expect(outcome).toBe('AbortError');
+  const next = audioOf(await post(page, '/v1/audio/voice-changer', { file: clipBase64('1272-141231-0002.mp3'), fields: { voice: 'en-IN-male-1' } }));
+  expect(next.sampleRate).toBe(16000);
+});

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { encodeWav } from '../../../src/api/audio/wav';
 import { decodeMono } from '../../../src/audio/mono';
@@ -10,6 +11,24 @@ export const SHARED_AUDIO = '/work/shared/audio';
 
 export async function loadClip(name: string, sampleRate?: number) {
   return decodeMono(new Uint8Array(readFileSync(`${SHARED_AUDIO}/${name}`)), sampleRate);
+}
+
+/** The encodings browsers and phones upload, made from a shared clip with ffmpeg at test time. */
+export const ENCODINGS = {
+  'ogg-vorbis': { extension: 'ogg', codec: 'libvorbis' },
+  'ogg-opus': { extension: 'opus', codec: 'libopus' },
+  'webm-opus': { extension: 'webm', codec: 'libopus' },
+  'm4a-aac': { extension: 'm4a', codec: 'aac' },
+} as const;
+
+/** Encodes a shared clip into test/.fixtures/audio/ (gitignored) and returns the file's bytes. */
+export function encodeClip(name: string, encoding: keyof typeof ENCODINGS): Uint8Array {
+  const { extension, codec } = ENCODINGS[encoding];
+  const folder = new URL('../../.fixtures/audio/', import.meta.url).pathname;
+  mkdirSync(folder, { recursive: true });
+  const path = `${folder}${name}.${encoding}.${extension}`;
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', `${SHARED_AUDIO}/${name}`, '-c:a', codec, path]);
+  return new Uint8Array(readFileSync(path));
 }
 
 /** A small seeded generator (mulberry32), so every run mixes the same noise. */
