@@ -11,7 +11,7 @@ async function speechWithQuietTail() {
   return { clean, speechLength: samples.length, sampleRate };
 }
 
-test('bad uploads get 4xx errors in the OpenAI shape, and the next request still works', async ({ page }) => {
+test('bad uploads (none, empty, not audio, no samples, wrong model, over 25 MiB) get 4xx errors in the OpenAI shape, and the next request still works', async ({ page }) => {
   await openHarness(page);
   await startVaani(page);
   const missing = await post(page, '/v1/audio/isolate', { file: null });
@@ -33,6 +33,16 @@ test('bad uploads get 4xx errors in the OpenAI shape, and the next request still
   const otherProduct = await post(page, '/v1/audio/isolate', { file: wavBase64(whiteNoise(1600), 16000), fields: { model: 'chat-v2' } });
   expect(otherProduct.status).toBe(400);
   expect(errorOf(otherProduct).error.param).toBe('model');
+
+  const tooLarge = await page.evaluate(async () => {
+    const vaani = (window as unknown as { vaani: { fetch: typeof fetch } }).vaani;
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(26 * 1024 * 1024)]), 'huge.wav');
+    const response = await vaani.fetch('/v1/audio/isolate', { method: 'POST', body: form });
+    return { status: response.status, body: await response.json() };
+  });
+  expect(tooLarge.status).toBe(413);
+  expect(tooLarge.body.error.type).toBe('invalid_request_error');
 
   const ok = audioOf(await post(page, '/v1/audio/isolate', { file: wavBase64(whiteNoise(16000).map((v) => v * 0.1), 16000) }));
   expect([ok.sampleRate, ok.samples.length, ok.channels]).toEqual([16000, 16000, 1]);
