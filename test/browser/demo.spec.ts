@@ -191,6 +191,9 @@ test('the voice studio speaks a WAV, records the microphone, transcribes, isolat
   await page.click('#transcribe-go');
   if (engine('transcription')) {
     await expect(page.locator('#transcribe-status')).toContainText('Done in', { timeout: 90_000 });
+    await page.selectOption('#transcribe-task', 'translate');
+    await page.click('#transcribe-go');
+    await expect(page.locator('#transcribe-status')).toContainText('Done in', { timeout: 90_000 });
   } else {
     await expect(page.locator('#transcribe-status')).toHaveAttribute('data-kind', 'error', { timeout: 30_000 });
   }
