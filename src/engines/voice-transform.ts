@@ -5,7 +5,7 @@ import type { TransformParams, VoiceTransformEngine } from '../protocol/audio';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import type { VaaniOptions } from '../types';
-import { findVoice, toVoice, VOICES } from '../voice/catalogue';
+import { findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
 import { contourShape, KEEP_CONTOUR } from '../voice/prosody';
 import type { ChangePlan, DspWorkerApi } from '../workers/dsp.worker';
 
@@ -59,11 +59,11 @@ function transformEngine(options: VaaniOptions): VoiceTransformEngine & { dispos
   };
 }
 
-/** speech-v1-turbo's audio-to-audio routes: isolation, voice changer, speech-to-speech (one DSP worker). */
+/** The audio-to-audio routes (isolation, voice changer, speech-to-speech) for both voice models, in one DSP worker. */
 export function voiceTransformEngines(options: VaaniOptions): EngineFactory<'transform'>[] {
   return [{
     kind: 'transform',
-    models: [TRANSFORM_MODEL],
+    models: [TRANSFORM_MODEL, TTS_MODEL],
     info: () => ({ backends: ['wasm'] }),
     voices: () => VOICES.map(toVoice),
     create: () => transformEngine(options),

@@ -70,6 +70,8 @@ test('bad requests get 4xx errors in the OpenAI shape, and the next request stil
 
   const ok = audioOf(await post(page, '/v1/audio/voice-changer', { file, fields: { voice: 'hi-IN-female-1' } }));
   expect([ok.sampleRate, ok.samples.length]).toEqual([16000, 16000]);
+  const withTtsModel = audioOf(await post(page, '/v1/audio/voice-changer', { file, fields: { voice: 'hi-IN-female-1', model: 'speech-tts-v1' } }));
+  expect(withTtsModel.samples.length).toBe(16000);
 });
 
 const cases = [
