@@ -2,13 +2,17 @@ import { ApiError } from '../api/errors';
 import { generate, type GenerationEvents } from '../models/llm/generate';
 import { loadLlm, type LoadedLlm } from '../models/llm/load';
 import type { ChatOutcome, ChatParams } from '../protocol/chat';
-import { fetchLoader } from '../store/loader';
+import { storeLoader } from '../store/store-loader';
+import type { StoreOptions } from '../store/types';
 import type { Backend } from '../types';
 import { exposeEngine } from './expose';
 
 export interface LlmJob {
+  /** Catalogue id, recorded with the cached files. */
+  model: string;
   /** Base URL of the model's files. */
   base: string;
+  store?: StoreOptions;
   dtype?: string;
   backend: Backend;
   params: ChatParams;
@@ -25,7 +29,7 @@ let cancelled = false;
 function load(job: LlmJob): Promise<LoadedLlm> {
   const key = JSON.stringify([job.base, job.dtype, job.backend]);
   if (model?.key !== key) {
-    const ready = loadLlm(fetchLoader(job.base), { backend: job.backend, dtype: job.dtype }).catch((error: unknown) => {
+    const ready = loadLlm(storeLoader(job.base, { ...job.store, model: job.model }), { backend: job.backend, dtype: job.dtype }).catch((error: unknown) => {
       model = undefined;
       throw new ApiError(503, `The chat model could not be loaded from ${job.base}: ${error instanceof Error ? error.message : String(error)}`, 'model_unavailable', 'model');
     });

@@ -30,3 +30,12 @@ describe('findModelFiles', () => {
     await expect(findModelFiles(loaderOf([]), ['q3'])).rejects.toThrow(/Unknown dtype 'q3'/);
   });
 });
+
+describe('llmFiles', () => {
+  it('lists what loadLlm reads, with the files it can do without marked optional', async () => {
+    const { llmFiles } = await import('../../../../src/models/llm/manifest');
+    const files = await llmFiles(loaderOf(['onnx/model_quantized.onnx', 'onnx/model_quantized.onnx_data']), ['q8']);
+    expect(files.filter((f) => !f.optional).map((f) => f.name)).toEqual(['tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx', 'onnx/model_quantized.onnx_data']);
+    expect(files.filter((f) => f.optional).map((f) => f.name)).toContain('generation_config.json');
+  });
+});
