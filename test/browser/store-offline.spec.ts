@@ -1,0 +1,53 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { FileServer } from './support/file-server';
+import { openStorePage } from './store-fixture';
+
+const UPSTREAM = '/work/shared/fixtures/tiny-random-llama-fp16-genai/';
+const server = new FileServer();
+
+test.beforeAll(async () => {
+  for (const name of await readdir(UPSTREAM)) server.put(`/llama/${name}`, new Uint8Array(await readFile(`${UPSTREAM}${name}`)));
+  await server.start();
+});
+test.afterAll(() => server.stop());
+
+/** A greedy chat completion through a fresh service (so a fresh engine worker that must load the model again). */
+function complete(page: Page, base: string) {
+  return page.evaluate(async (base) => {
+    window.ai?.dispose();
+    window.ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base } } });
+    window.events = [];
+    window.ai.models.addEventListener('progress', (event) => window.events.push({ type: 'progress', detail: (event as CustomEvent).detail }));
+    const response = await window.ai.fetch('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'नमस्ते' }], temperature: 0, max_tokens: 12 }),
+    });
+    return { status: response.status, body: await response.json() };
+  }, base);
+}
+
+/**
+ * The model's host goes away (the page's own scripts and ORT's wasm stay reachable: under the vite dev
+ * server they are never cached, so a Playwright offline context would stop the engine worker itself
+ * from starting; store-manage.spec.ts covers the store under `context.setOffline`).
+ */
+test('a chat model cached by its first request answers again with its file server gone', async ({ page }) => {
+  await openStorePage(page);
+  const base = `${server.url}llama/`;
+  const online = await complete(page, base);
+  expect(online.status).toBe(200);
+  const text = online.body.choices[0].message.content;
+  expect(text.length).toBeGreaterThan(0);
+  const progress = await page.evaluate(() => window.events.map((e) => e.detail as { model: string; fraction: number }));
+  expect(progress.some((p) => p.model === 'chat-v2' && p.fraction === 1)).toBe(true);
+  expect((await page.evaluate(() => window.ai.models.cached())).map((m) => m.id)).toEqual(['chat-v2']);
+
+  const requests = server.log.length;
+  await server.stop();
+  const offline = await complete(page, base);
+  expect(offline.status).toBe(200);
+  expect(offline.body.choices[0].message.content).toBe(text);
+  expect(server.log.length).toBe(requests);
+});
