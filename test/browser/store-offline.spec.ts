@@ -51,3 +51,22 @@ test('a chat model cached by its first request answers again with its file serve
   expect(offline.body.choices[0].message.content).toBe(text);
   expect(server.log.length).toBe(requests);
 });
+
+test('ai.models.load fetches the files the chat engine lists; the first request then downloads nothing', async ({ page }) => {
+  const preload = new FileServer();
+  for (const name of await readdir(UPSTREAM)) preload.put(`/llama/${name}`, new Uint8Array(await readFile(`${UPSTREAM}${name}`)));
+  await preload.start();
+  await openStorePage(page);
+  const base = `${preload.url}llama/`;
+  const status = await page.evaluate(async (base) => {
+    window.ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base } } });
+    return window.ai.models.load('chat-v2');
+  }, base);
+  expect(status.state).toBe('cached');
+  expect(status.files.map((file) => file.file)).toEqual(expect.arrayContaining(['model.onnx', 'model.onnx.data', 'tokenizer.json']));
+  const gets = preload.log.filter((entry) => entry.method === 'GET').length;
+  const answer = await complete(page, base);
+  expect(answer.status).toBe(200);
+  expect(preload.log.filter((entry) => entry.method === 'GET').length).toBe(gets);
+  await preload.stop();
+});
