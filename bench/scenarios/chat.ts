@@ -1,0 +1,204 @@
+import { createVaani } from '../../src/index';
+import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
+import type { BenchEnv, Scenario, ScenarioResult } from '../types';
+
+/** bench/prepare/chat.ts writes the model (Qwen2.5-0.5B layer sizes, 2 layers, fp32) and this pointer to it. */
+const POINTER = '/test/.fixtures/bench-chat.json';
+const ROUNDS = 3;
+const MAX_TOKENS = 32;
+const PROMPT = 'नमस्ते! Please write a short story about a boat on the Ganga at dawn, with a fisherman, a kingfisher and the morning bells of Varanasi.';
+const MESSAGES = [{ role: 'user', content: PROMPT }];
+
+/** One contender: answers with 1 token and with MAX_TOKENS; the difference is pure decoding. */
+interface Contender {
+  /** Wall time of a 1-token answer (template, tokenizer, prefill, first token) and of a full one. */
+  round(): Promise<{ firstMs: number; fullMs: number; promptTokens: number; generated: number }>;
+  dispose(): Promise<void>;
+}
+
+interface Figures {
+  ttftMs: number;
+  prefillTps: number;
+  decodeTps: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Bytes per realm (page, each worker) and in total; WASM heaps never shrink, so they hold their peak. */
+async function memory(): Promise<{ total: number; byScope: Record<string, number> } | null> {
+  const measure = (performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number; breakdown: { bytes: number; attribution: { url: string; scope: string }[] }[] }> }).measureUserAgentSpecificMemory;
+  if (!measure || !crossOriginIsolated) return null;
+  (globalThis as { gc?: () => void }).gc?.();
+  const result = await measure.call(performance);
+  const byScope: Record<string, number> = {};
+  for (const entry of result.breakdown) {
+    for (const where of entry.attribution) {
+      const key = `${where.scope}:${new URL(where.url).pathname.split('/').at(-1)}`;
+      byScope[key] = (byScope[key] ?? 0) + entry.bytes / entry.attribution.length;
+    }
+  }
+  return { total: result.bytes, byScope };
+}
+
+async function vaani(base: string, backend: 'wasm' | 'webgpu'): Promise<Contender> {
+  const ai = createVaani({ backend, models: { 'chat-v2': { baseURL: base, dtype: 'fp32' } } });
+  const ask = async (max: number) => {
+    const start = performance.now();
+    const response = await ai.fetch('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'chat-v2', messages: MESSAGES, temperature: 0, max_tokens: max }),
+    });
+    const json = await response.json();
+    if (!response.ok) throw new Error(`vaani: ${json.error.message}`);
+    return { ms: performance.now() - start, usage: json.usage as { prompt_tokens: number; completion_tokens: number } };
+  };
+  await ask(2);
+  return {
+    async round() {
+      const first = await ask(1);
+      const full = await ask(MAX_TOKENS);
+      return { firstMs: first.ms, fullMs: full.ms, promptTokens: full.usage.prompt_tokens, generated: full.usage.completion_tokens };
+    },
+    async dispose() {
+      ai.dispose();
+    },
+  };
+}
+
+async function bare(base: string, threads: number, promptTokens: number): Promise<Contender> {
+  const worker = new Worker(new URL('../support/chat-bare.worker.ts', import.meta.url), { type: 'module' });
+  const call = <T>(message: { load?: BareLoad; run?: BareRun }) =>
+    new Promise<T>((resolve, reject) => {
+      worker.onmessage = ({ data }) => (data.error ? reject(new Error(`bare loop: ${data.error}`)) : resolve(data as T));
+      worker.postMessage(message);
+    });
+  await call({ load: { base, graph: 'onnx/model.onnx', externalData: ['onnx/model.onnx_data'], threads } });
+  await call<BareTiming>({ run: { promptTokens, steps: 2 } });
+  return {
+    async round() {
+      const timing = await call<BareTiming>({ run: { promptTokens, steps: MAX_TOKENS } });
+      return { firstMs: timing.prefillMs, fullMs: timing.prefillMs + timing.decodeMs, promptTokens, generated: MAX_TOKENS };
+    },
+    async dispose() {
+      worker.terminate();
+    },
+  };
+}
+
+async function transformersJs(base: string): Promise<Contender> {
+  const { AutoModelForCausalLM, AutoTokenizer, Tensor, env: config } = await import('@huggingface/transformers');
+  config.allowRemoteModels = false;
+  config.allowLocalModels = true;
+  config.useBrowserCache = false;
+  const folder = new URL(base, location.href);
+  config.localModelPath = new URL('..', folder).pathname;
+  const wasm = config.backends.onnx.wasm!;
+  wasm.numThreads = 1;
+  // transformers.js brings its own onnxruntime-web build; serve it locally instead of from its CDN.
+  const ortDist = '/node_modules/@huggingface/transformers/node_modules/onnxruntime-web/dist/';
+  wasm.wasmPaths = { mjs: `${ortDist}ort-wasm-simd-threaded.asyncify.mjs`, wasm: `${ortDist}ort-wasm-simd-threaded.asyncify.wasm` };
+  const name = folder.pathname.split('/').at(-2)!;
+  const tokenizer = await AutoTokenizer.from_pretrained(name);
+  const model = await AutoModelForCausalLM.from_pretrained(name, { dtype: 'fp32', device: 'wasm' });
+  const ask = async (max: number) => {
+    const start = performance.now();
+    const text = tokenizer.apply_chat_template(MESSAGES, { add_generation_prompt: true, tokenize: false }) as string;
+    const ids = tokenizer.encode(text, { add_special_tokens: false });
+    const input_ids = new Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]);
+    const attention_mask = new Tensor('int64', new BigInt64Array(ids.length).fill(1n), [1, ids.length]);
+    const output = (await model.generate({ input_ids, attention_mask, max_new_tokens: max, do_sample: false })) as { dims: number[] };
+    return { ms: performance.now() - start, promptTokens: ids.length, generated: output.dims.at(-1)! - ids.length };
+  };
+  await ask(2);
+  return {
+    async round() {
+      const first = await ask(1);
+      const full = await ask(MAX_TOKENS);
+      return { firstMs: first.ms, fullMs: full.ms, promptTokens: full.promptTokens, generated: full.generated };
+    },
+    async dispose() {
+      await model.dispose();
+    },
+  };
+}
+
+/** Runs the contenders round-robin (A B C A B C …) so that load on the machine hits them alike. */
+async function interleave(contenders: Contender[], env: BenchEnv): Promise<Figures[]> {
+  const samples: Figures[][] = contenders.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, contender] of contenders.entries()) {
+      const r = await contender.round();
+      samples[i]!.push({ ttftMs: r.firstMs, prefillTps: r.promptTokens / (r.firstMs / 1000), decodeTps: (r.generated - 1) / ((r.fullMs - r.firstMs) / 1000) });
+    }
+    env.log(`round ${round + 1}/${ROUNDS} done`);
+  }
+  return samples.map((runs) => ({
+    ttftMs: median(runs.map((r) => r.ttftMs)),
+    prefillTps: median(runs.map((r) => r.prefillTps)),
+    decodeTps: median(runs.map((r) => r.decodeTps)),
+  }));
+}
+
+const row = (id: string, metric: string, unit: string, value: number, baseline: { name: string; value: number } | null, higherIsBetter: boolean, notes: Record<string, unknown>): ScenarioResult =>
+  ({ id, metric, unit, value, baseline, higherIsBetter, notes });
+
+const BARE = 'bare onnxruntime-web loop (same files and options, argmax only)';
+const TJS = 'transformers.js generate (its own onnxruntime-web 1.31-dev)';
+
+/** Decode and prefill speed and time to first token: Vaani vs a bare onnxruntime-web loop vs transformers.js. */
+const chat: Scenario = async (env) => {
+  const pointer = await fetch(POINTER);
+  if (!pointer.ok) throw new Error(`${POINTER} is missing: run bench/prepare/chat.ts first (npm run bench does).`);
+  const { url: base } = (await pointer.json()) as { url: string };
+  const before = await memory();
+  const ours = await vaani(base, 'wasm');
+  const promptTokens = (await ours.round()).promptTokens;
+  const afterVaani = await memory();
+  const floor = await bare(base, 1, promptTokens);
+  const theirs = await transformersJs(base);
+  const afterAll = await memory();
+  const [v, b, t] = (await interleave([ours, floor, theirs], env)) as [Figures, Figures, Figures];
+  await ours.dispose();
+  await theirs.dispose();
+
+  const notes = { model: `${base} (Qwen2.5-0.5B layer sizes, 2 layers, fp32)`, backend: 'wasm', threads: 1, promptTokens, maxTokens: MAX_TOKENS, rounds: ROUNDS, method: '1-token answer = time to first token; (N-token − 1-token) time = N−1 decode steps' };
+  const rows = [
+    row('chat.wasm.decode', 'decode speed', 'tokens/s', v.decodeTps, { name: BARE, value: b.decodeTps }, true, notes),
+    row('chat.wasm.decode.vs-transformers', 'decode speed', 'tokens/s', v.decodeTps, { name: TJS, value: t.decodeTps }, true, notes),
+    row('chat.wasm.prefill', 'prefill speed (prompt tokens / time to first token)', 'tokens/s', v.prefillTps, { name: BARE, value: b.prefillTps }, true, notes),
+    row('chat.wasm.prefill.vs-transformers', 'prefill speed (prompt tokens / time to first token)', 'tokens/s', v.prefillTps, { name: TJS, value: t.prefillTps }, true, notes),
+    row('chat.wasm.ttft', 'time to first token', 'ms', v.ttftMs, { name: BARE, value: b.ttftMs }, false, notes),
+    row('chat.wasm.ttft.vs-transformers', 'time to first token', 'ms', v.ttftMs, { name: TJS, value: t.ttftMs }, false, notes),
+  ];
+  if (before && afterVaani && afterAll) {
+    const mib = (bytes: number) => bytes / 2 ** 20;
+    const vaaniBytes = afterVaani.total - before.total;
+    const windowBytes = (m: typeof before) => Object.entries(m.byScope).filter(([k]) => k.startsWith('Window')).reduce((s, [, n]) => s + n, 0);
+    const transformersBytes = windowBytes(afterAll) - windowBytes(afterVaani);
+    rows.push(row('chat.wasm.memory', 'memory the loaded model holds (page + its worker; WASM heap = its peak)', 'MiB', mib(vaaniBytes), { name: TJS, value: mib(transformersBytes) }, false, { ...notes, byScope: afterAll.byScope }));
+  }
+  if (env.isolated) {
+    const two = await bare(base, 2, promptTokens);
+    const [one, twoThreads] = (await interleave([floor, two], env)) as [Figures, Figures];
+    await two.dispose();
+    rows.push(row('chat.wasm.threads.decode', 'bare-loop decode speed with 2 WASM threads', 'tokens/s', twoThreads.decodeTps, { name: 'the same with 1 thread', value: one.decodeTps }, true, notes));
+    rows.push(row('chat.wasm.threads.prefill', 'bare-loop prefill speed with 2 WASM threads', 'tokens/s', twoThreads.prefillTps, { name: 'the same with 1 thread', value: one.prefillTps }, true, notes));
+  }
+  await floor.dispose();
+  const adapter = await navigator.gpu?.requestAdapter();
+  if (adapter?.info.isFallbackAdapter) env.log('WebGPU: only a software adapter here; its speed means nothing, so no WebGPU rows (tests cover its correctness).');
+  else if (adapter) {
+    const gpu = await vaani(base, 'webgpu');
+    const cpu = await vaani(base, 'wasm');
+    const [g, c] = (await interleave([gpu, cpu], env)) as [Figures, Figures];
+    await gpu.dispose();
+    await cpu.dispose();
+    const gpuNotes = { ...notes, backend: 'webgpu', adapter: adapter.info.vendor };
+    rows.push(row('chat.webgpu.decode', 'decode speed on WebGPU', 'tokens/s', g.decodeTps, { name: 'Vaani on WASM', value: c.decodeTps }, true, gpuNotes));
+    rows.push(row('chat.webgpu.ttft', 'time to first token on WebGPU', 'ms', g.ttftMs, { name: 'Vaani on WASM', value: c.ttftMs }, false, gpuNotes));
+  }
+  return rows;
+};
+
+export default chat;

@@ -1,0 +1,90 @@
+/**
+ * The floor for the chat bench: onnxruntime-web driven directly on the same model files and
+ * session options as the chat engine — KV cache fed back, argmax only, no tokenizer, no sampling.
+ * Messages: { load: BareLoad } → { loaded: true }; { run: BareRun } → { prefillMs, decodeMs }.
+ */
+import * as ort from 'onnxruntime-web/wasm';
+
+export interface BareLoad {
+  base: string;
+  graph: string;
+  externalData: string[];
+  threads: number;
+}
+
+export interface BareRun {
+  promptTokens: number;
+  steps: number;
+}
+
+export interface BareTiming {
+  prefillMs: number;
+  decodeMs: number;
+}
+
+const bytes = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
+
+function argmax(data: Float32Array, from: number): number {
+  let best = from;
+  for (let i = from + 1; i < data.length; i++) if (data[i]! > data[best]!) best = i;
+  return best - from;
+}
+
+let session: ort.InferenceSession;
+
+async function load(request: BareLoad): Promise<void> {
+  ort.env.wasm.numThreads = request.threads;
+  const folder = request.graph.slice(0, request.graph.lastIndexOf('/') + 1);
+  session = await ort.InferenceSession.create(await bytes(request.base + request.graph), {
+    executionProviders: ['wasm'],
+    graphOptimizationLevel: 'all',
+    externalData: await Promise.all(request.externalData.map(async (file) => ({ path: file.slice(folder.length), data: await bytes(request.base + file) }))),
+  });
+}
+
+async function step(ids: number[], start: number, cache: Record<string, ort.Tensor>) {
+  const has = (name: string) => session.inputMetadata.some((m) => m.name === name);
+  const total = start + ids.length;
+  const feeds: Record<string, ort.Tensor> = {
+    input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
+    attention_mask: new ort.Tensor('int64', new BigInt64Array(total).fill(1n), [1, total]),
+    ...cache,
+  };
+  if (has('position_ids')) feeds.position_ids = new ort.Tensor('int64', BigInt64Array.from(ids, (_, i) => BigInt(start + i)), [1, ids.length]);
+  if (has('num_logits_to_keep')) feeds.num_logits_to_keep = new ort.Tensor('int64', new BigInt64Array([1n]), []);
+  const out = await session.run(feeds);
+  const next: Record<string, ort.Tensor> = {};
+  for (const name of Object.keys(cache)) next[name] = out[name.replace('past_key_values.', 'present.')]!;
+  const logits = out.logits!;
+  const data = logits.data as Float32Array;
+  return { token: argmax(data, data.length - logits.dims.at(-1)!), cache: next };
+}
+
+async function run(request: BareRun): Promise<BareTiming> {
+  const empty = Object.fromEntries(
+    session.inputMetadata
+      .filter((m) => m.name.startsWith('past_key_values.'))
+      .map((m) => {
+        const [, heads, , dim] = (m as unknown as { shape: number[] }).shape;
+        return [m.name, new ort.Tensor('float32', new Float32Array(0), [1, heads!, 0, dim!])];
+      }),
+  );
+  const prompt = Array.from({ length: request.promptTokens }, (_, i) => 100 + ((i * 37) % 1000));
+  let start = performance.now();
+  let { token, cache } = await step(prompt, 0, empty);
+  const prefillMs = performance.now() - start;
+  start = performance.now();
+  for (let i = 1; i < request.steps; i++) ({ token, cache } = await step([token], prompt.length + i - 1, cache));
+  return { prefillMs, decodeMs: performance.now() - start };
+}
+
+self.onmessage = async ({ data }: MessageEvent<{ load?: BareLoad; run?: BareRun }>) => {
+  try {
+    if (data.load) {
+      await load(data.load);
+      self.postMessage({ loaded: true });
+    } else if (data.run) self.postMessage(await run(data.run));
+  } catch (error) {
+    self.postMessage({ error: error instanceof Error ? error.message : String(error) });
+  }
+};
