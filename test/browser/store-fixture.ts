@@ -113,20 +113,19 @@ export async function loadModel(page: Page, id: string, abortAfter?: number): Pr
   }, { id, abortAfter });
 }
 
-/** Keys of the chunk and index databases that belong to `url`. */
+/** What the chunk and index databases hold for `url`: chunk count, manifest, partial record. */
 export async function storedKeys(page: Page, url: string): Promise<{ chunks: number; manifest: boolean; partial: boolean }> {
   return page.evaluate(async (url) => {
     const { idb } = window.Store;
-    const chunks = await window.Store.idb.getChunks(url, 1).then(async () => {
-      const open = indexedDB.open('vaani-weights');
-      const db = await new Promise<IDBDatabase>((resolve) => (open.onsuccess = () => resolve(open.result)));
-      const all = await new Promise<IDBValidKey[]>((resolve) => {
-        const request = db.transaction('chunks').objectStore('chunks').getAllKeys();
-        request.onsuccess = () => resolve(request.result);
-      });
-      db.close();
-      return all.filter((key) => Array.isArray(key) && key[0] === url).length;
+    await idb.getChunks(url, 0); // opens (and on a fresh page creates) the chunk database
+    const open = indexedDB.open(idb.CHUNKS_DB);
+    const db = await new Promise<IDBDatabase>((resolve) => (open.onsuccess = () => resolve(open.result)));
+    const keys = await new Promise<IDBValidKey[]>((resolve) => {
+      const request = db.transaction('chunks').objectStore('chunks').getAllKeys();
+      request.onsuccess = () => resolve(request.result);
     });
+    db.close();
+    const chunks = keys.filter((key) => Array.isArray(key) && key[0] === url).length;
     return { chunks, manifest: (await idb.readManifest(url)) !== undefined, partial: (await idb.readPartial(url)) !== undefined };
   }, url);
 }
