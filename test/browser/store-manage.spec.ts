@@ -143,3 +143,12 @@ test('a cached model loads with the network off, in the page and in a worker', a
   await consistent(page, absent.baseURL, small);
   await context.setOffline(false);
 });
+
+test('a model with no known files is a clear error, and nothing is recorded for it', async ({ page }) => {
+  await setup(page, {});
+  const outcome = await loadModel(page, 'image-v1');
+  expect(outcome.error).toMatchObject({ code: 'unknown_model' });
+  expect(outcome.error!.message).toContain("models: { 'image-v1': { baseURL, files: [...] } }");
+  expect(await page.evaluate(() => window.ai.models.cached())).toEqual([]);
+  expect(await page.evaluate(() => window.ai.models.delete('image-v1'))).toBe(false);
+});
