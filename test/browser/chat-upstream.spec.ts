@@ -44,3 +44,31 @@ test.describe('the upstream export (tiny-random-llama-fp16-genai) as it is', () 
     expect(choice.finish_reason).toBe(result.reference.generated.length === 24 ? 'length' : 'stop');
   });
 });
+
+test('on WebGPU the fp16 upstream export runs where the adapter has shader-f16, else auto falls back to WASM', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openHarness(page, '/test/browser/pages/chat.html');
+  const result = await page.evaluate(async ({ base, messages }) => {
+    const answer = async (backend: 'auto' | 'webgpu' | 'wasm') => {
+      const ai = window.Vaani.createVaani({ backend, models: { 'chat-v2': { baseURL: base } } });
+      const response = await ai.fetch('/v1/chat/completions', {
+        method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'chat-v2', messages, temperature: 0, max_tokens: 8 }),
+      });
+      const json = await response.json();
+      ai.dispose();
+      return { status: response.status, backend: response.headers.get('x-vaani-backend'), json };
+    };
+    const adapter = await navigator.gpu.requestAdapter();
+    return { f16: adapter?.features.has('shader-f16') ?? false, auto: await answer('auto'), gpu: await answer('webgpu'), cpu: await answer('wasm') };
+  }, { base: UPSTREAM, messages: MESSAGES });
+  expect(result.cpu.status).toBe(200);
+  expect(result.auto.backend).toBe(result.f16 ? 'webgpu' : 'wasm');
+  expect(result.auto.json.choices[0].message.content).toBe(result.cpu.json.choices[0].message.content);
+  if (result.f16) {
+    expect(result.gpu.json.choices[0].message.content).toBe(result.cpu.json.choices[0].message.content);
+  } else {
+    expect(result.gpu.status).toBe(503);
+    expect(result.gpu.json.error.message).toContain('shader-f16');
+  }
+});

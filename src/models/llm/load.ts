@@ -56,7 +56,8 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
     return templates.get(text)!;
   };
 
-  const attempts = backendAttempts(request.backend, request.backend === 'wasm' ? undefined : await probeWebGpu(), request.dtype);
+  const gpu = request.backend === 'wasm' ? undefined : await probeWebGpu();
+  const attempts = backendAttempts(request.backend, gpu, request.dtype);
   const ort = await loadOrt(attempts.some((attempt) => attempt.backend === 'webgpu'));
   const failures: string[] = [];
   for (const attempt of attempts) {
@@ -64,7 +65,12 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
       const files = await findModelFiles(loader, attempt.dtypes, options);
       const [graph, externalData] = await Promise.all([loader.load(files.graph, options), loadExternalData(loader, files, options)]);
       const session = await createSession(ort, { backend: attempt.backend, graph, externalData });
-      const kv = new KvDecoder(ort, session, layoutOf(session, llmConfig));
+      const layout = layoutOf(session, llmConfig);
+      if (attempt.backend === 'webgpu' && layout.cacheType === 'float16' && !gpu?.f16) {
+        await session.release();
+        throw new Error(`${files.graph} computes in float16 but this WebGPU adapter lacks shader-f16`);
+      }
+      const kv = new KvDecoder(ort, session, layout);
       return { tokenizer, template, config: llmConfig, decoder: kv, backend: attempt.backend, dtype: files.dtype };
     } catch (error) {
       failures.push(`${attempt.backend}: ${error instanceof Error ? error.message : String(error)}`);
