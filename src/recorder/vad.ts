@@ -1,7 +1,8 @@
 import * as Comlink from 'comlink';
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
 import { WorkerHost } from '../runtime/worker-host';
-import { VAD_FRAME, type VadWorkerApi } from '../workers/vad.worker';
+import type { VadWorkerApi } from '../workers/vad.worker';
+import { VAD_FRAME } from './vad-frame';
 
 export interface VadOptions {
   /** Speech probability at which speech starts (Silero's output, 0–1). Default 0.5. */

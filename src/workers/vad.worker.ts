@@ -1,8 +1,8 @@
 import { loadOrt, type OrtSession } from '../backends/ort';
+import { VAD_FRAME } from '../recorder/vad-frame';
 import { exposeEngine } from './expose';
 
-/** Silero VAD v5/v6 at 16 kHz: 512 new samples per frame, with the previous 64 as context. */
-export const VAD_FRAME = 512;
+/** Silero VAD v5/v6 at 16 kHz: VAD_FRAME new samples per step, with the previous CONTEXT as context. */
 const CONTEXT = 64;
 
 type Tensor = import('onnxruntime-web').Tensor;
