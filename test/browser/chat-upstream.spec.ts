@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { openHarness } from './support/page';
 import type { ReferenceRequest } from './pages/chat-reference';
 
-const UPSTREAM = '/@fs/work/shared/fixtures/tiny-random-llama-fp16-genai/';
+const UPSTREAM = '/shared/fixtures/tiny-random-llama-fp16-genai/';
 const MESSAGES = [
   { role: 'system', content: 'You are terse.' },
   { role: 'user', content: 'Name three rivers of India: गंगा, யமுனை?' },

@@ -2,8 +2,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { FileServer } from './support/file-server';
 import { openStorePage } from './store-fixture';
+import { SHARED_DIR } from '../support/shared';
 
-const UPSTREAM = '/work/shared/fixtures/tiny-random-llama-fp16-genai/';
+const UPSTREAM = `${SHARED_DIR}fixtures/tiny-random-llama-fp16-genai/`;
 const server = new FileServer();
 
 test.beforeAll(async () => {

@@ -4,10 +4,11 @@ import type { Page } from '@playwright/test';
 import { encodeWav } from '../../../src/api/audio/wav';
 import { decodeMono } from '../../../src/audio/mono';
 import { readWav } from './wav';
+import { SHARED_DIR } from '../../support/shared';
 
 /** Test-side audio: real clips, noise at a known SNR, multipart uploads to the in-page service. */
 
-export const SHARED_AUDIO = '/work/shared/audio';
+export const SHARED_AUDIO = `${SHARED_DIR}audio`;
 
 export async function loadClip(name: string, sampleRate?: number) {
   return decodeMono(new Uint8Array(readFileSync(`${SHARED_AUDIO}/${name}`)), sampleRate);

@@ -5,8 +5,9 @@ import { decodeAudio } from '../../../src/audio/decode';
 import { toAudioApiError } from '../../../src/audio/errors';
 import { ApiError } from '../../../src/api/errors';
 import { decodeMono, toMono } from '../../../src/audio/mono';
+import { SHARED_DIR } from '../../support/shared';
 
-const shared = (name: string) => new Uint8Array(readFileSync(`/work/shared/audio/${name}`));
+const shared = (name: string) => new Uint8Array(readFileSync(`${SHARED_DIR}audio/${name}`));
 const sine = (length: number, rate: number, hz: number) => Float32Array.from({ length }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
 
 describe('decodeAudio', () => {

@@ -6,8 +6,9 @@ import { warpFormants } from '../../../src/voice/changer-formants';
 import { boundsOf, playback } from '../../../src/voice/changer-resample';
 import { formantScaleBetween } from '../../browser/support/audio-formants';
 import { pitchStats } from '../../browser/support/pitch';
+import { SHARED_DIR } from '../../support/shared';
 
-const clip = () => decodeMono(new Uint8Array(readFileSync('/work/shared/audio/1272-141231-0002.mp3')), 16000);
+const clip = () => decodeMono(new Uint8Array(readFileSync(`${SHARED_DIR}audio/1272-141231-0002.mp3`)), 16000);
 const sine = (length: number, rate: number, hz: number) => Float32Array.from({ length }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
 
 describe('playback', () => {

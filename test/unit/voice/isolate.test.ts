@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeMono } from '../../../src/audio/mono';
 import { denoise48k, isolateVoice } from '../../../src/voice/isolate';
 import { trackPitch, medianF0 } from '../../../src/voice/prosody-pitch';
+import { SHARED_DIR } from '../../support/shared';
 
 const correlation = (a: Float32Array, b: Float32Array, lag: number) => {
   let ab = 0;
@@ -18,7 +19,7 @@ const correlation = (a: Float32Array, b: Float32Array, lag: number) => {
 
 describe('RNNoise isolation', () => {
   it('keeps clean speech time-aligned: the model delay is compensated', async () => {
-    const { samples } = await decodeMono(new Uint8Array(readFileSync('/work/shared/audio/common_voice_en_59751.mp3')), 48000);
+    const { samples } = await decodeMono(new Uint8Array(readFileSync(`${SHARED_DIR}audio/common_voice_en_59751.mp3`)), 48000);
     const out = await denoise48k(samples);
     expect(out.length).toBe(samples.length);
     const aligned = correlation(samples, out, 0);
@@ -27,7 +28,7 @@ describe('RNNoise isolation', () => {
   });
 
   it('answers at the input rate with the input length', async () => {
-    const { samples } = await decodeMono(new Uint8Array(readFileSync('/work/shared/audio/1272-141231-0002.mp3')));
+    const { samples } = await decodeMono(new Uint8Array(readFileSync(`${SHARED_DIR}audio/1272-141231-0002.mp3`)));
     const out = await isolateVoice(samples, 16000);
     expect(out.length).toBe(samples.length);
   });

@@ -3,10 +3,11 @@ import { WhisperFeatureExtractor } from '@huggingface/transformers';
 import decode from 'audio-decode';
 import { describe, expect, it } from 'vitest';
 import { WHISPER_MEL, WhisperMel } from '../../../src/audio/mel';
+import { SHARED_DIR } from '../../support/shared';
 
 /** jfk.flac as 16 kHz mono; the same samples go to both extractors, so the resampling method does not matter. */
 async function jfk16k(): Promise<Float32Array> {
-  const audio = await decode(await readFile('/work/shared/audio/jfk.flac'));
+  const audio = await decode(await readFile(`${SHARED_DIR}audio/jfk.flac`));
   const channels = audio.channelData;
   const length = Math.floor((channels[0]!.length * 16000) / audio.sampleRate);
   return Float32Array.from({ length }, (_, i) => {
