@@ -1,13 +1,15 @@
 import { expect, test } from '@playwright/test';
+import { ensureTinyWhisper, FIXTURE_URL } from '../fixtures/whisper/ensure';
 import { envelope, LIBRISPEECH, microphone, speechBounds } from '../fixtures/whisper/microphone';
 import { openHarness } from './support/page';
 
 test.use(microphone(LIBRISPEECH.mic));
+test.beforeAll(() => ensureTinyWhisper());
 
-test('with Silero VAD: trims to the speech (boundaries within 100 ms) and stops by itself after the silence', async ({ page }) => {
+test('with Silero VAD: trims to the speech (boundaries within 100 ms), stops by itself after the silence; its file transcribes', async ({ page }) => {
   const errors = await openHarness(page);
-  const result = await page.evaluate(async () => {
-    const ai = window.Vaani.createVaani();
+  const result = await page.evaluate(async (model) => {
+    const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32' } } });
     const recorder = ai.recorder({ vad: { silenceMs: 2000, padMs: 200 } });
     const events: string[] = [];
     for (const type of ['speechstart', 'speechend']) recorder.addEventListener(type, () => events.push(type));
@@ -15,8 +17,17 @@ test('with Silero VAD: trims to the speech (boundaries within 100 ms) and stops 
     const started = performance.now();
     await recorder.start();
     const recording = await Promise.race([stopped, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no auto-stop')), 30_000))]);
-    return { samples: Array.from(recording.samples), speech: recording.speech, recordedDuration: recording.recordedDuration, events, elapsed: (performance.now() - started) / 1000 };
-  });
+    const elapsed = (performance.now() - started) / 1000;
+    const form = new FormData();
+    form.set('file', recording.file);
+    form.set('model', 'speech-stt-v1');
+    form.set('response_format', 'verbose_json');
+    form.set('language', 'hi');
+    const response = await ai.fetch('/v1/audio/transcriptions', { method: 'POST', headers: { authorization: 'Bearer k' }, body: form });
+    const transcription = { status: response.status, body: await response.text() };
+    ai.dispose();
+    return { samples: Array.from(recording.samples), duration: recording.duration, speech: recording.speech, recordedDuration: recording.recordedDuration, events, elapsed, transcription };
+  }, `${FIXTURE_URL}tiny/`);
   expect(errors).toEqual([]);
   expect(result.events[0]).toBe('speechstart');
   expect(result.events).toContain('speechend');
@@ -28,4 +39,7 @@ test('with Silero VAD: trims to the speech (boundaries within 100 ms) and stops 
   const detail = JSON.stringify({ start, end, duration, speech: result.speech, recorded: result.recordedDuration, elapsed: result.elapsed });
   expect(Math.abs(start - 0.2), detail).toBeLessThanOrEqual(0.1);
   expect(Math.abs(duration - end - 0.2), detail).toBeLessThanOrEqual(0.1);
+  test.info().annotations.push({ type: 'vad', description: detail });
+  expect(result.transcription.status, result.transcription.body).toBe(200);
+  expect(JSON.parse(result.transcription.body).duration).toBeCloseTo(result.duration, 3);
 });

@@ -41,7 +41,10 @@ function halfToFloat(bits: number): number {
   return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
 }
 
-/** The encoder and the merged decoder of one Whisper export, run with the KV cache. */
+/**
+ * The encoder and the merged decoder of one Whisper export, run with the KV cache. Tensors are
+ * disposed as soon as they are replaced (on WebGPU they hold GPU buffers until then).
+ */
 export class WhisperDecoder {
   private readonly cacheType: 'float32' | 'float16';
 
@@ -88,12 +91,16 @@ export class WhisperDecoder {
     const next: Record<string, Tensor> = {};
     for (let i = 0; i < this.config.decoderLayers; i++) {
       for (const part of ['decoder.key', 'decoder.value', 'encoder.key', 'encoder.value']) {
+        const name = `past_key_values.${i}.${part}`;
         const keepFirst = cache && part.startsWith('encoder');
-        next[`past_key_values.${i}.${part}`] = keepFirst ? cache[`past_key_values.${i}.${part}`]! : output[`present.${i}.${part}`]!;
+        next[name] = keepFirst ? cache[name]! : output[`present.${i}.${part}`]!;
+        if (cache && !keepFirst) cache[name]!.dispose();
       }
     }
     const logits = output.logits!;
-    return { logits: await floats(logits), vocab: logits.dims[2]!, cache: next };
+    const values = await floats(logits);
+    logits.dispose();
+    return { logits: values, vocab: logits.dims[2]!, cache: next };
   }
 
   private slimEncoderInput: boolean | undefined;
@@ -118,7 +125,8 @@ export class WhisperDecoder {
 
   /** Probabilities of each language token after `<|startoftranscript|>`. */
   async languageProbabilities(encoded: Tensor): Promise<Map<string, number>> {
-    const { logits } = await this.step([this.config.ids.sot], encoded, undefined);
+    const { logits, cache } = await this.step([this.config.ids.sot], encoded, undefined);
+    for (const tensor of Object.values(cache)) tensor.dispose();
     const languages = [...this.config.languages];
     const restricted = Float32Array.from(languages, ([, id]) => logits[id]!);
     const logSum = logSumExp(restricted);
@@ -150,6 +158,7 @@ export class WhisperDecoder {
       tokens.push(token);
       input = [token];
     }
+    for (const tensor of Object.values(cache ?? {})) tensor.dispose();
     return { tokens, logprobs, noSpeechProb };
   }
 }

@@ -33,7 +33,11 @@ const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + 
 
 async function pass(decoder: WhisperDecoder, features: Float32Array, seek: number, request: DecodeRequest): Promise<DecodeResult> {
   const encoded = await decoder.encode(shiftFeatures(features, decoder.config.melBins, seek));
-  return decoder.decode(encoded, request);
+  try {
+    return await decoder.decode(encoded, request);
+  } finally {
+    encoded.dispose();
+  }
 }
 
 /**

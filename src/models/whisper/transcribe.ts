@@ -64,7 +64,8 @@ async function compressionRatio(text: string): Promise<number> {
 }
 
 async function detectLanguage(model: LoadedWhisper, features: Float32Array): Promise<string> {
-  const probabilities = await model.decoder.languageProbabilities(await model.decoder.encode(features));
+  const encoded = await model.decoder.encode(features);
+  const probabilities = await model.decoder.languageProbabilities(encoded).finally(() => encoded.dispose());
   return [...probabilities].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
 }
 
