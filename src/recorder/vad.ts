@@ -80,7 +80,8 @@ export class SpeechTracker {
   async span(): Promise<SpeechSpan | undefined> {
     await this.work;
     if (this.firstSpeech === undefined || this.lastSpeech === undefined) return undefined;
-    return { start: (this.firstSpeech * VAD_FRAME) / RATE, end: ((this.lastSpeech + 1) * VAD_FRAME) / RATE };
+    // Silero's probability trails the sound by about a frame: speech ends where the last speech frame begins.
+    return { start: (this.firstSpeech * VAD_FRAME) / RATE, end: (Math.max(this.lastSpeech, this.firstSpeech + 1) * VAD_FRAME) / RATE };
   }
 
   dispose(): void {
