@@ -29,10 +29,14 @@ test.describe('the service through the openai SDK', () => {
       return res.json();
     });
     expect(Object.keys(voices).sort()).toEqual(['models', 'voices']);
+    expect(voices.voices.length).toBeGreaterThan(30);
     for (const voice of voices.voices) {
-      expect(Object.keys(voice).sort()).toEqual(['gender', 'id', 'language', 'languageCode', 'name']);
+      const extra = Object.keys(voice).filter((key) => !['gender', 'id', 'language', 'languageCode', 'name'].includes(key));
+      expect(extra.every((key) => key === 'downloadBytes')).toBe(true);
+      expect(voice).toMatchObject({ id: expect.any(String), name: expect.any(String), language: expect.any(String), gender: expect.stringMatching(/^(female|male|neutral)$/) });
       expect(voice.languageCode).toMatch(/^[a-z]{2,3}-[A-Z]{2}$/);
     }
+    expect(voices.models).toEqual(expect.arrayContaining([{ id: 'speech-tts-v1', kind: 'tts' }, { id: 'speech-stt-v1', kind: 'stt' }]));
   });
 
   test('each error class arrives as the SDK error it should be', async ({ page }) => {
