@@ -38,7 +38,7 @@ function transcriptionEngine(modelId: string, options: VaaniOptions, seen: Seen)
         const cancel = () => void api.cancel();
         signal.addEventListener('abort', cancel, { once: true });
         try {
-          return await api.transcribe({ base, dtype: source.dtype, backend: options.backend ?? 'auto', audio: bytes, params });
+          return await api.transcribe({ model: modelId, base, store: options.store, dtype: source.dtype, backend: options.backend ?? 'auto', audio: bytes, params });
         } finally {
           signal.removeEventListener('abort', cancel);
         }

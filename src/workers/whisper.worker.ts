@@ -4,7 +4,8 @@ import { toAudioApiError } from '../audio/errors';
 import { loadWhisper, type StartedWhisper } from '../models/whisper/load';
 import { transcribe, WhisperRequestError } from '../models/whisper/transcribe';
 import type { Transcript, TranscriptionParams } from '../protocol/audio';
-import { fetchLoader } from '../store/loader';
+import { storeLoader } from '../store/store-loader';
+import type { StoreOptions } from '../store/types';
 import type { Backend } from '../types';
 import { exposeEngine } from './expose';
 
@@ -12,8 +13,11 @@ import { exposeEngine } from './expose';
 export const MAX_TRANSCRIPTION_SECONDS = 10 * 60;
 
 export interface WhisperJob {
+  /** The catalogue id, under which the weight store records the files. */
+  model: string;
   /** Base URL of the model's files. */
   base: string;
+  store?: StoreOptions;
   dtype?: string;
   backend: Backend;
   audio: Uint8Array;
@@ -31,7 +35,7 @@ let cancelled = false;
 function load(job: WhisperJob): Promise<StartedWhisper> {
   const key = JSON.stringify([job.base, job.dtype, job.backend]);
   if (model?.key !== key) {
-    const ready = loadWhisper(fetchLoader(job.base), { backend: job.backend, dtype: job.dtype }).catch((error: unknown) => {
+    const ready = loadWhisper(storeLoader(job.base, { ...job.store, model: job.model }), { backend: job.backend, dtype: job.dtype }).catch((error: unknown) => {
       model = undefined;
       throw new ApiError(503, `The speech recognition model could not be loaded from ${job.base}: ${error instanceof Error ? error.message : String(error)}`, 'model_unavailable', 'model');
     });
