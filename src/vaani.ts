@@ -6,9 +6,7 @@ import { Remote } from './runtime/remote';
 import { ModelStore } from './store/models';
 import { modelResolver } from './store/resolve';
 import type { Routing, Vaani, VaaniOptions } from './types';
-
-const abortError = (signal: AbortSignal) =>
-  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
+import { abortError } from './runtime/abort';
 
 /** Creates the in-page service. Engines are registered by the caller (see index.ts). */
 export function createVaaniWith(options: VaaniOptions, register: (registry: EngineRegistry, options: VaaniOptions) => void): Vaani {

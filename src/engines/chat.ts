@@ -12,12 +12,10 @@ import type { VaaniOptions } from '../types';
 import type { GenerationEvents } from '../models/llm/generate';
 import { llmFiles } from '../models/llm/manifest';
 import type { LlmWorkerApi } from '../workers/llm.worker';
+import { abortError } from '../runtime/abort';
 
 /** Catalogue chat ids answered by a local decoder LLM. */
 export const LOCAL_CHAT_MODELS = ['chat-v2', 'chat-v2-pro'] as const;
-
-const abortError = (signal: AbortSignal) =>
-  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
 
 function chatEngine(modelId: string, options: VaaniOptions, onBackend: (backend: string) => void): ChatEngine & { dispose(): void } {
   const source = modelSource(modelId, options.models);

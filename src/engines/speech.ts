@@ -8,9 +8,7 @@ import { ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/cata
 import { toApiError } from '../voice/tts/errors';
 import type { SpeakJob } from '../voice/tts/job';
 import type { TtsWorkerApi } from '../workers/tts.worker';
-
-const abortError = (signal: AbortSignal) =>
-  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
+import { abortError } from '../runtime/abort';
 
 function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void } {
   const host = new WorkerHost<TtsWorkerApi>({

@@ -8,15 +8,13 @@ import { WorkerHost } from '../runtime/worker-host';
 import { sourceBase } from '../store/source';
 import type { VaaniOptions } from '../types';
 import type { WhisperWorkerApi } from '../workers/whisper.worker';
+import { abortError } from '../runtime/abort';
 
 /** Catalogue ids answered by a local Whisper model. */
 export const LOCAL_STT_MODELS = ['speech-stt-v1'] as const;
 
 /** Languages of a multilingual Whisper vocabulary without large-v3's Cantonese, until a model has loaded. */
 const MULTILINGUAL = WHISPER_LANGUAGES.map(([code]) => code).filter((code) => code !== 'yue');
-
-const abortError = (signal: AbortSignal) =>
-  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
 
 interface Seen {
   backend?: string;

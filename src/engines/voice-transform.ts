@@ -8,12 +8,10 @@ import type { VaaniOptions } from '../types';
 import { findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
 import { contourShape, KEEP_CONTOUR } from '../voice/prosody';
 import type { ChangePlan, DspWorkerApi } from '../workers/dsp.worker';
+import { abortError } from '../runtime/abort';
 
 /** The catalogue id the audio-transform routes default to. */
 export const TRANSFORM_MODEL = 'speech-v1-turbo';
-
-const abortError = (signal: AbortSignal) =>
-  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
 
 function transformEngine(options: VaaniOptions): VoiceTransformEngine & { dispose(): void } {
   const host = new WorkerHost<DspWorkerApi>({

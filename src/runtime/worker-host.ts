@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import { ApiError } from '../api/errors';
 import type { Pingable } from '../workers/expose';
+import { abortError } from './abort';
 
 export interface WorkerHostOptions {
   /** Starts the worker, e.g. `() => new Worker(new URL('./x.worker.ts', import.meta.url), { type: 'module' })`. */
@@ -25,9 +26,6 @@ interface Waiting {
   signal?: AbortSignal;
 }
 
-const aborted = (signal: AbortSignal) =>
-  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
-
 /**
  * One engine worker behind comlink: started on first use, one job at a time with a bounded queue,
  * replaced when it crashes or stops answering (its jobs get a 503; the next job starts a new one).
@@ -42,7 +40,7 @@ export class WorkerHost<T> {
 
   /** Runs `job` with the worker's API once the jobs before it are done. */
   async run<R>(job: (api: Comlink.Remote<T & Pingable>) => Promise<R>, signal?: AbortSignal): Promise<R> {
-    if (signal?.aborted) throw aborted(signal);
+    if (signal?.aborted) throw abortError(signal);
     await this.turn(signal);
     if (this.disposed) {
       this.next();
@@ -80,7 +78,7 @@ export class WorkerHost<T> {
       signal?.addEventListener('abort', () => {
         const index = this.queue.indexOf(waiting);
         if (index >= 0) this.queue.splice(index, 1);
-        reject(aborted(signal));
+        reject(abortError(signal));
       }, { once: true });
     });
   }

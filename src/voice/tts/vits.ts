@@ -2,7 +2,7 @@ import { splitClauses } from './prosody';
 import { TtsError } from './errors';
 import type { Runtime } from './job';
 import { concat, loadJson, loadOrt, memo, modelFile, openSession, type Session } from './onnx';
-import { stretch } from './stretch';
+import { sonicStretch } from '../changer-sonic';
 import { vitsIds, type VitsTokenizerConfig } from './vits-tokens';
 
 interface VitsModel {
@@ -46,5 +46,5 @@ export const speakVits: Runtime = async (job, context) => {
   }
   if (parts.length === 0) throw new TtsError(400, '`input` has nothing this voice can pronounce.', 'invalid_value', 'input');
   const samples = concat(parts, Math.round(CLAUSE_GAP_SECONDS * model.sampleRate));
-  return { samples: job.speed === 1 ? samples : await stretch(samples, model.sampleRate, job.speed), sampleRate: model.sampleRate };
+  return { samples: job.speed === 1 ? samples : await sonicStretch(samples, model.sampleRate, Float64Array.of(0, samples.length), Float32Array.of(job.speed)), sampleRate: model.sampleRate };
 };
