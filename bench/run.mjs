@@ -26,7 +26,12 @@ for (const name of scenarioNames) {
 }
 
 const remote = await startBenchRemote();
-const server = await createServer({ configFile: new URL('../vite.test.config.ts', import.meta.url).pathname, server: { port, strictPort: true }, logLevel: 'warn' });
+const server = await createServer({
+  configFile: new URL('../vite.test.config.ts', import.meta.url).pathname,
+  cacheDir: new URL('../node_modules/.vite-bench', import.meta.url).pathname,
+  server: { port, strictPort: true },
+  logLevel: 'warn',
+});
 await server.listen();
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--enable-unsafe-webgpu', '--js-flags=--expose-gc', '--enable-precise-memory-info'] });
 let rows = [];
@@ -39,9 +44,22 @@ try {
   await page.goto(`http://localhost:${port}/bench/page.html`);
   await page.waitForFunction(() => document.title === 'ready');
   backend = await page.evaluate(async () => ((await navigator.gpu?.requestAdapter()) ? 'wasm+webgpu' : 'wasm'));
+  const ready = () => page.waitForFunction(() => document.title === 'ready' && typeof window.runScenario === 'function');
+  // The dev server may reload the page once when it first meets a worker's dependency: run again.
+  const run = async (name, tries = 3) => {
+    try {
+      return await page.evaluate(([n, url]) => window.runScenario(n, url), [name, remote.url]);
+    } catch (error) {
+      if (tries <= 1 || !/context was destroyed|navigation/i.test(String(error))) throw error;
+      console.log(`  the page reloaded during ${name}; running it again`);
+      await page.waitForLoadState('load');
+      await ready();
+      return run(name, tries - 1);
+    }
+  };
   for (const name of scenarioNames) {
     console.log(`running ${name} …`);
-    const result = await page.evaluate(([n, url]) => window.runScenario(n, url), [name, remote.url]);
+    const result = await run(name);
     if (result.error) {
       console.log(`  ${name} failed: ${result.error}`);
       continue;
