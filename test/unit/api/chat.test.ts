@@ -49,6 +49,24 @@ describe('POST /chat/completions', () => {
     expect(data.slice(0, -1).every((c) => c.usage === null)).toBe(true);
   });
 
+  it('gathers tool-call deltas into message.tool_calls, and streams them as they come', async () => {
+    const deltas = [
+      { tool_calls: [{ index: 0, id: 'call_1', type: 'function' as const, function: { name: 'weather', arguments: '' } }] },
+      { tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] },
+      { tool_calls: [{ index: 0, function: { arguments: '"Pune"}' } }] },
+    ];
+    const { factory } = scriptedChat(deltas, { finish: 'tool_calls' });
+    const body = await (await service({}, [factory]).fetch(`${BASE}/chat/completions`, postJson(request))).json();
+    expect(body.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Pune"}' } }] },
+    });
+    const streamed = await service({}, [scriptedChat(deltas, { finish: 'tool_calls' }).factory]).fetch(`${BASE}/chat/completions`, postJson({ ...request, stream: true }));
+    const chunks = (await events(streamed)).slice(0, -1).map((e) => JSON.parse(e));
+    expect(chunks.slice(1, 4).map((c) => c.choices[0].delta)).toEqual(deltas);
+    expect(chunks.at(-1).choices[0]).toMatchObject({ delta: {}, finish_reason: 'tool_calls' });
+  });
+
   it('stops the engine when the request is aborted mid-stream', async () => {
     const { factory } = scriptedChat(Array.from({ length: 200 }, () => 'x'), { delayMs: 5 });
     const controller = new AbortController();
