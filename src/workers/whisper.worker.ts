@@ -4,45 +4,23 @@ import { toAudioApiError } from '../audio/errors';
 import { loadWhisper, type StartedWhisper } from '../models/whisper/load';
 import { transcribe, WhisperRequestError } from '../models/whisper/transcribe';
 import type { Transcript, TranscriptionParams } from '../protocol/audio';
-import { storeLoader } from '../store/store-loader';
-import type { StoreOptions } from '../store/types';
-import type { Backend } from '../types';
 import { exposeEngine } from './expose';
+import { modelSlot, type ErrorResult, type ModelJob } from './model-slot';
 
 /** Longest audio a transcription accepts, in seconds (the route's 25 MiB upload limit bounds it too). */
 export const MAX_TRANSCRIPTION_SECONDS = 10 * 60;
 
-export interface WhisperJob {
-  /** The catalogue id, under which the weight store records the files. */
-  model: string;
-  /** Base URL of the model's files. */
-  base: string;
-  store?: StoreOptions;
-  dtype?: string;
-  backend: Backend;
+export interface WhisperJob extends ModelJob {
   audio: Uint8Array;
   params: Omit<TranscriptionParams, 'audio'>;
 }
 
-/** ApiErrors cross the worker boundary as data (comlink keeps only an Error's message). */
 export type WhisperResult =
   | { transcript: Transcript; backend: string; languages: string[] }
-  | { error: { status: number; message: string; code: string | null; param: string | null } };
+  | ErrorResult;
 
-let model: { key: string; ready: Promise<StartedWhisper> } | undefined;
+const load = modelSlot<StartedWhisper>('speech recognition model', loadWhisper);
 let cancelled = false;
-
-function load(job: WhisperJob): Promise<StartedWhisper> {
-  const key = JSON.stringify([job.base, job.dtype, job.backend]);
-  if (model?.key !== key) {
-    const ready = loadWhisper(storeLoader(job.base, { ...job.store, model: job.model }), { backend: job.backend, dtype: job.dtype }).catch((error: unknown) => {
-      model = undefined;
-      throw new ApiError(503, `The speech recognition model could not be loaded from ${job.base}: ${error instanceof Error ? error.message : String(error)}`, 'model_unavailable', 'model');
-    });
-    model = { key, ready };
-  }
-  return model.ready;
-}
 
 function asApiError(error: unknown): ApiError | undefined {
   if (error instanceof WhisperRequestError) return new ApiError(400, error.message, 'unsupported_value', error.param);

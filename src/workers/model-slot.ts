@@ -1,0 +1,38 @@
+import { ApiError } from '../api/errors';
+import type { FileLoader } from '../store/loader';
+import { storeLoader } from '../store/store-loader';
+import type { StoreOptions } from '../store/types';
+import type { Backend } from '../types';
+
+/** Where a worker's model comes from and how to run it. */
+export interface ModelJob {
+  /** The catalogue id, under which the weight store records the files. */
+  model: string;
+  /** Base URL of the model's files. */
+  base: string;
+  store?: StoreOptions;
+  dtype?: string;
+  backend: Backend;
+}
+
+/** ApiErrors cross the worker boundary as data (comlink keeps only an Error's message). */
+export type ErrorResult = { error: { status: number; message: string; code: string | null; param: string | null } };
+
+/**
+ * The one model a worker keeps loaded: loaded through the weight store on first use, kept while
+ * jobs ask for the same source, dtype and backend, forgotten when loading fails (a 503 naming it).
+ */
+export function modelSlot<T>(what: string, load: (loader: FileLoader, request: { backend: Backend; dtype?: string }) => Promise<T>) {
+  let current: { key: string; ready: Promise<T> } | undefined;
+  return (job: ModelJob): Promise<T> => {
+    const key = JSON.stringify([job.base, job.dtype, job.backend]);
+    if (current?.key !== key) {
+      const ready = load(storeLoader(job.base, { ...job.store, model: job.model }), { backend: job.backend, dtype: job.dtype }).catch((error: unknown) => {
+        current = undefined;
+        throw new ApiError(503, `The ${what} could not be loaded from ${job.base}: ${error instanceof Error ? error.message : String(error)}`, 'model_unavailable', 'model');
+      });
+      current = { key, ready };
+    }
+    return current.ready;
+  };
+}
