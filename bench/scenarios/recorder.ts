@@ -1,4 +1,4 @@
-import { createVaani } from 'vaani';
+import { createVaani } from '../../src/index';
 import type { Scenario } from '../types';
 
 const WINDOW_MS = 1500;
