@@ -74,6 +74,7 @@ export class Recorder extends EventTarget {
     this.state = 'recording';
   }
 
+  /** Blocks captured before a pause or stop reached the worklet are kept, but raise no level event. */
   private receive(message: RecorderMessage): void {
     if (message.type === 'stopped') {
       this.stopped?.();
@@ -81,6 +82,7 @@ export class Recorder extends EventTarget {
     }
     this.blocks.push(message.samples);
     this.tracker?.push(message.samples);
+    if (this.state !== 'recording') return;
     this.dispatchEvent(new CustomEvent<LevelDetail>('level', { detail: { rms: message.rms, peak: message.peak } }));
   }
 
