@@ -28,6 +28,11 @@ export interface VaaniOptions {
   models?: Record<string, ModelSource>;
   /** Which backend local engines use. Default 'auto' (WebGPU when usable, else WASM). */
   backend?: Backend;
+  /**
+   * WASM threads of the chat and speech-recognition engines, used when the page is cross-origin
+   * isolated (otherwise 1). Default: every core, up to 4.
+   */
+  threads?: number;
   /** Requests that may wait for one engine before new ones get a 429. Default 16. */
   maxQueue?: number;
   /** The weight store: chunk size, download concurrency, retries, byte budget. */

@@ -4,24 +4,26 @@ export type Ort = typeof import('onnxruntime-web');
 export type OrtSession = import('onnxruntime-web').InferenceSession;
 
 /**
- * WASM threads when the page is cross-origin isolated. On the 2-core test machine 1 thread beat 2
- * (see bench/scenarios/chat.ts); more cores get up to 4.
+ * WASM threads: 1 unless the page is cross-origin isolated; then `requested` (a positive integer),
+ * else every core up to 4. Decoding is bound by memory bandwidth, which a second core nearly
+ * doubles (bench/scenarios/chat.ts).
  */
-export function wasmThreads(): number {
+export function wasmThreads(requested?: number): number {
   if (!globalThis.crossOriginIsolated) return 1;
-  const cores = globalThis.navigator?.hardwareConcurrency ?? 1;
-  return Math.max(1, Math.min(4, Math.floor(cores / 2)));
+  if (requested !== undefined && Number.isInteger(requested) && requested > 0) return requested;
+  return Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 1));
 }
 
 let loaded: Promise<Ort> | undefined;
 
 /**
  * onnxruntime-web, once per worker: the WebGPU-capable bundle when WebGPU may be tried (it also
- * runs WASM, so a fallback needs no second runtime), else the smaller WASM-only bundle.
+ * runs WASM, so a fallback needs no second runtime), else the smaller WASM-only bundle. The thread
+ * count of the first call holds for the worker's life.
  */
-export function loadOrt(withWebGpu: boolean): Promise<Ort> {
+export function loadOrt(withWebGpu: boolean, threads?: number): Promise<Ort> {
   loaded ??= (withWebGpu ? import('onnxruntime-web') : import('onnxruntime-web/wasm')).then((ort) => {
-    ort.env.wasm.numThreads = wasmThreads();
+    ort.env.wasm.numThreads = wasmThreads(threads);
     return ort as Ort;
   });
   return loaded;

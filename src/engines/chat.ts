@@ -1,12 +1,11 @@
 import * as Comlink from 'comlink';
 import { ApiError } from '../api/errors';
-import { backendAttempts, possibleBackends } from '../backends/plan';
-import { probeWebGpu } from '../backends/webgpu';
+import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
 import type { ChatEngine } from '../protocol/chat';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
-import { fetchLoader } from '../store/loader';
+import { modelFiles } from './model-files';
 import { sourceBase } from '../store/source';
 import type { VaaniOptions } from '../types';
 import type { GenerationEvents } from '../models/llm/generate';
@@ -38,7 +37,7 @@ function chatEngine(modelId: string, options: VaaniOptions, onBackend: (backend:
           delta: (delta) => hooks.onDelta(delta),
         };
         try {
-          return await api.complete({ model: modelId, base, store: options.store, dtype: source.dtype, backend: options.backend ?? 'auto', params }, Comlink.proxy(events));
+          return await api.complete({ model: modelId, base, store: options.store, dtype: source.dtype, backend: options.backend ?? 'auto', threads: options.threads, params }, Comlink.proxy(events));
         } finally {
           hooks.signal.removeEventListener('abort', cancel);
         }
@@ -60,13 +59,7 @@ export function chatEngines(options: VaaniOptions): EngineFactory<'chat'>[] {
       models: [modelId],
       info: () => ({ backends: used ? [used] : possibleBackends(options.backend) }),
       create: () => chatEngine(modelId, options, (backend) => (used = backend)),
-      async files() {
-        const source = modelSource(modelId, options.models);
-        const base = sourceBase(source);
-        const choice = options.backend ?? 'auto';
-        const [first] = backendAttempts(choice, choice === 'wasm' ? undefined : await probeWebGpu(), source.dtype);
-        return { base, files: await llmFiles(fetchLoader(base), first!.dtypes) };
-      },
+      files: () => modelFiles(modelId, options, llmFiles),
     };
   });
 }

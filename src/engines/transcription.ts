@@ -1,10 +1,12 @@
 import { ApiError } from '../api/errors';
 import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
+import { whisperFiles } from '../models/whisper/files';
 import { WHISPER_LANGUAGES } from '../models/whisper/languages';
 import type { TranscriptionEngine } from '../protocol/audio';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
+import { modelFiles } from './model-files';
 import { sourceBase } from '../store/source';
 import type { VaaniOptions } from '../types';
 import type { WhisperWorkerApi } from '../workers/whisper.worker';
@@ -36,7 +38,7 @@ function transcriptionEngine(modelId: string, options: VaaniOptions, seen: Seen)
         const cancel = () => void api.cancel();
         signal.addEventListener('abort', cancel, { once: true });
         try {
-          return await api.transcribe({ model: modelId, base, store: options.store, dtype: source.dtype, backend: options.backend ?? 'auto', audio: bytes, params });
+          return await api.transcribe({ model: modelId, base, store: options.store, dtype: source.dtype, backend: options.backend ?? 'auto', threads: options.threads, audio: bytes, params });
         } finally {
           signal.removeEventListener('abort', cancel);
         }
@@ -60,6 +62,7 @@ export function transcriptionEngines(options: VaaniOptions): EngineFactory<'tran
       models: [modelId],
       info: () => ({ backends: seen.backend ? [seen.backend] : possibleBackends(options.backend), languages: seen.languages ?? MULTILINGUAL }),
       create: () => transcriptionEngine(modelId, options, seen),
+      files: () => modelFiles(modelId, options, whisperFiles),
     };
   });
 }

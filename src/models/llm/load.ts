@@ -24,6 +24,8 @@ export interface LoadRequest {
   backend: Backend;
   /** A dtype fixed by the model source; otherwise the best the source has for the backend. */
   dtype?: string;
+  /** WASM threads (see wasmThreads). */
+  threads?: number;
 }
 
 const utf8 = new TextDecoder();
@@ -58,7 +60,7 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
 
   const gpu = request.backend === 'wasm' ? undefined : await probeWebGpu();
   const attempts = backendAttempts(request.backend, gpu, request.dtype);
-  const ort = await loadOrt(attempts.some((attempt) => attempt.backend === 'webgpu'));
+  const ort = await loadOrt(attempts.some((attempt) => attempt.backend === 'webgpu'), request.threads);
   const failures: string[] = [];
   for (const attempt of attempts) {
     try {

@@ -4,9 +4,9 @@ import { backendAttempts, type RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
 import type { FileLoader, LoadOptions } from '../../store/loader';
 import type { Backend } from '../../types';
-import { DTYPE_SUFFIX } from '../llm/files';
 import { readWhisperConfig, type Json } from './config';
 import { WhisperDecoder } from './decoder';
+import { findWhisperGraphs } from './files';
 import type { LoadedWhisper } from './transcribe';
 import { WhisperTokenizer } from './tokenizer';
 
@@ -14,6 +14,8 @@ export interface WhisperLoadRequest {
   backend: Backend;
   /** A dtype fixed by the model source, for both graphs; otherwise the best the source has. */
   dtype?: string;
+  /** WASM threads (see wasmThreads). */
+  threads?: number;
 }
 
 export interface StartedWhisper extends LoadedWhisper {
@@ -23,13 +25,6 @@ export interface StartedWhisper extends LoadedWhisper {
 
 const utf8 = new TextDecoder();
 const json = async (loader: FileLoader, file: string, options: LoadOptions) => JSON.parse(utf8.decode(await loader.load(file, options))) as Json;
-
-async function graphFile(loader: FileLoader, name: string, dtype: string, options: LoadOptions): Promise<string | undefined> {
-  const suffix = DTYPE_SUFFIX[dtype];
-  if (suffix === undefined) throw new Error(`Unknown dtype '${dtype}': use one of ${Object.keys(DTYPE_SUFFIX).join(', ')}.`);
-  const file = `onnx/${name}${suffix}.onnx`;
-  return (await loader.has(file, options)) ? file : undefined;
-}
 
 /** Loads a Whisper export in the onnx-community layout and starts it on the first backend that works. */
 export async function loadWhisper(loader: FileLoader, request: WhisperLoadRequest, options: LoadOptions = {}): Promise<StartedWhisper> {
@@ -51,15 +46,14 @@ export async function loadWhisper(loader: FileLoader, request: WhisperLoadReques
   });
 
   const attempts = backendAttempts(request.backend, request.backend === 'wasm' ? undefined : await probeWebGpu(), request.dtype);
-  const ort = await loadOrt(attempts.some((attempt) => attempt.backend === 'webgpu'));
+  const ort = await loadOrt(attempts.some((attempt) => attempt.backend === 'webgpu'), request.threads);
   const failures: string[] = [];
   for (const attempt of attempts) {
     for (const dtype of attempt.dtypes) {
       try {
-        const encoderFile = await graphFile(loader, 'encoder_model', dtype, options);
-        const decoderFile = await graphFile(loader, 'decoder_model_merged', dtype, options);
-        if (!encoderFile || !decoderFile) continue;
-        const [encoderGraph, decoderGraph] = await Promise.all([loader.load(encoderFile, options), loader.load(decoderFile, options)]);
+        const graphs = await findWhisperGraphs(loader, dtype, options);
+        if (!graphs) continue;
+        const [encoderGraph, decoderGraph] = await Promise.all([loader.load(graphs.encoder, options), loader.load(graphs.decoder, options)]);
         const encoder = await createSession(ort, { backend: attempt.backend, graph: encoderGraph, externalData: [] });
         const decoder = await createSession(ort, { backend: attempt.backend, graph: decoderGraph, externalData: [] });
         return { decoder: new WhisperDecoder(ort, encoder, decoder, whisperConfig), tokenizer, mel, backend: attempt.backend, dtype };

@@ -1,0 +1,16 @@
+import { backendAttempts } from '../backends/plan';
+import { probeWebGpu } from '../backends/webgpu';
+import { modelSource } from '../catalogue/sources';
+import { fetchLoader, type FileLoader } from '../store/loader';
+import { sourceBase } from '../store/source';
+import type { FileSpec, ModelFiles } from '../store/types';
+import type { VaaniOptions } from '../types';
+
+/** What `ai.models.load(modelId)` fetches: the files `list` names for the first dtypes this browser would try. */
+export async function modelFiles(modelId: string, options: VaaniOptions, list: (loader: FileLoader, dtypes: readonly string[]) => Promise<FileSpec[]>): Promise<ModelFiles> {
+  const source = modelSource(modelId, options.models);
+  const base = sourceBase(source);
+  const choice = options.backend ?? 'auto';
+  const [first] = backendAttempts(choice, choice === 'wasm' ? undefined : await probeWebGpu(), source.dtype);
+  return { base, files: await list(fetchLoader(base), first!.dtypes) };
+}
