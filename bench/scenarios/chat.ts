@@ -1,4 +1,7 @@
+import { wrap } from 'comlink';
+import { wasmThreads } from '../../src/backends/ort';
 import { createVaani } from '../../src/index';
+import type { ChatTransformers } from '../support/chat-transformers.worker';
 import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';
 
@@ -86,39 +89,22 @@ async function bare(base: string, threads: number, promptTokens: number): Promis
   };
 }
 
-async function transformersJs(base: string): Promise<Contender> {
-  const { AutoModelForCausalLM, AutoTokenizer, Tensor, env: config } = await import('@huggingface/transformers');
-  config.allowRemoteModels = false;
-  config.allowLocalModels = true;
-  config.useBrowserCache = false;
-  const folder = new URL(base, location.href);
-  config.localModelPath = new URL('..', folder).pathname;
-  const wasm = config.backends.onnx.wasm!;
-  wasm.numThreads = 1;
-  // transformers.js brings its own onnxruntime-web build; serve it locally instead of from its CDN.
-  const ortDist = '/node_modules/@huggingface/transformers/node_modules/onnxruntime-web/dist/';
-  wasm.wasmPaths = { mjs: `${ortDist}ort-wasm-simd-threaded.asyncify.mjs`, wasm: `${ortDist}ort-wasm-simd-threaded.asyncify.wasm` };
-  const name = folder.pathname.split('/').at(-2)!;
-  const tokenizer = await AutoTokenizer.from_pretrained(name);
-  const model = await AutoModelForCausalLM.from_pretrained(name, { dtype: 'fp32', device: 'wasm' });
-  const ask = async (max: number) => {
-    const start = performance.now();
-    const text = tokenizer.apply_chat_template(MESSAGES, { add_generation_prompt: true, tokenize: false }) as string;
-    const ids = tokenizer.encode(text, { add_special_tokens: false });
-    const input_ids = new Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]);
-    const attention_mask = new Tensor('int64', new BigInt64Array(ids.length).fill(1n), [1, ids.length]);
-    const output = (await model.generate({ input_ids, attention_mask, max_new_tokens: max, do_sample: false })) as { dims: number[] };
-    return { ms: performance.now() - start, promptTokens: ids.length, generated: output.dims.at(-1)! - ids.length };
-  };
+/** transformers.js in its own worker with `threads` WASM threads (undefined: its default). */
+async function transformersJs(base: string, threads: number | undefined): Promise<Contender & { threads: number }> {
+  const worker = new Worker(new URL('../support/chat-transformers.worker.ts', import.meta.url), { type: 'module' });
+  const remote = wrap<ChatTransformers>(worker);
+  const used = await remote.load(base, threads);
+  const ask = (max: number) => remote.ask(MESSAGES, max);
   await ask(2);
   return {
+    threads: used,
     async round() {
       const first = await ask(1);
       const full = await ask(MAX_TOKENS);
       return { firstMs: first.ms, fullMs: full.ms, promptTokens: full.promptTokens, generated: full.generated };
     },
     async dispose() {
-      await model.dispose();
+      worker.terminate();
     },
   };
 }
@@ -143,47 +129,59 @@ async function interleave(contenders: Contender[], env: BenchEnv): Promise<Figur
 const row = (id: string, metric: string, unit: string, value: number, baseline: { name: string; value: number } | null, higherIsBetter: boolean, notes: Record<string, unknown>): ScenarioResult =>
   ({ id, metric, unit, value, baseline, higherIsBetter, notes });
 
-const BARE = 'bare onnxruntime-web loop (same files and options, argmax only)';
-const TJS = 'transformers.js generate (its own onnxruntime-web 1.31-dev)';
+const BARE = 'bare onnxruntime-web loop (same files, options and threads, argmax only)';
+const TJS = 'transformers.js generate (its own onnxruntime-web 1.31-dev; its default threads)';
+const TJS_SAME = 'transformers.js generate, given the same WASM threads as Vaani';
 
-/** Decode and prefill speed and time to first token: Vaani vs a bare onnxruntime-web loop vs transformers.js. */
+/**
+ * Decode and prefill speed and time to first token: Vaani vs a bare onnxruntime-web loop vs
+ * transformers.js, each in its own worker. Vaani and the bare loop use Vaani's default threads;
+ * transformers.js runs with its own default and, in a second row, with the same threads.
+ */
 const chat: Scenario = async (env) => {
   const pointer = await fetch(POINTER);
   if (!pointer.ok) throw new Error(`${POINTER} is missing: run bench/prepare/chat.ts first (npm run bench does).`);
   const { url: base } = (await pointer.json()) as { url: string };
+  const threads = wasmThreads();
   const before = await memory();
   const ours = await vaani(base, 'wasm');
   const promptTokens = (await ours.round()).promptTokens;
   const afterVaani = await memory();
-  const floor = await bare(base, 1, promptTokens);
-  const theirs = await transformersJs(base);
+  const theirs = await transformersJs(base, undefined);
   const afterAll = await memory();
-  const [v, b, t] = (await interleave([ours, floor, theirs], env)) as [Figures, Figures, Figures];
+  const floor = await bare(base, threads, promptTokens);
+  const contenders = [ours, floor, theirs];
+  const same = theirs.threads === threads ? theirs : await transformersJs(base, threads);
+  if (same !== theirs) contenders.push(same);
+  const figures = await interleave(contenders, env);
+  const [v, b, t] = figures as [Figures, Figures, Figures];
+  const s = figures[3] ?? t;
   await ours.dispose();
   await theirs.dispose();
+  await same.dispose();
 
-  const notes = { model: `${base} (Qwen2.5-0.5B layer sizes, 2 layers, fp32)`, backend: 'wasm', threads: 1, promptTokens, maxTokens: MAX_TOKENS, rounds: ROUNDS, method: '1-token answer = time to first token; (N-token − 1-token) time = N−1 decode steps' };
+  const notes = { model: `${base} (Qwen2.5-0.5B layer sizes, 2 layers, fp32)`, backend: 'wasm', threads, transformersThreads: theirs.threads, cores: navigator.hardwareConcurrency, promptTokens, maxTokens: MAX_TOKENS, rounds: ROUNDS, method: '1-token answer = time to first token; (N-token − 1-token) time = N−1 decode steps' };
   const rows = [
     row('chat.wasm.decode', 'decode speed', 'tokens/s', v.decodeTps, { name: BARE, value: b.decodeTps }, true, notes),
     row('chat.wasm.decode.vs-transformers', 'decode speed', 'tokens/s', v.decodeTps, { name: TJS, value: t.decodeTps }, true, notes),
+    row('chat.wasm.decode.vs-transformers-same-threads', 'decode speed', 'tokens/s', v.decodeTps, { name: TJS_SAME, value: s.decodeTps }, true, notes),
     row('chat.wasm.prefill', 'prefill speed (prompt tokens / time to first token)', 'tokens/s', v.prefillTps, { name: BARE, value: b.prefillTps }, true, notes),
     row('chat.wasm.prefill.vs-transformers', 'prefill speed (prompt tokens / time to first token)', 'tokens/s', v.prefillTps, { name: TJS, value: t.prefillTps }, true, notes),
+    row('chat.wasm.prefill.vs-transformers-same-threads', 'prefill speed (prompt tokens / time to first token)', 'tokens/s', v.prefillTps, { name: TJS_SAME, value: s.prefillTps }, true, notes),
     row('chat.wasm.ttft', 'time to first token', 'ms', v.ttftMs, { name: BARE, value: b.ttftMs }, false, notes),
     row('chat.wasm.ttft.vs-transformers', 'time to first token', 'ms', v.ttftMs, { name: TJS, value: t.ttftMs }, false, notes),
+    row('chat.wasm.ttft.vs-transformers-same-threads', 'time to first token', 'ms', v.ttftMs, { name: TJS_SAME, value: s.ttftMs }, false, notes),
   ];
   if (before && afterVaani && afterAll) {
     const mib = (bytes: number) => bytes / 2 ** 20;
-    const vaaniBytes = afterVaani.total - before.total;
-    const windowBytes = (m: typeof before) => Object.entries(m.byScope).filter(([k]) => k.startsWith('Window')).reduce((s, [, n]) => s + n, 0);
-    const transformersBytes = windowBytes(afterAll) - windowBytes(afterVaani);
-    rows.push(row('chat.wasm.memory', 'memory the loaded model holds (page + its worker; WASM heap = its peak)', 'MiB', mib(vaaniBytes), { name: TJS, value: mib(transformersBytes) }, false, { ...notes, byScope: afterAll.byScope }));
+    rows.push(row('chat.wasm.memory', 'memory the loaded model holds (page + its worker; WASM heap = its peak)', 'MiB', mib(afterVaani.total - before.total), { name: TJS, value: mib(afterAll.total - afterVaani.total) }, false, { ...notes, byScope: afterAll.byScope }));
   }
-  if (env.isolated) {
-    const two = await bare(base, 2, promptTokens);
-    const [one, twoThreads] = (await interleave([floor, two], env)) as [Figures, Figures];
-    await two.dispose();
-    rows.push(row('chat.wasm.threads.decode', 'bare-loop decode speed with 2 WASM threads', 'tokens/s', twoThreads.decodeTps, { name: 'the same with 1 thread', value: one.decodeTps }, true, notes));
-    rows.push(row('chat.wasm.threads.prefill', 'bare-loop prefill speed with 2 WASM threads', 'tokens/s', twoThreads.prefillTps, { name: 'the same with 1 thread', value: one.prefillTps }, true, notes));
+  if (env.isolated && threads > 1) {
+    const one = await bare(base, 1, promptTokens);
+    const [many, single] = (await interleave([floor, one], env)) as [Figures, Figures];
+    await one.dispose();
+    rows.push(row('chat.wasm.threads.decode', `bare-loop decode speed with ${threads} WASM threads`, 'tokens/s', many.decodeTps, { name: 'the same with 1 thread', value: single.decodeTps }, true, notes));
+    rows.push(row('chat.wasm.threads.prefill', `bare-loop prefill speed with ${threads} WASM threads`, 'tokens/s', many.prefillTps, { name: 'the same with 1 thread', value: single.prefillTps }, true, notes));
   }
   await floor.dispose();
   const adapter = await navigator.gpu?.requestAdapter();

@@ -1,13 +1,16 @@
-import { env, pipeline, WhisperFeatureExtractor, type AutomaticSpeechRecognitionPipeline } from '@huggingface/transformers';
+import { WhisperFeatureExtractor } from '@huggingface/transformers';
+import { wrap } from 'comlink';
+import { wasmThreads } from '../../src/backends/ort';
 import { WhisperMel } from '../../src/audio/mel';
 import { createVaani } from '../../src/index';
+import { useLocalTransformers } from '../support/transformers-env';
+import type { WhisperTransformers } from '../support/whisper-transformers.worker';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';
 
 /** bench/prepare/whisper.ts writes these (served by the bench server). */
 const MODELS = '/test/.fixtures/whisper/';
 const AUDIO = '/test/.fixtures/whisper/audio/bench-30s.wav';
 const ROUNDS = 2;
-const ortDist = '/node_modules/@huggingface/transformers/node_modules/onnxruntime-web/dist/';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -48,43 +51,35 @@ async function vaaniSeconds(name: string, wav: Blob): Promise<{ ms: number; text
   return { ms, text };
 }
 
-/** transformers.js from local files only, on its own onnxruntime-web build served by the bench server, 1 thread. */
-function setUpTransformers(): void {
-  env.allowRemoteModels = false;
-  env.allowLocalModels = true;
-  env.useBrowserCache = false;
-  env.localModelPath = MODELS;
-  env.backends.onnx.wasm!.numThreads = 1;
-  env.backends.onnx.wasm!.wasmPaths = { mjs: `${ortDist}ort-wasm-simd-threaded.asyncify.mjs`, wasm: `${ortDist}ort-wasm-simd-threaded.asyncify.wasm` };
+/** transformers.js's pipeline in its own worker with `threads` (undefined: its default); time per 30 s. */
+async function transformersSeconds(name: string, samples: Float32Array, threads: number | undefined): Promise<{ ms: number; text: string; threads: number }> {
+  const worker = new Worker(new URL('../support/whisper-transformers.worker.ts', import.meta.url), { type: 'module' });
+  const asr = wrap<WhisperTransformers>(worker);
+  const used = await asr.load(MODELS, name, threads);
+  let text = '';
+  const ms = await timed(ROUNDS, async () => {
+    text = await asr.transcribe(samples);
+  });
+  worker.terminate();
+  return { ms, text, threads: used };
 }
 
-async function transformersSeconds(name: string, samples: Float32Array): Promise<{ ms: number; text: string }> {
-  const asr = (await pipeline('automatic-speech-recognition', name, { dtype: 'fp32', device: 'wasm' })) as AutomaticSpeechRecognitionPipeline;
-  const eot = asr.tokenizer.convert_tokens_to_ids('<|endoftext|>');
-  let text = '';
-  // The pipeline's own call, minus _decode_asr (it throws on the empty segments random weights make).
-  const ms = await timed(ROUNDS, async () => {
-    const { input_features } = await asr.processor(samples);
-    const output = (await asr.model.generate({ inputs: input_features, language: 'en' } as never)) as unknown as { tolist(): bigint[][] };
-    const tokens = output.tolist()[0]!.map(Number).slice(4).filter((token) => token < eot);
-    text = tokens.length ? asr.tokenizer.decode(tokens, { skip_special_tokens: true }) : '';
-  });
-  await asr.dispose();
-  return { ms, text };
-}
+const TJS = 'transformers.js processor + generate + decode (same model; its default threads)';
+const TJS_SAME = 'the same, given the same WASM threads as Vaani';
 
 /**
  * Real-time factor of Whisper-shaped models (whisper-tiny and whisper-base sizes, random weights,
- * 30 s of speech, WASM, 1 thread each) through Vaani's /v1/audio/transcriptions against
- * transformers.js's pipeline on the same files; both decode the same tokens. Also log-mel feature
- * extraction for 30 s against transformers.js's WhisperFeatureExtractor.
+ * 30 s of speech, WASM) through Vaani's /v1/audio/transcriptions (its default threads) against
+ * transformers.js's pipeline on the same files, at its default threads and at Vaani's; all decode
+ * the same tokens. Also log-mel feature extraction for 30 s against WhisperFeatureExtractor.
  */
 const whisper: Scenario = async (bench: BenchEnv) => {
   const wavBytes = await (await fetch(AUDIO)).arrayBuffer();
   const samples = wavSamples(wavBytes);
   const seconds = samples.length / 16000;
+  const threads = wasmThreads();
   const rows: ScenarioResult[] = [];
-  setUpTransformers();
+  useLocalTransformers(MODELS, undefined);
 
   const mel = new WhisperMel();
   const reference = new WhisperFeatureExtractor({ feature_size: 80, sampling_rate: 16000, hop_length: 160, chunk_length: 30, n_fft: 400, n_samples: 480000, nb_max_frames: 3000 });
@@ -96,13 +91,14 @@ const whisper: Scenario = async (bench: BenchEnv) => {
     bench.log(`whisper-${label}: Vaani …`);
     const ours = await vaaniSeconds(name, new Blob([wavBytes]));
     bench.log(`whisper-${label}: transformers.js …`);
-    const theirs = await transformersSeconds(name, samples);
-    bench.log(`whisper-${label}: ${ours.ms.toFixed(0)} ms vs ${theirs.ms.toFixed(0)} ms, same text: ${ours.text === theirs.text.trim()}`);
-    rows.push({
-      id: `whisper.${label}.rtf`, metric: `real-time factor, whisper-${label} sizes, 30 s, greedy, no timestamps`, unit: 'x',
-      value: ours.ms / 1000 / seconds, baseline: { name: 'transformers.js processor + generate + decode (same model)', value: theirs.ms / 1000 / seconds },
-      higherIsBetter: false, notes: { sameText: ours.text === theirs.text.trim(), vaaniMs: ours.ms, transformersMs: theirs.ms },
-    });
+    const theirs = await transformersSeconds(name, samples, undefined);
+    const same = theirs.threads === threads ? theirs : await transformersSeconds(name, samples, threads);
+    bench.log(`whisper-${label}: ${ours.ms.toFixed(0)} ms vs ${theirs.ms.toFixed(0)} ms (${theirs.threads} threads) and ${same.ms.toFixed(0)} ms (${same.threads}), same text: ${ours.text === theirs.text.trim()}`);
+    const metric = `real-time factor, whisper-${label} sizes, 30 s, greedy, no timestamps`;
+    const notes = { sameText: ours.text === theirs.text.trim() && ours.text === same.text.trim(), threads, transformersThreads: theirs.threads, cores: navigator.hardwareConcurrency, vaaniMs: ours.ms, transformersMs: theirs.ms, transformersSameThreadsMs: same.ms };
+    const rtf = (ms: number) => ms / 1000 / seconds;
+    rows.push({ id: `whisper.${label}.rtf`, metric, unit: 'x', value: rtf(ours.ms), baseline: { name: TJS, value: rtf(theirs.ms) }, higherIsBetter: false, notes });
+    rows.push({ id: `whisper.${label}.rtf.same-threads`, metric, unit: 'x', value: rtf(ours.ms), baseline: { name: TJS_SAME, value: rtf(same.ms) }, higherIsBetter: false, notes });
   }
   return rows;
 };
