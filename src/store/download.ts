@@ -89,11 +89,10 @@ async function open(job: DownloadJob, watch: Watch, partial: Partial | undefined
   return { response: await get(job, watch, 0), start: 0 };
 }
 
-function httpFailure(job: DownloadJob, status: number): StoreError {
-  const { name } = job.spec;
+export function httpFailure(name: string, url: string, status: number): StoreError {
   return status === 404 || status === 410
-    ? new StoreError('file_not_found', `${name} was not found at ${job.url} (HTTP ${status}).`, name, job.url)
-    : new StoreError('http_error', `Could not download ${name} from ${job.url}: HTTP ${status}.`, name, job.url);
+    ? new StoreError('file_not_found', `${name} was not found at ${url} (HTTP ${status}).`, name, url)
+    : new StoreError('http_error', `Could not download ${name} from ${url}: HTTP ${status}.`, name, url);
 }
 
 async function attemptDownload(job: DownloadJob): Promise<Manifest> {
@@ -116,7 +115,7 @@ async function fetchInto(job: DownloadJob, watch: Watch, { response, start }: { 
   const file = spec.name;
   if (!response.ok || !response.body) {
     await response.body?.cancel();
-    throw httpFailure(job, response.status);
+    throw httpFailure(spec.name, url, response.status);
   }
   const announced = announcedSize(response.status, response.headers);
   const expected = spec.size ?? announced;

@@ -6,6 +6,7 @@ export type StoreErrorCode =
   | 'bad_checksum'
   | 'network_error'
   | 'quota_exceeded'
+  | 'storage_unavailable'
   | 'unknown_model';
 
 /** A store failure; the message names the file and URL and says what to do. */

@@ -9,6 +9,21 @@ export const INDEX_DB = 'vaani-weights-index';
 let stores: { chunks: UseStore; index: UseStore } | undefined;
 const db = () => (stores ??= { chunks: createStore(CHUNKS_DB, 'chunks'), index: createStore(INDEX_DB, 'entries') });
 
+let available: Promise<boolean> | undefined;
+
+/** Whether IndexedDB works here (private windows, sandboxed frames and blocked site data deny it); asked once per realm. */
+export function storageAvailable(): Promise<boolean> {
+  available ??= (async () => {
+    try {
+      await keys(db().index);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  return available;
+}
+
 type IndexKey = ['manifest' | 'partial', string] | ['model', string];
 
 export const readManifest = (url: string) => get<Manifest>(['manifest', url], db().index);

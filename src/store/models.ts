@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { modelProgress } from './aggregate';
 import { StoreError } from './errors';
 import { ensureFile } from './files';
-import { clearAll, readRecord, touchRecord } from './idb';
+import { clearAll, readRecord, storageAvailable, touchRecord } from './idb';
 import { cachedModels, deleteModel, fileBytes } from './inventory';
 import { ensureSpace } from './space';
 import { broadcast, listen, type StoreMessage } from './tabs';
@@ -58,6 +58,9 @@ export class ModelStore extends EventTarget implements Models {
   }
 
   async load(id: string, { signal, onProgress }: ModelLoadOptions = {}): Promise<ModelStatus> {
+    if (!(await storageAvailable())) {
+      throw new StoreError('storage_unavailable', `Model ${id} cannot be cached: IndexedDB is not available here (private windows, sandboxed frames and blocked site data deny it). Requests still work; each engine downloads its files when it starts.`);
+    }
     const limit = pLimit(this.options.concurrency ?? 3);
     const planned = await this.plan(id, signal, true);
     const needed = planned.reduce((sum, file) => sum + (file.state === 'cached' ? 0 : (file.size ?? 0) - file.bytes), 0);
@@ -99,8 +102,10 @@ export class ModelStore extends EventTarget implements Models {
   }
 
   async status(id: string): Promise<ModelStatus> {
+    const stored = await storageAvailable();
     const planned = await this.plan(id);
-    const held = new Set((await globalThis.navigator?.locks?.query())?.held?.map((lock) => lock.name) ?? []);
+    const locks = await globalThis.navigator?.locks?.query().catch(() => undefined);
+    const held = new Set(locks?.held?.map((lock) => lock.name) ?? []);
     const files = planned.map((file) => ({
       file: file.spec.name,
       state: file.state !== 'cached' && held.has(`vaani-store:${file.url}`) ? ('downloading' as const) : file.state,
@@ -113,14 +118,15 @@ export class ModelStore extends EventTarget implements Models {
       : files.some((file) => file.bytes > 0) ? 'partial' : 'absent';
     const sizes = required.map((file) => file.size);
     const total = sizes.every((size): size is number => size !== undefined) ? sizes.reduce((sum, size) => sum + size, 0) : undefined;
-    return { id, state, bytes: files.reduce((sum, file) => sum + file.bytes, 0), total, lastUsed: (await readRecord(id))?.lastUsed, files };
+    return { id, state, bytes: files.reduce((sum, file) => sum + file.bytes, 0), total, lastUsed: stored ? (await readRecord(id))?.lastUsed : undefined, files };
   }
 
-  cached(): Promise<CachedModel[]> {
-    return cachedModels();
+  async cached(): Promise<CachedModel[]> {
+    return (await storageAvailable()) ? cachedModels() : [];
   }
 
   async delete(id: string): Promise<boolean> {
+    if (!(await storageAvailable())) return false;
     const deleted = await deleteModel(id);
     this.seen.delete(id);
     if (deleted) broadcast({ type: 'deleted', model: id });
@@ -128,6 +134,7 @@ export class ModelStore extends EventTarget implements Models {
   }
 
   async clear(): Promise<void> {
+    if (!(await storageAvailable())) return;
     await clearAll();
     this.seen.clear();
     broadcast({ type: 'cleared' });
@@ -142,15 +149,16 @@ export class ModelStore extends EventTarget implements Models {
   private async targets(id: string): Promise<{ spec: FileSpec; url: string }[]> {
     const resolved = await this.resolve(id);
     if (resolved) return resolved.files.map((spec) => ({ spec, url: new URL(spec.name, resolved.base).href }));
-    const record = await readRecord(id);
+    const record = (await storageAvailable()) ? await readRecord(id) : undefined;
     if (record) return Object.entries(record.files).map(([name, url]) => ({ spec: { name }, url }));
     throw new StoreError('unknown_model', `No files are known for model '${id}': list them with createVaani({ models: { '${id}': { baseURL, files: [...] } } }).`);
   }
 
   /** Each file's URL, cache state and size (asking the server with HEAD when `probe` and nothing else knows it). */
   private async plan(id: string, signal?: AbortSignal, probe = false): Promise<Planned[]> {
+    const stored = await storageAvailable();
     return Promise.all((await this.targets(id)).map(async ({ spec, url }) => {
-      const cache = await fileBytes(url);
+      const cache = stored ? await fileBytes(url) : { state: 'absent' as const, bytes: 0, size: undefined };
       const size = spec.size ?? cache.size ?? (probe && cache.state !== 'cached' ? await headSize(url, signal) : undefined);
       return { spec, url, state: cache.state, bytes: cache.bytes, size };
     }));
