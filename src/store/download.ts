@@ -174,6 +174,7 @@ async function fetchInto(job: DownloadJob, watch: Watch, { response, start }: { 
       job.onBytes(loaded, expected);
     }
     if (head) checkStart(file, url, head, contentType, expected);
+    if (announced !== undefined && loaded < announced) throw broken(job, loaded, new Error(`the connection closed ${announced - loaded} bytes early`));
     if (fill > 0) await store(true);
     await writing;
     checkSize(file, url, loaded, expected);

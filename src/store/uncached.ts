@@ -63,6 +63,9 @@ export async function fetchUncached({ spec, url, model, signal, onProgress }: Un
     throw new StoreError('network_error', `Downloading ${file} from ${url} failed after ${loaded} bytes (${error instanceof Error ? error.message : String(error)}).`, file, url);
   }
   shared.flush();
+  if (announced !== undefined && loaded < announced) {
+    throw new StoreError('network_error', `Downloading ${file} from ${url} failed: the connection closed ${announced - loaded} bytes early.`, file, url);
+  }
   if (loaded < HEAD_BYTES) checkStart(file, url, bytes.subarray(0, loaded), response.headers.get('content-type'), expected);
   checkSize(file, url, loaded, expected);
   const body = loaded === bytes.length ? bytes : bytes.slice(0, loaded);

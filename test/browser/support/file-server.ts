@@ -111,7 +111,8 @@ export class FileServer {
           await new Promise((resolve) => res.once('close', resolve));
           return;
         }
-        await sleep(50);
+        // Chromium drops bytes it has not handed to the page when the connection breaks: give it time to read them.
+        await sleep(400);
         res.destroy();
         return;
       }

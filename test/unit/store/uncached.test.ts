@@ -17,7 +17,7 @@ const onnx = (size: number) => {
 };
 
 /** A streamed response in pieces, with or without a Content-Length. */
-function serve(body: Uint8Array, { length = true, type = 'application/octet-stream', status = 200 } = {}) {
+function serve(body: Uint8Array, { length = true, type = 'application/octet-stream', status = 200, announce = body.length } = {}) {
   const pieces = [body.subarray(0, 300), body.subarray(300, 2000), body.subarray(2000)];
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -26,7 +26,7 @@ function serve(body: Uint8Array, { length = true, type = 'application/octet-stre
     },
   });
   const headers: Record<string, string> = { 'content-type': type };
-  if (length) headers['content-length'] = String(body.length);
+  if (length) headers['content-length'] = String(announce);
   vi.stubGlobal('fetch', vi.fn(async () => new Response(stream, { status, headers })));
 }
 
@@ -45,7 +45,7 @@ describe('fetchUncached', () => {
     }
   });
 
-  it('rejects what is not the file, naming the file and URL', async () => {
+  it('rejects what is not the file, naming the file and URL, and a body cut short as a broken connection', async () => {
     serve(new TextEncoder().encode('<!doctype html><title>Sign in</title>'.padEnd(600)), { type: 'text/html' });
     await expect(fetchUncached({ spec: { name: 'model.onnx' }, url: URL_, model: 'm' })).rejects.toMatchObject({ code: 'not_a_file', file: 'model.onnx', url: URL_ });
     serve(onnx(4000));
@@ -54,6 +54,8 @@ describe('fetchUncached', () => {
     await expect(fetchUncached({ spec: { name: 'model.onnx_data', size: 3000 }, url: URL_, model: 'm' })).rejects.toMatchObject({ code: 'wrong_size' });
     serve(onnx(4000));
     await expect(fetchUncached({ spec: { name: 'model.onnx', sha256: '00'.repeat(32) }, url: URL_, model: 'm' })).rejects.toMatchObject({ code: 'bad_checksum' });
+    serve(onnx(4000), { announce: 6000 });
+    await expect(fetchUncached({ spec: { name: 'model.onnx' }, url: URL_, model: 'm' })).rejects.toMatchObject({ code: 'network_error', message: expect.stringContaining('2000 bytes early') });
     serve(new Uint8Array(10), { status: 404 });
     await expect(fetchUncached({ spec: { name: 'model.onnx' }, url: URL_, model: 'm' })).rejects.toMatchObject({ code: 'file_not_found' });
   });
