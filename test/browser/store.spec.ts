@@ -95,6 +95,22 @@ test('a broken connection is resumed within one load, and a server ignoring Rang
   expect(read.sha256).toBe(data.sha256);
 });
 
+test('a server that answers a Range with fewer bytes than the file has left is asked again until the file is whole', async ({ page }) => {
+  put('capped');
+  server.behave('/capped/model.onnx_data', { cutAfter: 300_000, rangeCap: 500_000 });
+  await setup(page, { m: model('capped') }, { chunkSize: CHUNK, retries: 5 });
+  const outcome = await loadModel(page, 'm');
+  expect(outcome.error).toBeUndefined();
+  expect(outcome.status?.state).toBe('cached');
+  const gets = server.gets('/capped/model.onnx_data');
+  expect(gets[0]!.status).toBe(200);
+  expect(gets.length).toBeGreaterThan(2);
+  expect(gets.slice(1).every((get) => get.status === 206 && get.sent <= 500_000)).toBe(true);
+  expect(gets.slice(1).map((get) => resumedAt(get.range))).toEqual([...gets.slice(1).map((get) => resumedAt(get.range))].sort((a, b) => a - b));
+  const read = await page.evaluate((base) => window.storeWorker().load(base, 'model.onnx_data', { chunkSize: 256 * 1024 }), `${server.url}capped/`);
+  expect(read.sha256).toBe(data.sha256);
+});
+
 test('an aborted load keeps its complete chunks and the next load resumes', async ({ page }) => {
   put('abort');
   server.behave('/abort/model.onnx_data', { bytesPerSecond: 2_000_000 });

@@ -11,6 +11,8 @@ export interface Behaviour {
   stallInsteadOfCut?: boolean;
   /** Answer every GET with the whole file and 200, Range or not. */
   ignoreRange?: boolean;
+  /** Answer an open-ended Range with at most this many bytes (as some CDNs do). */
+  rangeCap?: number;
   /** Answer 200 with an HTML page instead of the file. */
   html?: boolean;
   /** Answer this status with a short text body. */
@@ -87,7 +89,8 @@ export class FileServer {
     const range = req.headers.range?.match(/^bytes=(\d+)-(\d*)$/);
     if (range && !behaviour.ignoreRange) {
       const start = Number(range[1]);
-      const end = range[2] ? Math.min(Number(range[2]), file.length - 1) : file.length - 1;
+      const asked = range[2] ? Math.min(Number(range[2]), file.length - 1) : file.length - 1;
+      const end = behaviour.rangeCap ? Math.min(asked, start + behaviour.rangeCap - 1) : asked;
       if (start >= file.length) return finish(416, { 'content-range': `bytes */${file.length}` }, new Uint8Array(0));
       return finish(206, { ...headers, 'content-range': `bytes ${start}-${end}/${file.length}` }, file.subarray(start, end + 1));
     }
