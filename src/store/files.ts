@@ -17,6 +17,20 @@ export interface FileJob {
 
 const BROADCAST_INTERVAL_MS = 100;
 
+/** Reports a file's transfer to `onProgress` and, throttled, to every `ai.models` of the origin; `flush` sends the last value. */
+export function progressReporter(file: string, url: string, model: string | undefined, onProgress?: (progress: FileProgress) => void) {
+  const meter = new RateMeter();
+  const shared = throttle((value: FileProgress) => broadcast({ type: 'progress', progress: value }), BROADCAST_INTERVAL_MS);
+  return {
+    report(loaded: number, total: number | undefined) {
+      const value: FileProgress = { file, url, model, ...transferProgress(loaded, total, meter.sample(loaded, performance.now())) };
+      onProgress?.(value);
+      shared.push(value);
+    },
+    flush: () => shared.flush(),
+  };
+}
+
 /**
  * The file's manifest, downloading it first unless the cache has it complete. Holds the file's
  * origin-wide lock while downloading; a second caller waits, sees the first one's progress, then
@@ -34,8 +48,7 @@ export async function ensureFile(job: FileJob): Promise<Manifest> {
   return withFileLock(url, signal, (seen) => onProgress?.({ ...seen, file: spec.name, model }), async () => {
     const done = await readManifest(url);
     if (done) return fromCache(done);
-    const meter = new RateMeter();
-    const shared = throttle((value: FileProgress) => broadcast({ type: 'progress', progress: value }), BROADCAST_INTERVAL_MS);
+    const reporter = progressReporter(spec.name, url, model, onProgress);
     try {
       const manifest = await download({
         spec,
@@ -46,16 +59,12 @@ export async function ensureFile(job: FileJob): Promise<Manifest> {
         retries: job.options.retries ?? 2,
         stallMs: job.options.stallMs ?? 30_000,
         budget: job.options.budget,
-        onBytes(loaded, total) {
-          const value = progress(loaded, total, meter.sample(loaded, performance.now()));
-          onProgress?.(value);
-          shared.push(value);
-        },
+        onBytes: reporter.report,
       });
       broadcast({ type: 'cached', url, model });
       return manifest;
     } finally {
-      shared.flush();
+      reporter.flush();
     }
   });
 }

@@ -2,8 +2,7 @@ import { HEAD_BYTES, checkSha256, checkSize, checkStart } from './check';
 import { httpFailure } from './download';
 import { StoreError } from './errors';
 import { announcedSize } from './http';
-import { RateMeter, throttle, transferProgress } from './progress';
-import { broadcast } from './tabs';
+import { progressReporter } from './files';
 import type { FileProgress, FileSpec } from './types';
 
 export interface UncachedJob {
@@ -32,13 +31,8 @@ export async function fetchUncached({ spec, url, model, signal, onProgress }: Un
   const announced = announcedSize(response.status, response.headers);
   if (announced !== undefined && spec.size !== undefined) checkSize(file, url, announced, spec.size);
   const expected = spec.size ?? announced;
-  const meter = new RateMeter();
-  const shared = throttle((value: FileProgress) => broadcast({ type: 'progress', progress: value }), 100);
-  const report = (loaded: number) => {
-    const value = { file, url, model, ...transferProgress(loaded, expected, meter.sample(loaded, performance.now())) };
-    onProgress?.(value);
-    shared.push(value);
-  };
+  const progress = progressReporter(file, url, model, onProgress);
+  const report = (loaded: number) => progress.report(loaded, expected);
   let bytes = new Uint8Array(expected ?? 1 << 20);
   let loaded = 0;
   const reader = response.body.getReader();
@@ -57,12 +51,12 @@ export async function fetchUncached({ spec, url, model, signal, onProgress }: Un
       report(loaded);
     }
   } catch (error) {
-    shared.flush();
+    progress.flush();
     await reader.cancel().catch(() => {});
     if (error instanceof StoreError || signal?.aborted) throw error;
     throw new StoreError('network_error', `Downloading ${file} from ${url} failed after ${loaded} bytes (${error instanceof Error ? error.message : String(error)}).`, file, url);
   }
-  shared.flush();
+  progress.flush();
   if (announced !== undefined && loaded < announced) {
     throw new StoreError('network_error', `Downloading ${file} from ${url} failed: the connection closed ${announced - loaded} bytes early.`, file, url);
   }
