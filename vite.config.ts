@@ -16,7 +16,10 @@ export const ortWasmAsFiles = (): Plugin => ({
     filter: { id: /onnxruntime-web[\\/]dist[\\/].*\.mjs$/ },
     handler: (code) => ({
       code: code
-        .replace(/new URL\("(ort-wasm-simd-threaded[\w.]*\.wasm)",import\.meta\.url\)/g, 'new URL("$1?no-inline",import.meta.url)')
+        .replace(
+          /new URL\("(ort-wasm-simd-threaded[\w.]*\.wasm)",import\.meta\.url\)/g,
+          'new URL("$1?no-inline",import.meta.url)',
+        )
         .replace(/new (\w+)\("ort[\w.]*\.min\.mjs",import\.meta\.url\)/g, 'new $1(import.meta.url)'),
       map: null,
     }),
@@ -69,7 +72,8 @@ const scriptUrlForImportMeta = (): Plugin => ({
   },
 });
 
-const WRAPPED_WORKER_URL = /new URL\(\s*\/\* @vite-ignore \*\/\s*new URL\("(assets\/[^"]+\.js)", import\.meta\.url\)\.href,\s*"" \+ import\.meta\.url\s*\)/g;
+const WRAPPED_WORKER_URL =
+  /new URL\(\s*\/\* @vite-ignore \*\/\s*new URL\("(assets\/[^"]+\.js)", import\.meta\.url\)\.href,\s*"" \+ import\.meta\.url\s*\)/g;
 
 /**
  * Vite writes a built worker's URL as `new URL(/* @vite-ignore *\/ new URL("assets/x.js", import.meta.url).href, …)`,
@@ -83,8 +87,11 @@ const workerUrlsForBundlers = (): Plugin => ({
   generateBundle(_, bundle) {
     for (const chunk of Object.values(bundle)) {
       if (chunk.type !== 'chunk') continue;
-      chunk.code = chunk.code.replace(WRAPPED_WORKER_URL, (wrapped, file: string) =>
-        `new URL(${JSON.stringify(`./${file}`)}, import.meta.url${'\n'.repeat(wrapped.split('\n').length - 1)})`);
+      chunk.code = chunk.code.replace(
+        WRAPPED_WORKER_URL,
+        (wrapped, file: string) =>
+          `new URL(${JSON.stringify(`./${file}`)}, import.meta.url${'\n'.repeat(wrapped.split('\n').length - 1)})`,
+      );
     }
   },
 });
@@ -99,7 +106,12 @@ export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
   return {
     base: './',
-    plugins: [ortWasmAsFiles(), urlImportsAsFiles(), missingAudioDecoders(), iife ? scriptUrlForImportMeta() : workerUrlsForBundlers()],
+    plugins: [
+      ortWasmAsFiles(),
+      urlImportsAsFiles(),
+      missingAudioDecoders(),
+      iife ? scriptUrlForImportMeta() : workerUrlsForBundlers(),
+    ],
     build: {
       target: 'es2022',
       sourcemap: true,
@@ -113,14 +125,18 @@ export default defineConfig(({ mode }) => {
       rolldownOptions: {
         output: {
           assetFileNames: 'assets/[name]-[hash][extname]',
-          ...(iife ? { banner: `var ${SCRIPT_URL} = (document.currentScript && document.currentScript.src) || location.href;` } : {}),
+          ...(iife
+            ? { banner: `var ${SCRIPT_URL} = (document.currentScript && document.currentScript.src) || location.href;` }
+            : {}),
         },
       },
     },
     experimental: iife
       ? {
           renderBuiltUrl: (filename: string, { hostId }: { hostId: string }) =>
-            hostId.endsWith('vaani.iife.js') ? { runtime: `new URL(${JSON.stringify(filename)}, ${SCRIPT_URL}).href` } : { relative: true },
+            hostId.endsWith('vaani.iife.js')
+              ? { runtime: `new URL(${JSON.stringify(filename)}, ${SCRIPT_URL}).href` }
+              : { relative: true },
         }
       : {},
     worker: { format: 'es', plugins: () => [ortWasmAsFiles(), urlImportsAsFiles(), missingAudioDecoders()] },

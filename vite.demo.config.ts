@@ -22,7 +22,9 @@ const filesUnder = (dir: string, prefix = ''): { name: string; size: number }[] 
   readdirSync(dir).flatMap((entry) => {
     const path = join(dir, entry);
     const stat = statSync(path);
-    return stat.isDirectory() ? filesUnder(path, `${prefix}${entry}/`) : [{ name: `${prefix}${entry}`, size: stat.size }];
+    return stat.isDirectory()
+      ? filesUnder(path, `${prefix}${entry}/`)
+      : [{ name: `${prefix}${entry}`, size: stat.size }];
   });
 
 /** `{ models: { [id]: FileSpec[] } }`: one model per sub-folder of the models folder. */
@@ -69,11 +71,16 @@ const plugins = (): Plugin => ({
   name: 'vaani-demo:plugins',
   configureServer(server) {
     const installed = Object.entries(PLUGINS).filter(([, dir]) => existsSync(dir));
-    const served = installed.map(([key, dir]) => ({ prefix: `/plugins/${key}/`, files: sirv(dir, { dev: true, setHeaders: sameOrigin }) }));
+    const served = installed.map(([key, dir]) => ({
+      prefix: `/plugins/${key}/`,
+      files: sirv(dir, { dev: true, setHeaders: sameOrigin }),
+    }));
     server.middlewares.use((req, res, next) => {
       if (req.url === '/plugins/index.json') {
         res.setHeader('content-type', 'application/json');
-        return void res.end(JSON.stringify(Object.fromEntries(served.map(({ prefix }) => [prefix.split('/')[2], prefix]))));
+        return void res.end(
+          JSON.stringify(Object.fromEntries(served.map(({ prefix }) => [prefix.split('/')[2], prefix]))),
+        );
       }
       const plugin = served.find(({ prefix }) => req.url?.startsWith(prefix));
       if (!plugin) return next();

@@ -3,8 +3,13 @@ import { extname, join, normalize } from 'node:path';
 import type { Plugin } from 'vite';
 
 const TYPES: Record<string, string> = {
-  '.flac': 'audio/flac', '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.json': 'application/json',
-  '.onnx': 'application/octet-stream', '.data': 'application/octet-stream', '.md': 'text/markdown',
+  '.flac': 'audio/flac',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.json': 'application/json',
+  '.onnx': 'application/octet-stream',
+  '.data': 'application/octet-stream',
+  '.md': 'text/markdown',
 };
 
 /** Serves the folder `root` (the project's ../shared) read-only at `/shared/`, for tests and the bench. */

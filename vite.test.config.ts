@@ -30,7 +30,21 @@ export default defineConfig({
     // Emscripten modules that find their .wasm beside themselves must not be pre-bundled.
     exclude: ['onnxruntime-web', 'vaani', '@echogarden/speex-resampler-wasm', '@echogarden/sonic-wasm'],
     // Dependencies reached only from workers: listed so vite does not discover them mid-test and reload.
-    include: ['openai', 'audio-decode', 'audio-type', 'pitchy', 'fft.js', '@jitsi/rnnoise-wasm/dist/rnnoise-sync.js', 'comlink', '@huggingface/tokenizers', '@huggingface/jinja', '@huggingface/transformers', '@petamoriken/float16', 'pure-rand/distribution/uniformFloat64', 'pure-rand/generator/xoroshiro128plus'],
+    include: [
+      'openai',
+      'audio-decode',
+      'audio-type',
+      'pitchy',
+      'fft.js',
+      '@jitsi/rnnoise-wasm/dist/rnnoise-sync.js',
+      'comlink',
+      '@huggingface/tokenizers',
+      '@huggingface/jinja',
+      '@huggingface/transformers',
+      '@petamoriken/float16',
+      'pure-rand/distribution/uniformFloat64',
+      'pure-rand/generator/xoroshiro128plus',
+    ],
   },
   worker: { format: 'es' },
 });

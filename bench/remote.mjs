@@ -20,10 +20,20 @@ export async function startBenchRemote() {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const base = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'chat-v2' };
       let out = '';
-      for (let i = 0; i < n; i++) out += `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'शब्द ' }, finish_reason: null }] })}\n\n`;
-      res.end(`${out}data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
+      for (let i = 0; i < n; i++)
+        out += `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'शब्द ' }, finish_reason: null }] })}\n\n`;
+      res.end(
+        `${out}data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`,
+      );
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }

@@ -33,7 +33,10 @@ const server = await createServer({
   logLevel: 'warn',
 });
 await server.listen();
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--enable-unsafe-webgpu', '--js-flags=--expose-gc', '--enable-precise-memory-info'] });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--enable-unsafe-webgpu', '--js-flags=--expose-gc', '--enable-precise-memory-info'],
+});
 let rows = [];
 let backend = 'wasm';
 try {
@@ -44,7 +47,8 @@ try {
   await page.goto(`http://localhost:${port}/bench/page.html`);
   await page.waitForFunction(() => document.title === 'ready');
   backend = await page.evaluate(async () => ((await navigator.gpu?.requestAdapter()) ? 'wasm+webgpu' : 'wasm'));
-  const ready = () => page.waitForFunction(() => document.title === 'ready' && typeof window.runScenario === 'function');
+  const ready = () =>
+    page.waitForFunction(() => document.title === 'ready' && typeof window.runScenario === 'function');
   // The dev server may reload the page once when it first meets a worker's dependency: run again.
   const run = async (name, tries = 3) => {
     try {
@@ -76,15 +80,23 @@ rows = rows.map((row) => ({ ...row, ratio: row.baseline ? row.value / row.baseli
 const browserVersion = execFileSync('/usr/bin/chromium', ['--version']).toString().trim();
 const results = { date: new Date().toISOString(), browser: browserVersion, backend, scenarios: rows };
 await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-const previous = await import(new URL('./results/latest.json', import.meta.url), { with: { type: 'json' } }).then((m) => m.default, () => null);
+const previous = await import(new URL('./results/latest.json', import.meta.url), { with: { type: 'json' } }).then(
+  (m) => m.default,
+  () => null,
+);
 const kept = only.length && previous ? previous.scenarios.filter((row) => !rows.some((r) => r.id === row.id)) : [];
 results.scenarios = [...kept, ...rows];
 await writeFile(new URL('./results/latest.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 
-const fmt = (n) => (n == null ? '—' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toPrecision(3));
-console.log(`\n${'id'.padEnd(40)} ${'value'.padStart(10)} ${'unit'.padEnd(10)} ${'baseline'.padStart(10)} ${'ratio'.padStart(7)}  baseline name`);
+const fmt = (n) =>
+  n == null ? '—' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toPrecision(3);
+console.log(
+  `\n${'id'.padEnd(40)} ${'value'.padStart(10)} ${'unit'.padEnd(10)} ${'baseline'.padStart(10)} ${'ratio'.padStart(7)}  baseline name`,
+);
 for (const row of rows) {
   const better = row.ratio == null ? '' : (row.higherIsBetter ? row.ratio >= 1 : row.ratio <= 1) ? ' ✓' : '';
-  console.log(`${row.id.padEnd(40)} ${fmt(row.value).padStart(10)} ${row.unit.padEnd(10)} ${fmt(row.baseline?.value).padStart(10)} ${fmt(row.ratio).padStart(7)}${better}  ${row.baseline?.name ?? ''}`);
+  console.log(
+    `${row.id.padEnd(40)} ${fmt(row.value).padStart(10)} ${row.unit.padEnd(10)} ${fmt(row.baseline?.value).padStart(10)} ${fmt(row.ratio).padStart(7)}${better}  ${row.baseline?.name ?? ''}`,
+  );
 }
 console.log('\nwrote bench/results/latest.json');

@@ -8,7 +8,9 @@ interface ErrorBody {
 export async function ensureOk(response: Response): Promise<Response> {
   if (response.ok) return response;
   const body = (await response.json().catch(() => ({}))) as ErrorBody;
-  throw new Error(`${response.status}: ${body.error?.message ?? response.statusText}${body.error?.code ? ` (${body.error.code})` : ''}`);
+  throw new Error(
+    `${response.status}: ${body.error?.message ?? response.statusText}${body.error?.code ? ` (${body.error.code})` : ''}`,
+  );
 }
 
 export async function getJson<T>(url: string, key: string): Promise<T> {
@@ -18,7 +20,9 @@ export async function getJson<T>(url: string, key: string): Promise<T> {
 
 /** POSTs a multipart form and returns the audio it answers with. */
 export async function postForm(url: string, key: string, form: FormData, signal?: AbortSignal): Promise<Blob> {
-  const response = await ensureOk(await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form, signal }));
+  const response = await ensureOk(
+    await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form, signal }),
+  );
   return response.blob();
 }
 

@@ -22,14 +22,25 @@ export function mountChat(service: Service): void {
     try {
       const { data } = await service.client.models.list();
       const chat = (data as unknown as ModelInfo[]).filter((m) => m.product === 'chat');
-      fillSelect(model, chat.map((m) => ({ value: m.id, label: `${m.id}${m.runs_on.local.length ? ' (in this browser)' : m.runs_on.remote ? ' (remote)' : ''}` })));
+      fillSelect(
+        model,
+        chat.map((m) => ({
+          value: m.id,
+          label: `${m.id}${m.runs_on.local.length ? ' (in this browser)' : m.runs_on.remote ? ' (remote)' : ''}`,
+        })),
+      );
     } catch (error) {
       say(status, `Could not list models: ${describeError(error)}`, 'error');
     }
   }
 
   const message = (role: string, text: string) => {
-    const node = el('div', { className: `message ${role}` }, el('b', { textContent: role === 'user' ? 'You' : model.value }), el('span', { textContent: text }));
+    const node = el(
+      'div',
+      { className: `message ${role}` },
+      el('b', { textContent: role === 'user' ? 'You' : model.value }),
+      el('span', { textContent: text }),
+    );
     log.append(node);
     return node.querySelector('span')!;
   };
@@ -48,14 +59,17 @@ export function mountChat(service: Service): void {
     let tokens = 0;
     try {
       const { data: stream, response } = await service.client.chat.completions
-        .create({
-          model: model.value,
-          messages: history,
-          stream: true,
-          stream_options: { include_usage: true },
-          max_tokens: Number(maxTokens.value),
-          temperature: Number(temperature.value),
-        }, { signal: running.signal })
+        .create(
+          {
+            model: model.value,
+            messages: history,
+            stream: true,
+            stream_options: { include_usage: true },
+            max_tokens: Number(maxTokens.value),
+            temperature: Number(temperature.value),
+          },
+          { signal: running.signal },
+        )
         .withResponse();
       backend.textContent = response.headers.get('x-vaani-backend') || 'remote';
       for await (const chunk of stream) {
@@ -71,10 +85,18 @@ export function mountChat(service: Service): void {
       // The SDK ends the stream quietly when it is aborted.
       if (running.signal.aborted) throw running.signal.reason;
       const seconds = (performance.now() - (firstToken || started)) / 1000;
-      say(status, `${tokens} tokens · ${(tokens / Math.max(seconds, 1e-3)).toFixed(1)} tokens/s · first token after ${(((firstToken || performance.now()) - started) / 1000).toFixed(2)} s`, 'ok');
+      say(
+        status,
+        `${tokens} tokens · ${(tokens / Math.max(seconds, 1e-3)).toFixed(1)} tokens/s · first token after ${(((firstToken || performance.now()) - started) / 1000).toFixed(2)} s`,
+        'ok',
+      );
       byId('chat-speed').textContent = `${(tokens / Math.max(seconds, 1e-3)).toFixed(1)} tok/s`;
     } catch (error) {
-      say(status, running.signal.aborted ? `Stopped after ${tokens} chunks.` : describeError(error), running.signal.aborted ? 'info' : 'error');
+      say(
+        status,
+        running.signal.aborted ? `Stopped after ${tokens} chunks.` : describeError(error),
+        running.signal.aborted ? 'info' : 'error',
+      );
     } finally {
       history.push({ role: 'assistant', content: out.textContent ?? '' });
       send.disabled = false;

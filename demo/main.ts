@@ -26,7 +26,9 @@ function watchDownloads(service: Service) {
   const onProgress = (event: Event) => {
     const progress = (event as CustomEvent<ModelProgress>).detail;
     const done = progress.fraction !== undefined && progress.fraction >= 1;
-    line.textContent = done ? '' : `Downloading ${progress.model}: ${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}`;
+    line.textContent = done
+      ? ''
+      : `Downloading ${progress.model}: ${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}`;
   };
   let watched: EventTarget | undefined;
   service.addEventListener('change', () => {
@@ -40,7 +42,9 @@ async function main() {
   const service = new Service();
   const clip = new Clip();
   byId('environment').textContent = [
-    crossOriginIsolated ? 'cross-origin isolated (WASM threads on)' : 'not cross-origin isolated (single-threaded WASM)',
+    crossOriginIsolated
+      ? 'cross-origin isolated (WASM threads on)'
+      : 'not cross-origin isolated (single-threaded WASM)',
     'gpu' in navigator ? 'WebGPU present' : 'no WebGPU',
   ].join(' · ');
   service.addEventListener('change', () => {

@@ -4,7 +4,8 @@ import { byId, describeError, el, formatBytes, say } from './ui';
 import type { ModelProgress } from './vaani';
 
 const formatContext = (tokens: number | null) => (tokens === null ? '—' : `${Math.round(tokens / 1024)}K`);
-const formatPrice = ({ amount, per }: ModelInfo['price']) => (amount === null ? `billed per ${per}` : `₹${amount} / ${per}`);
+const formatPrice = ({ amount, per }: ModelInfo['price']) =>
+  amount === null ? `billed per ${per}` : `₹${amount} / ${per}`;
 const formatRate = (progress: ModelProgress) =>
   `${formatBytes(progress.loaded)} of ${formatBytes(progress.total)} · ${formatBytes(progress.rate)}/s${progress.eta !== undefined ? ` · ${Math.ceil(progress.eta)} s left` : ''}`;
 
@@ -19,8 +20,11 @@ export function mountModels(service: Service): void {
     const cached = await service.ai.models.cached();
     const bytes = cached.reduce((sum, model) => sum + model.bytes, 0);
     const estimate = await navigator.storage?.estimate?.();
-    usage.textContent = `Cache: ${formatBytes(bytes)} in ${cached.length} model${cached.length === 1 ? '' : 's'}`
-      + (estimate?.quota ? ` · this site uses ${formatBytes(estimate.usage)} of ${formatBytes(estimate.quota)} allowed` : '');
+    usage.textContent =
+      `Cache: ${formatBytes(bytes)} in ${cached.length} model${cached.length === 1 ? '' : 's'}` +
+      (estimate?.quota
+        ? ` · this site uses ${formatBytes(estimate.usage)} of ${formatBytes(estimate.quota)} allowed`
+        : '');
   }
 
   function row(model: ModelInfo) {
@@ -30,11 +34,20 @@ export function mountModels(service: Service): void {
     const download = el('button', { textContent: 'Download', type: 'button' });
     const cancel = el('button', { textContent: 'Cancel', type: 'button', hidden: true });
     const remove = el('button', { textContent: 'Delete', type: 'button' });
-    const runsOn = [...model.runs_on.local, ...(model.runs_on.remote ? ['remote'] : [])].join(', ') || 'not in this build';
-    const tr = el('tr', { dataset: { model: model.id } },
-      el('td', { textContent: model.id }), el('td', { textContent: model.product }), el('td', { textContent: formatContext(model.context_window) }),
-      el('td', { textContent: formatPrice(model.price) }), el('td', { textContent: model.status === 'available' ? 'available' : 'coming soon' }),
-      el('td', { textContent: runsOn }), cache, el('td', {}, download, cancel, remove, bar, detail));
+    const runsOn =
+      [...model.runs_on.local, ...(model.runs_on.remote ? ['remote'] : [])].join(', ') || 'not in this build';
+    const tr = el(
+      'tr',
+      { dataset: { model: model.id } },
+      el('td', { textContent: model.id }),
+      el('td', { textContent: model.product }),
+      el('td', { textContent: formatContext(model.context_window) }),
+      el('td', { textContent: formatPrice(model.price) }),
+      el('td', { textContent: model.status === 'available' ? 'available' : 'coming soon' }),
+      el('td', { textContent: runsOn }),
+      cache,
+      el('td', {}, download, cancel, remove, bar, detail),
+    );
 
     const refresh = async () => {
       try {

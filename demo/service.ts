@@ -24,13 +24,20 @@ export class Service extends EventTarget {
       routing: settings.routing,
       backend: settings.backend,
       models: { ...plugins, ...this.source.models },
-      ...(settings.remoteBaseURL ? { remote: { baseURL: settings.remoteBaseURL, apiKey: settings.remoteKey || undefined } } : {}),
+      ...(settings.remoteBaseURL
+        ? { remote: { baseURL: settings.remoteBaseURL, apiKey: settings.remoteKey || undefined } }
+        : {}),
     };
     this.ai?.dispose();
     this.ai = createVaani(options);
     this.ai.install();
     this.key = settings.remoteKey || 'demo';
-    this.client = new OpenAI({ baseURL: this.ai.baseURL, apiKey: this.key, dangerouslyAllowBrowser: true, maxRetries: 0 });
+    this.client = new OpenAI({
+      baseURL: this.ai.baseURL,
+      apiKey: this.key,
+      dangerouslyAllowBrowser: true,
+      maxRetries: 0,
+    });
     this.dispatchEvent(new Event('change'));
   }
 }

@@ -15,7 +15,9 @@ export function mountSettings(service: Service): void {
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const settings = Object.fromEntries(FIELDS.map((field) => [field, input(field).value.trim()])) as unknown as DemoSettings;
+    const settings = Object.fromEntries(
+      FIELDS.map((field) => [field, input(field).value.trim()]),
+    ) as unknown as DemoSettings;
     saveSettings(settings);
     say(status, 'Saved. Restarting the service…', 'busy');
     try {

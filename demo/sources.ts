@@ -29,7 +29,9 @@ export async function folderModels(folder: string): Promise<FileSource['models']
   const response = await fetch(new URL('index.json', base)).catch(() => undefined);
   if (!response?.ok) return {};
   const index = (await response.json()) as FolderIndex;
-  return Object.fromEntries(Object.entries(index.models).map(([id, files]) => [id, { baseURL: new URL(`${id}/`, base).href, files }]));
+  return Object.fromEntries(
+    Object.entries(index.models).map(([id, files]) => [id, { baseURL: new URL(`${id}/`, base).href, files }]),
+  );
 }
 
 /**
@@ -46,10 +48,14 @@ export async function servedPlugins(): Promise<FileSource['models']> {
 /** Decides where model files come from and says why. */
 export async function chooseSource(mode: 'auto' | 'hub' | 'folder', folder: string): Promise<FileSource> {
   if (mode === 'hub') return { mode: 'hub', reason: 'Model files come from the model hub (Settings).', models: {} };
-  if (mode === 'auto' && (await hubReachable())) return { mode: 'hub', reason: 'Model files come from the model hub.', models: {} };
+  if (mode === 'auto' && (await hubReachable()))
+    return { mode: 'hub', reason: 'Model files come from the model hub.', models: {} };
   const models = await folderModels(folder);
   const ids = Object.keys(models);
   const why = mode === 'auto' ? 'No model hub is reachable, so model' : 'Model';
-  const what = ids.length > 0 ? `models ${ids.join(', ')}` : 'no models found there (put one sub-folder per model id, e.g. chat-v2/)';
+  const what =
+    ids.length > 0
+      ? `models ${ids.join(', ')}`
+      : 'no models found there (put one sub-folder per model id, e.g. chat-v2/)';
   return { mode: 'folder', reason: `${why} files come from the local folder ${folder} — ${what}.`, models };
 }

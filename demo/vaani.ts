@@ -1,3 +1,12 @@
 /** The demo uses the library's public API only; it imports the source so `npm run demo` needs no build. */
 export { createVaani } from '../src/index';
-export type { Backend, LevelDetail, ModelProgress, Recorder, Recording, Routing, Vaani, VaaniOptions } from '../src/index';
+export type {
+  Backend,
+  LevelDetail,
+  ModelProgress,
+  Recorder,
+  Recording,
+  Routing,
+  Vaani,
+  VaaniOptions,
+} from '../src/index';

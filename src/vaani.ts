@@ -9,7 +9,10 @@ import type { Routing, Vaani, VaaniOptions } from './types';
 import { abortError } from './runtime/abort';
 
 /** Creates the in-page service. Engines are registered by the caller (see index.ts). */
-export function createVaaniWith(options: VaaniOptions, register: (registry: EngineRegistry, options: VaaniOptions) => void): Vaani {
+export function createVaaniWith(
+  options: VaaniOptions,
+  register: (registry: EngineRegistry, options: VaaniOptions) => void,
+): Vaani {
   const base = new URL(options.baseURL ?? '/v1', globalThis.location?.href);
   const baseURL = base.href.replace(/\/+$/, '');
   const realFetch = globalThis.fetch.bind(globalThis);
@@ -37,7 +40,9 @@ export function createVaaniWith(options: VaaniOptions, register: (registry: Engi
     return new Promise<Response>((resolve, reject) => {
       const onAbort = () => reject(abortError(signal));
       signal.addEventListener('abort', onAbort, { once: true });
-      Promise.resolve(app.fetch(request)).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+      Promise.resolve(app.fetch(request))
+        .then(resolve, reject)
+        .finally(() => signal.removeEventListener('abort', onAbort));
     });
   }
 

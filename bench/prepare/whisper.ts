@@ -10,9 +10,18 @@ import { BASE_DIMS, TINY_DIMS } from '../../test/fixtures/whisper/dims';
 import { FIXTURE_ROOT } from '../../test/fixtures/whisper/ensure';
 import { writeWhisperFixture } from '../../test/fixtures/whisper/write';
 
-for (const [name, dims] of [['bench-tiny', TINY_DIMS], ['bench-base', BASE_DIMS]] as const) {
+for (const [name, dims] of [
+  ['bench-tiny', TINY_DIMS],
+  ['bench-base', BASE_DIMS],
+] as const) {
   const dir = join(FIXTURE_ROOT, name);
   if (!existsSync(join(dir, 'onnx/decoder_model_merged.onnx'))) await writeWhisperFixture(dir, dims);
   console.log(`whisper bench model at ${dir}`);
 }
-convert('jfk.flac', join(FIXTURE_ROOT, 'audio/bench-30s.wav'), ['-af', 'aloop=loop=2:size=485100', '-t', '30', ...WAV_16K_MONO]);
+convert('jfk.flac', join(FIXTURE_ROOT, 'audio/bench-30s.wav'), [
+  '-af',
+  'aloop=loop=2:size=485100',
+  '-t',
+  '30',
+  ...WAV_16K_MONO,
+]);

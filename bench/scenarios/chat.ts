@@ -9,7 +9,8 @@ import type { BenchEnv, Scenario, ScenarioResult } from '../types';
 const POINTER = '/test/.fixtures/bench-chat.json';
 const ROUNDS = 3;
 const MAX_TOKENS = 32;
-const PROMPT = 'नमस्ते! Please write a short story about a boat on the Ganga at dawn, with a fisherman, a kingfisher and the morning bells of Varanasi.';
+const PROMPT =
+  'नमस्ते! Please write a short story about a boat on the Ganga at dawn, with a fisherman, a kingfisher and the morning bells of Varanasi.';
 const MESSAGES = [{ role: 'user', content: PROMPT }];
 
 /** One contender: answers with 1 token and with MAX_TOKENS; the difference is pure decoding. */
@@ -29,7 +30,14 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /** Bytes per realm (page, each worker) and in total; WASM heaps never shrink, so they hold their peak. */
 async function memory(): Promise<{ total: number; byScope: Record<string, number> } | null> {
-  const measure = (performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number; breakdown: { bytes: number; attribution: { url: string; scope: string }[] }[] }> }).measureUserAgentSpecificMemory;
+  const measure = (
+    performance as Performance & {
+      measureUserAgentSpecificMemory?: () => Promise<{
+        bytes: number;
+        breakdown: { bytes: number; attribution: { url: string; scope: string }[] }[];
+      }>;
+    }
+  ).measureUserAgentSpecificMemory;
   if (!measure || !crossOriginIsolated) return null;
   (globalThis as { gc?: () => void }).gc?.();
   const result = await measure.call(performance);
@@ -61,7 +69,12 @@ async function vaani(base: string, backend: 'wasm' | 'webgpu', maxTokens = MAX_T
     async round() {
       const first = await ask(1);
       const full = await ask(maxTokens);
-      return { firstMs: first.ms, fullMs: full.ms, promptTokens: full.usage.prompt_tokens, generated: full.usage.completion_tokens };
+      return {
+        firstMs: first.ms,
+        fullMs: full.ms,
+        promptTokens: full.usage.prompt_tokens,
+        generated: full.usage.completion_tokens,
+      };
     },
     async dispose() {
       ai.dispose();
@@ -73,7 +86,8 @@ async function bare(base: string, threads: number, promptTokens: number): Promis
   const worker = new Worker(new URL('../support/chat-bare.worker.ts', import.meta.url), { type: 'module' });
   const call = <T>(message: { load?: BareLoad; run?: BareRun }) =>
     new Promise<T>((resolve, reject) => {
-      worker.onmessage = ({ data }) => (data.error ? reject(new Error(`bare loop: ${data.error}`)) : resolve(data as T));
+      worker.onmessage = ({ data }) =>
+        data.error ? reject(new Error(`bare loop: ${data.error}`)) : resolve(data as T);
       worker.postMessage(message);
     });
   await call({ load: { base, graph: 'onnx/model.onnx', externalData: ['onnx/model.onnx_data'], threads } });
@@ -81,7 +95,12 @@ async function bare(base: string, threads: number, promptTokens: number): Promis
   return {
     async round() {
       const timing = await call<BareTiming>({ run: { promptTokens, steps: MAX_TOKENS } });
-      return { firstMs: timing.prefillMs, fullMs: timing.prefillMs + timing.decodeMs, promptTokens, generated: MAX_TOKENS };
+      return {
+        firstMs: timing.prefillMs,
+        fullMs: timing.prefillMs + timing.decodeMs,
+        promptTokens,
+        generated: MAX_TOKENS,
+      };
     },
     async dispose() {
       worker.terminate();
@@ -115,7 +134,11 @@ async function interleave(contenders: Contender[], env: BenchEnv, rounds = ROUND
   for (let round = 0; round < rounds; round++) {
     for (const [i, contender] of contenders.entries()) {
       const r = await contender.round();
-      samples[i]!.push({ ttftMs: r.firstMs, prefillTps: r.promptTokens / (r.firstMs / 1000), decodeTps: (r.generated - 1) / ((r.fullMs - r.firstMs) / 1000) });
+      samples[i]!.push({
+        ttftMs: r.firstMs,
+        prefillTps: r.promptTokens / (r.firstMs / 1000),
+        decodeTps: (r.generated - 1) / ((r.fullMs - r.firstMs) / 1000),
+      });
     }
     env.log(`round ${round + 1}/${rounds} done`);
   }
@@ -126,8 +149,15 @@ async function interleave(contenders: Contender[], env: BenchEnv, rounds = ROUND
   }));
 }
 
-const row = (id: string, metric: string, unit: string, value: number, baseline: { name: string; value: number } | null, higherIsBetter: boolean, notes: Record<string, unknown>): ScenarioResult =>
-  ({ id, metric, unit, value, baseline, higherIsBetter, notes });
+const row = (
+  id: string,
+  metric: string,
+  unit: string,
+  value: number,
+  baseline: { name: string; value: number } | null,
+  higherIsBetter: boolean,
+  notes: Record<string, unknown>,
+): ScenarioResult => ({ id, metric, unit, value, baseline, higherIsBetter, notes });
 
 const BARE = 'bare onnxruntime-web loop (same files, options and threads, argmax only)';
 const TJS = 'transformers.js generate (its own onnxruntime-web 1.31-dev; its default threads)';
@@ -160,28 +190,124 @@ const chat: Scenario = async (env) => {
   await theirs.dispose();
   await same.dispose();
 
-  const notes = { model: `${base} (Qwen2.5-0.5B layer sizes, 2 layers, fp32)`, backend: 'wasm', threads, transformersThreads: theirs.threads, cores: navigator.hardwareConcurrency, promptTokens, maxTokens: MAX_TOKENS, rounds: ROUNDS, method: '1-token answer = time to first token; (N-token − 1-token) time = N−1 decode steps' };
+  const notes = {
+    model: `${base} (Qwen2.5-0.5B layer sizes, 2 layers, fp32)`,
+    backend: 'wasm',
+    threads,
+    transformersThreads: theirs.threads,
+    cores: navigator.hardwareConcurrency,
+    promptTokens,
+    maxTokens: MAX_TOKENS,
+    rounds: ROUNDS,
+    method: '1-token answer = time to first token; (N-token − 1-token) time = N−1 decode steps',
+  };
   const rows = [
     row('chat.wasm.decode', 'decode speed', 'tokens/s', v.decodeTps, { name: BARE, value: b.decodeTps }, true, notes),
-    row('chat.wasm.decode.vs-transformers', 'decode speed', 'tokens/s', v.decodeTps, { name: TJS, value: t.decodeTps }, true, notes),
-    row('chat.wasm.decode.vs-transformers-same-threads', 'decode speed', 'tokens/s', v.decodeTps, { name: TJS_SAME, value: s.decodeTps }, true, notes),
-    row('chat.wasm.prefill', 'prefill speed (prompt tokens / time to first token)', 'tokens/s', v.prefillTps, { name: BARE, value: b.prefillTps }, true, notes),
-    row('chat.wasm.prefill.vs-transformers', 'prefill speed (prompt tokens / time to first token)', 'tokens/s', v.prefillTps, { name: TJS, value: t.prefillTps }, true, notes),
-    row('chat.wasm.prefill.vs-transformers-same-threads', 'prefill speed (prompt tokens / time to first token)', 'tokens/s', v.prefillTps, { name: TJS_SAME, value: s.prefillTps }, true, notes),
+    row(
+      'chat.wasm.decode.vs-transformers',
+      'decode speed',
+      'tokens/s',
+      v.decodeTps,
+      { name: TJS, value: t.decodeTps },
+      true,
+      notes,
+    ),
+    row(
+      'chat.wasm.decode.vs-transformers-same-threads',
+      'decode speed',
+      'tokens/s',
+      v.decodeTps,
+      { name: TJS_SAME, value: s.decodeTps },
+      true,
+      notes,
+    ),
+    row(
+      'chat.wasm.prefill',
+      'prefill speed (prompt tokens / time to first token)',
+      'tokens/s',
+      v.prefillTps,
+      { name: BARE, value: b.prefillTps },
+      true,
+      notes,
+    ),
+    row(
+      'chat.wasm.prefill.vs-transformers',
+      'prefill speed (prompt tokens / time to first token)',
+      'tokens/s',
+      v.prefillTps,
+      { name: TJS, value: t.prefillTps },
+      true,
+      notes,
+    ),
+    row(
+      'chat.wasm.prefill.vs-transformers-same-threads',
+      'prefill speed (prompt tokens / time to first token)',
+      'tokens/s',
+      v.prefillTps,
+      { name: TJS_SAME, value: s.prefillTps },
+      true,
+      notes,
+    ),
     row('chat.wasm.ttft', 'time to first token', 'ms', v.ttftMs, { name: BARE, value: b.ttftMs }, false, notes),
-    row('chat.wasm.ttft.vs-transformers', 'time to first token', 'ms', v.ttftMs, { name: TJS, value: t.ttftMs }, false, notes),
-    row('chat.wasm.ttft.vs-transformers-same-threads', 'time to first token', 'ms', v.ttftMs, { name: TJS_SAME, value: s.ttftMs }, false, notes),
+    row(
+      'chat.wasm.ttft.vs-transformers',
+      'time to first token',
+      'ms',
+      v.ttftMs,
+      { name: TJS, value: t.ttftMs },
+      false,
+      notes,
+    ),
+    row(
+      'chat.wasm.ttft.vs-transformers-same-threads',
+      'time to first token',
+      'ms',
+      v.ttftMs,
+      { name: TJS_SAME, value: s.ttftMs },
+      false,
+      notes,
+    ),
   ];
   if (before && afterVaani && afterAll) {
     const mib = (bytes: number) => bytes / 2 ** 20;
-    rows.push(row('chat.wasm.memory', 'memory the loaded model holds (page + its worker; WASM heap = its peak)', 'MiB', mib(afterVaani.total - before.total), { name: TJS, value: mib(afterAll.total - afterVaani.total) }, false, { ...notes, byScope: afterAll.byScope }));
+    rows.push(
+      row(
+        'chat.wasm.memory',
+        'memory the loaded model holds (page + its worker; WASM heap = its peak)',
+        'MiB',
+        mib(afterVaani.total - before.total),
+        { name: TJS, value: mib(afterAll.total - afterVaani.total) },
+        false,
+        { ...notes, byScope: afterAll.byScope },
+      ),
+    );
   }
   if (env.isolated && threads > 1) {
     const one = await bare(base, 1, promptTokens);
     const [many, single] = (await interleave([floor, one], env)) as [Figures, Figures];
     await one.dispose();
-    rows.push(row('chat.wasm.threads.decode', `bare-loop decode speed with ${threads} WASM threads`, 'tokens/s', many.decodeTps, { name: 'the same with 1 thread', value: single.decodeTps }, true, notes));
-    rows.push(row('chat.wasm.threads.prefill', `bare-loop prefill speed with ${threads} WASM threads`, 'tokens/s', many.prefillTps, { name: 'the same with 1 thread', value: single.prefillTps }, true, notes));
+    rows.push(
+      row(
+        'chat.wasm.threads.decode',
+        `bare-loop decode speed with ${threads} WASM threads`,
+        'tokens/s',
+        many.decodeTps,
+        { name: 'the same with 1 thread', value: single.decodeTps },
+        true,
+        notes,
+      ),
+    );
+    rows.push(
+      row(
+        'chat.wasm.threads.prefill',
+        `bare-loop prefill speed with ${threads} WASM threads`,
+        'tokens/s',
+        many.prefillTps,
+        { name: 'the same with 1 thread', value: single.prefillTps },
+        true,
+        notes,
+      ),
+    );
   }
   await floor.dispose();
   const adapter = await navigator.gpu?.requestAdapter();
@@ -195,9 +321,36 @@ const chat: Scenario = async (env) => {
     await gpu.dispose();
     await cpu.dispose();
     const what = software ? ' (software adapter: not a GPU speed)' : '';
-    const gpuNotes = { ...notes, backend: 'webgpu', adapter: `${adapter.info.vendor} ${adapter.info.architecture}`.trim(), software, maxTokens, rounds };
-    rows.push(row('chat.webgpu.decode', `decode speed on WebGPU${what}`, 'tokens/s', g.decodeTps, { name: 'Vaani on WASM', value: c.decodeTps }, true, gpuNotes));
-    rows.push(row('chat.webgpu.ttft', `time to first token on WebGPU${what}`, 'ms', g.ttftMs, { name: 'Vaani on WASM', value: c.ttftMs }, false, gpuNotes));
+    const gpuNotes = {
+      ...notes,
+      backend: 'webgpu',
+      adapter: `${adapter.info.vendor} ${adapter.info.architecture}`.trim(),
+      software,
+      maxTokens,
+      rounds,
+    };
+    rows.push(
+      row(
+        'chat.webgpu.decode',
+        `decode speed on WebGPU${what}`,
+        'tokens/s',
+        g.decodeTps,
+        { name: 'Vaani on WASM', value: c.decodeTps },
+        true,
+        gpuNotes,
+      ),
+    );
+    rows.push(
+      row(
+        'chat.webgpu.ttft',
+        `time to first token on WebGPU${what}`,
+        'ms',
+        g.ttftMs,
+        { name: 'Vaani on WASM', value: c.ttftMs },
+        false,
+        gpuNotes,
+      ),
+    );
   }
   return rows;
 };

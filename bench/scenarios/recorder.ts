@@ -47,15 +47,17 @@ const recorder: Scenario = async (env) => {
   ai.dispose();
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   env.log(`recorded ${seconds.toFixed(1)} s in total`);
-  return [{
-    id: 'recorder.main-thread-work',
-    metric: 'main-thread work rate while recording (16 kHz AudioWorklet, level events)',
-    unit: 'iterations/s',
-    value: median(recording),
-    baseline: { name: 'the same page not recording', value: median(idle) },
-    higherIsBetter: true,
-    notes: { recordedSeconds: seconds },
-  }];
+  return [
+    {
+      id: 'recorder.main-thread-work',
+      metric: 'main-thread work rate while recording (16 kHz AudioWorklet, level events)',
+      unit: 'iterations/s',
+      value: median(recording),
+      baseline: { name: 'the same page not recording', value: median(idle) },
+      higherIsBetter: true,
+      notes: { recordedSeconds: seconds },
+    },
+  ];
 };
 
 export default recorder;

@@ -12,7 +12,11 @@ const headers = { authorization: 'Bearer bench' };
 const shim: Scenario = async (env) => {
   const remote = { baseURL: `${env.remoteURL}/v1` };
   const ai = createVaaniWith({ baseURL: 'https://bench.test/v1', remote }, () => {});
-  const ctx: Context = { registry: new EngineRegistry(), routing: () => 'local-first', remote: new Remote(remote, fetch.bind(globalThis)) };
+  const ctx: Context = {
+    registry: new EngineRegistry(),
+    routing: () => 'local-first',
+    remote: new Remote(remote, fetch.bind(globalThis)),
+  };
   const app = createApp(ctx, '/v1', 'required');
   const url = 'https://bench.test/v1/models';
 
@@ -22,7 +26,12 @@ const shim: Scenario = async (env) => {
     async () => (await app.fetch(new Request(url, { headers }))).json(),
   );
 
-  const chat = JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'x' }], stream: true, metadata: { n: 50 } });
+  const chat = JSON.stringify({
+    model: 'chat-v2',
+    messages: [{ role: 'user', content: 'x' }],
+    stream: true,
+    metadata: { n: 50 },
+  });
   const init = () => ({ method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: chat });
   const sse = await timePaired(
     300,
@@ -31,7 +40,10 @@ const shim: Scenario = async (env) => {
   );
 
   const rows: ScenarioResult[] = [];
-  for (const [name, times, what] of [['json', json, 'GET /v1/models'], ['sse', sse, 'SSE stream of 50 chunks (remote pass-through)']] as const) {
+  for (const [name, times, what] of [
+    ['json', json, 'GET /v1/models'],
+    ['sse', sse, 'SSE stream of 50 chunks (remote pass-through)'],
+  ] as const) {
     for (const q of [0.5, 0.95]) {
       rows.push({
         id: `shim.${name}.p${q * 100}`,

@@ -9,7 +9,8 @@ const FILE = 'weights.bin';
 const URL_ = new URL(FILE, BASE).href;
 const MB = 1024 * 1024;
 
-const request = <T>(r: IDBRequest<T>) => new Promise<T>((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+const request = <T>(r: IDBRequest<T>) =>
+  new Promise<T>((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
 
 /** The plainest full read of the same chunks: one transaction, every Blob, joined into one buffer. */
 async function rawRead(db: IDBDatabase, chunks: number): Promise<ArrayBuffer> {
@@ -23,7 +24,10 @@ type MemoryApi = { measureUserAgentSpecificMemory?(): Promise<{ bytes: number }>
 /** Bytes the page holds (all of JS heap and ArrayBuffers), after a forced GC when available. */
 async function heldBytes(): Promise<number | undefined> {
   (globalThis as { gc?(): void }).gc?.();
-  return (performance as MemoryApi).measureUserAgentSpecificMemory?.().then((m) => m.bytes, () => undefined);
+  return (performance as MemoryApi).measureUserAgentSpecificMemory?.().then(
+    (m) => m.bytes,
+    () => undefined,
+  );
 }
 
 /** Milliseconds from a new service's first chat request to its first streamed content (engine worker started, model loaded). */
@@ -33,7 +37,12 @@ async function firstToken(base: string): Promise<number> {
   const response = await ai.fetch('/v1/chat/completions', {
     method: 'POST',
     headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'नमस्ते' }], stream: true, max_tokens: 4 }),
+    body: JSON.stringify({
+      model: 'chat-v2',
+      messages: [{ role: 'user', content: 'नमस्ते' }],
+      stream: true,
+      max_tokens: 4,
+    }),
   });
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
@@ -70,7 +79,11 @@ const store: Scenario = async (env) => {
   const manifest = (await readManifest(URL_))!;
   const open = indexedDB.open(CHUNKS_DB);
   const db = await request(open);
-  const warm = await timePaired(20, () => loader.load(FILE), () => rawRead(db, manifest.chunks));
+  const warm = await timePaired(
+    20,
+    () => loader.load(FILE),
+    () => rawRead(db, manifest.chunks),
+  );
   db.close();
 
   const before = await heldBytes();
@@ -116,7 +129,10 @@ const store: Scenario = async (env) => {
     metric: 'time to first token of a new service with the chat fixture (5.7 MB) cached: median ms',
     unit: 'ms',
     value: quantile(ttft.warm, 0.5),
-    baseline: { name: 'the same with the cache empty (download, check, cache, read back)', value: quantile(ttft.cold, 0.5) },
+    baseline: {
+      name: 'the same with the cache empty (download, check, cache, read back)',
+      value: quantile(ttft.cold, 0.5),
+    },
     higherIsBetter: false,
     notes: { model: 'tiny-random-llama-fp16-genai', runs: ttft.warm.length },
   });

@@ -32,13 +32,19 @@ const tts: Scenario = async (env) => {
 
   let vaaniSeconds = 0;
   const viaVaani = async () => {
-    const response = await vaani.fetch('/v1/audio/speech', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const response = await vaani.fetch('/v1/audio/speech', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     const bytes = await response.arrayBuffer();
     if (!response.ok) throw new Error(new TextDecoder().decode(bytes));
     vaaniSeconds = (bytes.byteLength - 44) / 2 / new DataView(bytes).getUint32(24, true);
   };
 
-  const module = (await import(/* @vite-ignore */ `${ESPEAK_BASE}espeak-ng.js`)) as { default: () => Promise<BareEspeak> };
+  const module = (await import(/* @vite-ignore */ `${ESPEAK_BASE}espeak-ng.js`)) as {
+    default: () => Promise<BareEspeak>;
+  };
   const bare = new (await module.default()).eSpeakNGWorker();
   let bareSeconds = 0;
   const bareLoop = async () => {
@@ -53,23 +59,37 @@ const tts: Scenario = async (env) => {
   const times = await timePaired(RUNS, viaVaani, bareLoop);
   vaani.dispose();
   const [ms, bareMs] = [quantile(times.a, 0.5), quantile(times.b, 0.5)];
-  const notes = { characters: text.length, audioSeconds: vaaniSeconds, bareAudioSeconds: bareSeconds, medianMs: ms, bareMedianMs: bareMs, voice: voice.id };
+  const notes = {
+    characters: text.length,
+    audioSeconds: vaaniSeconds,
+    bareAudioSeconds: bareSeconds,
+    medianMs: ms,
+    bareMedianMs: bareMs,
+    voice: voice.id,
+  };
   return [
     {
       id: 'tts.espeak.chars_per_s',
       metric: 'POST /v1/audio/speech (eSpeak-NG, Hindi): characters per second, median of 5',
       unit: 'chars/s',
       value: text.length / (ms / 1000),
-      baseline: { name: 'bare eSpeak-NG loop in the same page, one synthesize() call', value: text.length / (bareMs / 1000) },
+      baseline: {
+        name: 'bare eSpeak-NG loop in the same page, one synthesize() call',
+        value: text.length / (bareMs / 1000),
+      },
       higherIsBetter: true,
       notes,
     },
     {
       id: 'tts.espeak.realtime',
-      metric: 'POST /v1/audio/speech (eSpeak-NG, Hindi): seconds of audio per second of synthesis (1 / real-time factor)',
+      metric:
+        'POST /v1/audio/speech (eSpeak-NG, Hindi): seconds of audio per second of synthesis (1 / real-time factor)',
       unit: '× real time',
       value: vaaniSeconds / (ms / 1000),
-      baseline: { name: 'bare eSpeak-NG loop in the same page, one synthesize() call', value: bareSeconds / (bareMs / 1000) },
+      baseline: {
+        name: 'bare eSpeak-NG loop in the same page, one synthesize() call',
+        value: bareSeconds / (bareMs / 1000),
+      },
       higherIsBetter: true,
       notes,
     },

@@ -74,23 +74,35 @@ const voiceTransform: Scenario = async (env) => {
 
   const rnnoise = await bareRnnoise();
   env.log(`isolate: ${seconds.toFixed(1)} s at 48 kHz, ${RUNS} paired runs`);
-  const isolate = await timePaired(RUNS, () => post('/v1/audio/isolate', wav48k), async () => rnnoise(at48k.samples));
+  const isolate = await timePaired(
+    RUNS,
+    () => post('/v1/audio/isolate', wav48k),
+    async () => rnnoise(at48k.samples),
+  );
   const [isolateMs, bareIsolateMs] = [quantile(isolate.a, 0.5), quantile(isolate.b, 0.5)];
 
   const sonic = await bareSonic();
   const flacBlob = new Blob([flac], { type: 'audio/flac' });
   env.log(`voice changer: ${seconds.toFixed(1)} s of 44.1 kHz FLAC, ${RUNS} paired runs`);
-  const change = await timePaired(RUNS, () => post('/v1/audio/voice-changer', flacBlob, { voice: 'hi-IN-female-1' }), async () => sonic(source.samples, source.sampleRate, 1.3));
+  const change = await timePaired(
+    RUNS,
+    () => post('/v1/audio/voice-changer', flacBlob, { voice: 'hi-IN-female-1' }),
+    async () => sonic(source.samples, source.sampleRate, 1.3),
+  );
   const [changeMs, bareChangeMs] = [quantile(change.a, 0.5), quantile(change.b, 0.5)];
   vaani.dispose();
 
   return [
     {
       id: 'voice.isolate.realtime',
-      metric: 'POST /v1/audio/isolate (RNNoise in the DSP worker, 48 kHz WAV in): seconds of audio per second, median of 5',
+      metric:
+        'POST /v1/audio/isolate (RNNoise in the DSP worker, 48 kHz WAV in): seconds of audio per second, median of 5',
       unit: '× real time',
       value: seconds / (isolateMs / 1000),
-      baseline: { name: 'bare RNNoise frame loop on the same 48 kHz samples in the page', value: seconds / (bareIsolateMs / 1000) },
+      baseline: {
+        name: 'bare RNNoise frame loop on the same 48 kHz samples in the page',
+        value: seconds / (bareIsolateMs / 1000),
+      },
       higherIsBetter: true,
       notes: { audioSeconds: seconds, medianMs: isolateMs, bareMedianMs: bareIsolateMs },
     },
@@ -99,9 +111,17 @@ const voiceTransform: Scenario = async (env) => {
       metric: 'POST /v1/audio/voice-changer (jfk.flac → hi-IN-female-1): seconds of audio per second, median of 5',
       unit: '× real time',
       value: seconds / (changeMs / 1000),
-      baseline: { name: 'one bare Sonic speed change (×1.3) of the same clip in the page', value: seconds / (bareChangeMs / 1000) },
+      baseline: {
+        name: 'one bare Sonic speed change (×1.3) of the same clip in the page',
+        value: seconds / (bareChangeMs / 1000),
+      },
       higherIsBetter: true,
-      notes: { audioSeconds: seconds, medianMs: changeMs, bareMedianMs: bareChangeMs, input: 'jfk.flac, 44.1 kHz stereo FLAC' },
+      notes: {
+        audioSeconds: seconds,
+        medianMs: changeMs,
+        bareMedianMs: bareChangeMs,
+        input: 'jfk.flac, 44.1 kHz stereo FLAC',
+      },
     },
   ];
 };

@@ -35,14 +35,21 @@ function wavSamples(bytes: ArrayBuffer): Float32Array {
 }
 
 async function vaaniSeconds(name: string, wav: Blob): Promise<{ ms: number; text: string }> {
-  const ai = createVaani({ backend: 'wasm', models: { 'speech-stt-v1': { baseURL: `${MODELS}${name}/`, dtype: 'fp32' } } });
+  const ai = createVaani({
+    backend: 'wasm',
+    models: { 'speech-stt-v1': { baseURL: `${MODELS}${name}/`, dtype: 'fp32' } },
+  });
   let text = '';
   const ms = await timed(ROUNDS, async () => {
     const form = new FormData();
     form.set('file', new File([wav], 'bench.wav'));
     form.set('model', 'speech-stt-v1');
     form.set('language', 'en');
-    const response = await ai.fetch('/v1/audio/transcriptions', { method: 'POST', headers: { authorization: 'Bearer bench' }, body: form });
+    const response = await ai.fetch('/v1/audio/transcriptions', {
+      method: 'POST',
+      headers: { authorization: 'Bearer bench' },
+      body: form,
+    });
     const json = await response.json();
     if (!response.ok) throw new Error(`vaani: ${json.error.message}`);
     text = json.text;
@@ -52,7 +59,11 @@ async function vaaniSeconds(name: string, wav: Blob): Promise<{ ms: number; text
 }
 
 /** transformers.js's pipeline in its own worker with `threads` (undefined: its default); time per 30 s. */
-async function transformersSeconds(name: string, samples: Float32Array, threads: number | undefined): Promise<{ ms: number; text: string; threads: number }> {
+async function transformersSeconds(
+  name: string,
+  samples: Float32Array,
+  threads: number | undefined,
+): Promise<{ ms: number; text: string; threads: number }> {
   const worker = new Worker(new URL('../support/whisper-transformers.worker.ts', import.meta.url), { type: 'module' });
   const asr = wrap<WhisperTransformers>(worker);
   const used = await asr.load(MODELS, name, threads);
@@ -82,23 +93,67 @@ const whisper: Scenario = async (bench: BenchEnv) => {
   useLocalTransformers(MODELS, undefined);
 
   const mel = new WhisperMel();
-  const reference = new WhisperFeatureExtractor({ feature_size: 80, sampling_rate: 16000, hop_length: 160, chunk_length: 30, n_fft: 400, n_samples: 480000, nb_max_frames: 3000 });
+  const reference = new WhisperFeatureExtractor({
+    feature_size: 80,
+    sampling_rate: 16000,
+    hop_length: 160,
+    chunk_length: 30,
+    n_fft: 400,
+    n_samples: 480000,
+    nb_max_frames: 3000,
+  });
   const melMs = await timed(5, async () => mel.extract(samples));
   const referenceMelMs = await timed(5, () => reference(samples));
-  rows.push({ id: 'whisper.features.30s', metric: 'log-mel features of 30 s', unit: 'ms', value: melMs, baseline: { name: 'transformers.js WhisperFeatureExtractor', value: referenceMelMs }, higherIsBetter: false });
+  rows.push({
+    id: 'whisper.features.30s',
+    metric: 'log-mel features of 30 s',
+    unit: 'ms',
+    value: melMs,
+    baseline: { name: 'transformers.js WhisperFeatureExtractor', value: referenceMelMs },
+    higherIsBetter: false,
+  });
 
-  for (const [label, name] of [['tiny', 'bench-tiny'], ['base', 'bench-base']] as const) {
+  for (const [label, name] of [
+    ['tiny', 'bench-tiny'],
+    ['base', 'bench-base'],
+  ] as const) {
     bench.log(`whisper-${label}: Vaani …`);
     const ours = await vaaniSeconds(name, new Blob([wavBytes]));
     bench.log(`whisper-${label}: transformers.js …`);
     const theirs = await transformersSeconds(name, samples, undefined);
     const same = theirs.threads === threads ? theirs : await transformersSeconds(name, samples, threads);
-    bench.log(`whisper-${label}: ${ours.ms.toFixed(0)} ms vs ${theirs.ms.toFixed(0)} ms (${theirs.threads} threads) and ${same.ms.toFixed(0)} ms (${same.threads}), same text: ${ours.text === theirs.text.trim()}`);
+    bench.log(
+      `whisper-${label}: ${ours.ms.toFixed(0)} ms vs ${theirs.ms.toFixed(0)} ms (${theirs.threads} threads) and ${same.ms.toFixed(0)} ms (${same.threads}), same text: ${ours.text === theirs.text.trim()}`,
+    );
     const metric = `real-time factor, whisper-${label} sizes, 30 s, greedy, no timestamps`;
-    const notes = { sameText: ours.text === theirs.text.trim() && ours.text === same.text.trim(), threads, transformersThreads: theirs.threads, cores: navigator.hardwareConcurrency, vaaniMs: ours.ms, transformersMs: theirs.ms, transformersSameThreadsMs: same.ms };
+    const notes = {
+      sameText: ours.text === theirs.text.trim() && ours.text === same.text.trim(),
+      threads,
+      transformersThreads: theirs.threads,
+      cores: navigator.hardwareConcurrency,
+      vaaniMs: ours.ms,
+      transformersMs: theirs.ms,
+      transformersSameThreadsMs: same.ms,
+    };
     const rtf = (ms: number) => ms / 1000 / seconds;
-    rows.push({ id: `whisper.${label}.rtf`, metric, unit: 'x', value: rtf(ours.ms), baseline: { name: TJS, value: rtf(theirs.ms) }, higherIsBetter: false, notes });
-    rows.push({ id: `whisper.${label}.rtf.same-threads`, metric, unit: 'x', value: rtf(ours.ms), baseline: { name: TJS_SAME, value: rtf(same.ms) }, higherIsBetter: false, notes });
+    rows.push({
+      id: `whisper.${label}.rtf`,
+      metric,
+      unit: 'x',
+      value: rtf(ours.ms),
+      baseline: { name: TJS, value: rtf(theirs.ms) },
+      higherIsBetter: false,
+      notes,
+    });
+    rows.push({
+      id: `whisper.${label}.rtf.same-threads`,
+      metric,
+      unit: 'x',
+      value: rtf(ours.ms),
+      baseline: { name: TJS_SAME, value: rtf(same.ms) },
+      higherIsBetter: false,
+      notes,
+    });
   }
   return rows;
 };

@@ -38,7 +38,12 @@ async function load(request: BareLoad): Promise<void> {
   session = await ort.InferenceSession.create(await bytes(request.base + request.graph), {
     executionProviders: ['wasm'],
     graphOptimizationLevel: 'all',
-    externalData: await Promise.all(request.externalData.map(async (file) => ({ path: file.slice(folder.length), data: await bytes(request.base + file) }))),
+    externalData: await Promise.all(
+      request.externalData.map(async (file) => ({
+        path: file.slice(folder.length),
+        data: await bytes(request.base + file),
+      })),
+    ),
   });
 }
 
@@ -50,7 +55,12 @@ async function step(ids: number[], start: number, cache: Record<string, ort.Tens
     attention_mask: new ort.Tensor('int64', new BigInt64Array(total).fill(1n), [1, total]),
     ...cache,
   };
-  if (has('position_ids')) feeds.position_ids = new ort.Tensor('int64', BigInt64Array.from(ids, (_, i) => BigInt(start + i)), [1, ids.length]);
+  if (has('position_ids'))
+    feeds.position_ids = new ort.Tensor(
+      'int64',
+      BigInt64Array.from(ids, (_, i) => BigInt(start + i)),
+      [1, ids.length],
+    );
   if (has('num_logits_to_keep')) feeds.num_logits_to_keep = new ort.Tensor('int64', new BigInt64Array([1n]), []);
   const out = await session.run(feeds);
   const next: Record<string, ort.Tensor> = {};

@@ -2,7 +2,13 @@
  * transformers.js text generation on the chat bench model, in its own worker (as Vaani's engine
  * runs in one), so that each contender gets its own onnxruntime-web thread count.
  */
-import { AutoModelForCausalLM, AutoTokenizer, Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
+import {
+  AutoModelForCausalLM,
+  AutoTokenizer,
+  Tensor,
+  type PreTrainedModel,
+  type PreTrainedTokenizer,
+} from '@huggingface/transformers';
 import { expose } from 'comlink';
 import { transformersThreads, useLocalTransformers } from './transformers-env';
 
@@ -34,7 +40,9 @@ const api = {
     const ids = tokenizer.encode(text, { add_special_tokens: false });
     const input_ids = new Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]);
     const attention_mask = new Tensor('int64', new BigInt64Array(ids.length).fill(1n), [1, ids.length]);
-    const output = (await model.generate({ input_ids, attention_mask, max_new_tokens: max, do_sample: false })) as { dims: number[] };
+    const output = (await model.generate({ input_ids, attention_mask, max_new_tokens: max, do_sample: false })) as {
+      dims: number[];
+    };
     return { ms: performance.now() - start, promptTokens: ids.length, generated: output.dims.at(-1)! - ids.length };
   },
 };

@@ -5,7 +5,11 @@ export function quantile(values: number[], q: number): number {
 }
 
 /** Times `run` `count` times after `warmup` runs; returns each duration in ms. */
-export async function timeEach(count: number, run: () => Promise<unknown>, warmup = Math.ceil(count / 10)): Promise<number[]> {
+export async function timeEach(
+  count: number,
+  run: () => Promise<unknown>,
+  warmup = Math.ceil(count / 10),
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await run();
   const times: number[] = [];
   for (let i = 0; i < count; i++) {

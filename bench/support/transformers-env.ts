@@ -14,7 +14,10 @@ export function useLocalTransformers(localModelPath: string, threads: number | u
   env.localModelPath = localModelPath;
   const wasm = env.backends.onnx.wasm!;
   if (threads !== undefined) wasm.numThreads = threads;
-  wasm.wasmPaths = { mjs: `${ortDist}ort-wasm-simd-threaded.asyncify.mjs`, wasm: `${ortDist}ort-wasm-simd-threaded.asyncify.wasm` };
+  wasm.wasmPaths = {
+    mjs: `${ortDist}ort-wasm-simd-threaded.asyncify.mjs`,
+    wasm: `${ortDist}ort-wasm-simd-threaded.asyncify.wasm`,
+  };
 }
 
 /** The thread count onnxruntime-web settled on (it fills in its default when it starts). */

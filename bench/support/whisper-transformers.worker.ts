@@ -12,15 +12,24 @@ const api = {
   /** Loads model `name` under `folder` with `threads` (undefined: onnxruntime-web's default); the threads in use. */
   async load(folder: string, name: string, threads: number | undefined): Promise<number> {
     useLocalTransformers(folder, threads);
-    asr = (await pipeline('automatic-speech-recognition', name, { dtype: 'fp32', device: 'wasm' })) as AutomaticSpeechRecognitionPipeline;
+    asr = (await pipeline('automatic-speech-recognition', name, {
+      dtype: 'fp32',
+      device: 'wasm',
+    })) as AutomaticSpeechRecognitionPipeline;
     return transformersThreads();
   },
   /** The pipeline's own call, minus _decode_asr (it throws on the empty segments random weights make). */
   async transcribe(samples: Float32Array): Promise<string> {
     const eot = asr.tokenizer.convert_tokens_to_ids('<|endoftext|>');
     const { input_features } = await asr.processor(samples);
-    const output = (await asr.model.generate({ inputs: input_features, language: 'en' } as never)) as unknown as { tolist(): bigint[][] };
-    const tokens = output.tolist()[0]!.map(Number).slice(4).filter((token) => token < eot);
+    const output = (await asr.model.generate({ inputs: input_features, language: 'en' } as never)) as unknown as {
+      tolist(): bigint[][];
+    };
+    const tokens = output
+      .tolist()[0]!
+      .map(Number)
+      .slice(4)
+      .filter((token) => token < eot);
     return tokens.length ? asr.tokenizer.decode(tokens, { skip_special_tokens: true }) : '';
   },
 };

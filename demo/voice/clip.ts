@@ -32,19 +32,28 @@ export function mountClip(service: Service, clip: Clip): void {
     recorder = undefined;
     if (vad.checked && !speech) return say(status, `No speech heard in ${recordedDuration.toFixed(1)} s.`, 'error');
     clip.set(file);
-    const kept = speech ? ` (speech from ${speech.start.toFixed(2)} s to ${speech.end.toFixed(2)} s of ${recordedDuration.toFixed(1)} s kept)` : '';
+    const kept = speech
+      ? ` (speech from ${speech.start.toFixed(2)} s to ${speech.end.toFixed(2)} s of ${recordedDuration.toFixed(1)} s kept)`
+      : '';
     say(status, `Recorded ${duration.toFixed(2)} s of 16 kHz audio${kept}.`, 'ok');
   };
 
   record.addEventListener('click', async () => {
     record.disabled = true;
     recorder = service.ai.recorder({ vad: vad.checked });
-    recorder.addEventListener('level', (event) => (level.value = Math.min(1, (event as CustomEvent<LevelDetail>).detail.rms * 4)));
+    recorder.addEventListener(
+      'level',
+      (event) => (level.value = Math.min(1, (event as CustomEvent<LevelDetail>).detail.rms * 4)),
+    );
     recorder.addEventListener('stop', (event) => finished((event as CustomEvent<Recording>).detail));
     try {
       await recorder.start();
       stop.disabled = false;
-      say(status, vad.checked ? 'Recording… it stops by itself after a silence.' : 'Recording… press Stop when done.', 'busy');
+      say(
+        status,
+        vad.checked ? 'Recording… it stops by itself after a silence.' : 'Recording… press Stop when done.',
+        'busy',
+      );
     } catch (error) {
       record.disabled = false;
       recorder = undefined;

@@ -28,11 +28,20 @@ export function mountSpeech(service: Service): void {
   async function refresh() {
     try {
       const list = await loadVoices(service);
-      fillSelect(model, list.models.filter((m) => m.kind === 'tts').map((m) => ({ value: m.id, label: m.id })));
+      fillSelect(
+        model,
+        list.models.filter((m) => m.kind === 'tts').map((m) => ({ value: m.id, label: m.id })),
+      );
       if (list.models.some((m) => m.id === DEFAULT_MODEL)) model.value = DEFAULT_MODEL;
       voicePickers(language, voice, list.voices);
       button.disabled = list.voices.length === 0;
-      say(status, list.voices.length ? `${list.voices.length} voices in ${language.options.length} languages.` : 'No speech engine in this build: no voices to speak with.', list.voices.length ? 'info' : 'error');
+      say(
+        status,
+        list.voices.length
+          ? `${list.voices.length} voices in ${language.options.length} languages.`
+          : 'No speech engine in this build: no voices to speak with.',
+        list.voices.length ? 'info' : 'error',
+      );
     } catch (error) {
       say(status, `Could not list voices: ${describeError(error)}`, 'error');
     }
@@ -43,18 +52,31 @@ export function mountSpeech(service: Service): void {
     button.disabled = true;
     const started = performance.now();
     try {
-      const response = await ensureOk(await fetch(`${service.ai.baseURL}/audio/speech`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: model.value || DEFAULT_MODEL, voice: voice.value, input: text.value, speed: slider('speed'), stability: slider('stability'), style: slider('style') }),
-      }));
+      const response = await ensureOk(
+        await fetch(`${service.ai.baseURL}/audio/speech`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            model: model.value || DEFAULT_MODEL,
+            voice: voice.value,
+            input: text.value,
+            speed: slider('speed'),
+            stability: slider('stability'),
+            style: slider('style'),
+          }),
+        }),
+      );
       const wav = await response.blob();
       URL.revokeObjectURL(player.src);
       player.src = URL.createObjectURL(wav);
       download.href = player.src;
       download.hidden = false;
       await player.play().catch(() => undefined);
-      say(status, `Spoke ${text.value.length} characters in ${((performance.now() - started) / 1000).toFixed(2)} s (${wav.type}, ${wav.size} bytes).`, 'ok');
+      say(
+        status,
+        `Spoke ${text.value.length} characters in ${((performance.now() - started) / 1000).toFixed(2)} s (${wav.type}, ${wav.size} bytes).`,
+        'ok',
+      );
     } catch (error) {
       say(status, describeError(error), 'error');
     } finally {

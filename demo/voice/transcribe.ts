@@ -15,13 +15,18 @@ export function mountTranscribe(service: Service, clip: Clip): void {
     if (!file) return;
     button.disabled = true;
     output.textContent = '';
-    say(status, `${task.value === 'translate' ? 'Translating' : 'Transcribing'} (the first request loads the model)…`, 'busy');
+    say(
+      status,
+      `${task.value === 'translate' ? 'Translating' : 'Transcribing'} (the first request loads the model)…`,
+      'busy',
+    );
     const started = performance.now();
     try {
       const request = { file, model: 'speech-stt-v1', ...(language.value ? { language: language.value } : {}) };
-      const { text } = task.value === 'translate'
-        ? await service.client.audio.translations.create(request)
-        : await service.client.audio.transcriptions.create(request);
+      const { text } =
+        task.value === 'translate'
+          ? await service.client.audio.translations.create(request)
+          : await service.client.audio.transcriptions.create(request);
       output.textContent = text;
       say(status, `Done in ${((performance.now() - started) / 1000).toFixed(2)} s.`, 'ok');
     } catch (error) {

@@ -49,11 +49,21 @@ export function mountTransform(service: Service, clip: Clip): void {
     change.disabled = true;
     say(changeStatus, `Changing the voice to ${voice.value}…`, 'busy');
     const started = performance.now();
-    const sliders = mode.value === 'speech-to-speech'
-      ? Object.fromEntries(['speed', 'stability', 'style'].map((name) => [name, byId<HTMLInputElement>(`speech-${name}`).value]))
-      : {};
+    const sliders =
+      mode.value === 'speech-to-speech'
+        ? Object.fromEntries(
+            ['speed', 'stability', 'style'].map((name) => [name, byId<HTMLInputElement>(`speech-${name}`).value]),
+          )
+        : {};
     try {
-      play(changed, await postForm(`${service.ai.baseURL}/audio/${mode.value}`, service.key, form({ voice: voice.value, ...sliders })));
+      play(
+        changed,
+        await postForm(
+          `${service.ai.baseURL}/audio/${mode.value}`,
+          service.key,
+          form({ voice: voice.value, ...sliders }),
+        ),
+      );
       say(changeStatus, `Done in ${seconds(started)} s.`, 'ok');
     } catch (error) {
       say(changeStatus, describeError(error), 'error');

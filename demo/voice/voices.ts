@@ -10,9 +10,17 @@ export async function loadVoices(service: Service): Promise<VoiceList> {
 /** A language picker and a voice picker that shows the chosen language's voices. */
 export function voicePickers(language: HTMLSelectElement, voice: HTMLSelectElement, voices: VoiceInfo[]): void {
   const languages = [...new Map(voices.map((v) => [v.languageCode, v.language])).entries()];
-  fillSelect(language, languages.map(([code, name]) => ({ value: code, label: `${name} (${code})` })));
+  fillSelect(
+    language,
+    languages.map(([code, name]) => ({ value: code, label: `${name} (${code})` })),
+  );
   const showVoices = () =>
-    fillSelect(voice, voices.filter((v) => v.languageCode === language.value).map((v) => ({ value: v.id, label: `${v.name} · ${v.gender}` })));
+    fillSelect(
+      voice,
+      voices
+        .filter((v) => v.languageCode === language.value)
+        .map((v) => ({ value: v.id, label: `${v.name} · ${v.gender}` })),
+    );
   language.onchange = showVoices;
   showVoices();
 }

@@ -45,11 +45,17 @@ export function createApp(ctx: Context, basePath: string, auth: 'required' | 'op
   const app = new Hono().basePath(basePath.replace(/\/+$/, ''));
 
   app.onError((error) => toApiError(error).toResponse());
-  app.notFound((c) => new ApiError(404, `Unknown route: ${c.req.method} ${new URL(c.req.url).pathname}.`, 'unknown_route').toResponse());
+  app.notFound((c) =>
+    new ApiError(404, `Unknown route: ${c.req.method} ${new URL(c.req.url).pathname}.`, 'unknown_route').toResponse(),
+  );
 
   app.use('*', async (c, next) => {
     if (auth === 'required' && !BEARER.test(c.req.header('authorization') ?? '')) {
-      throw new ApiError(401, 'Missing or malformed Authorization header: send "Authorization: Bearer <API_KEY>".', 'invalid_api_key');
+      throw new ApiError(
+        401,
+        'Missing or malformed Authorization header: send "Authorization: Bearer <API_KEY>".',
+        'invalid_api_key',
+      );
     }
     await next();
   });
@@ -66,4 +72,6 @@ export function createApp(ctx: Context, basePath: string, auth: 'required' | 'op
 }
 
 const methodNotAllowed = (allow: string) =>
-  new ApiError(405, `Method not allowed: this route accepts ${allow}.`, 'method_not_allowed', null, { allow }).toResponse();
+  new ApiError(405, `Method not allowed: this route accepts ${allow}.`, 'method_not_allowed', null, {
+    allow,
+  }).toResponse();

@@ -6,8 +6,7 @@ export const LIMITS = {
   uploadBytes: 25 * 1024 * 1024,
 } as const;
 
-const mediaType = (request: Request) =>
-  (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+const mediaType = (request: Request) => (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
 function requireMediaType(request: Request, expected: string) {
   const got = mediaType(request);
@@ -79,10 +78,11 @@ export async function readForm(request: Request): Promise<Body<Record<string, st
 
 function describe(issue: v.BaseIssue<unknown>): { param: string | null; message: string; code: string } {
   const path = issue.path ?? [];
-  const param = path.reduce<string>((acc, item) => {
-    const key = item.key;
-    return typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key);
-  }, '') || null;
+  const param =
+    path.reduce<string>((acc, item) => {
+      const key = item.key;
+      return typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key);
+    }, '') || null;
   const name = param ? `'${param}'` : 'the request';
   if (issue.kind === 'schema' && issue.received === 'undefined') {
     return { param, message: `Missing required parameter: ${name}.`, code: 'missing_required_parameter' };

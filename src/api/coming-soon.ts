@@ -6,7 +6,8 @@ import { ApiError } from './errors';
  * POST /memory/store and /data/query: their products have no models yet. A configured remote
  * answers them; otherwise a 501 says so.
  */
-export const comingSoon = (product: ProductEntry) =>
+export const comingSoon =
+  (product: ProductEntry) =>
   async (ctx: Context, request: Request, path: string): Promise<Response> => {
     if (ctx.remote) return ctx.remote.forward(path, request, new Uint8Array(await request.arrayBuffer()), false);
     throw new ApiError(

@@ -45,7 +45,8 @@ export async function dispatch<K extends EngineKind>(ctx: Context, job: Dispatch
     try {
       return await forward();
     } catch (error) {
-      if (job.request.signal.aborted || !(error instanceof ApiError && error.code === 'remote_unreachable')) throw error;
+      if (job.request.signal.aborted || !(error instanceof ApiError && error.code === 'remote_unreachable'))
+        throw error;
       return job.local!(engine);
     }
   }

@@ -1,20 +1,20 @@
 export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'not_found_error'
-  | 'rate_limit_error'
-  | 'server_error';
+  'invalid_request_error' | 'authentication_error' | 'not_found_error' | 'rate_limit_error' | 'server_error';
 
 export interface ErrorBody {
   error: { message: string; type: ErrorType; param: string | null; code: string | null };
 }
 
 const typeForStatus = (status: number): ErrorType =>
-  status === 401 ? 'authentication_error'
-  : status === 404 ? 'not_found_error'
-  : status === 429 ? 'rate_limit_error'
-  : status >= 500 ? 'server_error'
-  : 'invalid_request_error';
+  status === 401
+    ? 'authentication_error'
+    : status === 404
+      ? 'not_found_error'
+      : status === 429
+        ? 'rate_limit_error'
+        : status >= 500
+          ? 'server_error'
+          : 'invalid_request_error';
 
 /** An error that becomes an OpenAI-shaped JSON response. */
 export class ApiError extends Error {

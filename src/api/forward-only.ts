@@ -8,7 +8,11 @@ import { requireModel, requireWithinContext } from './models-check';
  * A route with a validated JSON body whose models have no in-browser engine: it is answered by
  * the remote, or with a 503 that says how to configure one.
  */
-export const forwardOnly = <S extends v.GenericSchema<unknown, { model: string; stream?: boolean; max_tokens?: number }>>(product: Product, schema: S) =>
+export const forwardOnly =
+  <S extends v.GenericSchema<unknown, { model: string; stream?: boolean; max_tokens?: number }>>(
+    product: Product,
+    schema: S,
+  ) =>
   async (ctx: Context, request: Request, path: string): Promise<Response> => {
     const { value, raw } = await readJson(request);
     const body = parse(schema, value);

@@ -5,7 +5,12 @@ import { ApiError, badRequest } from './errors';
 export function requireModel(id: string, ...products: Product[]) {
   const model = findModel(id);
   if (!model) {
-    throw new ApiError(404, `The model '${id}' does not exist. GET /v1/models lists the models.`, 'model_not_found', 'model');
+    throw new ApiError(
+      404,
+      `The model '${id}' does not exist. GET /v1/models lists the models.`,
+      'model_not_found',
+      'model',
+    );
   }
   if (!products.includes(model.product)) {
     throw new ApiError(
@@ -21,6 +26,10 @@ export function requireModel(id: string, ...products: Product[]) {
 /** 400 when max_tokens alone exceeds the model's catalogue context (the engine checks the prompt too). */
 export function requireWithinContext(model: CatalogueEntry, maxTokens: number | null | undefined) {
   if (maxTokens && model.context_window && maxTokens > model.context_window) {
-    throw badRequest(`max_tokens is ${maxTokens}, more than the ${model.context_window}-token context of '${model.id}'.`, 'max_tokens', 'context_length_exceeded');
+    throw badRequest(
+      `max_tokens is ${maxTokens}, more than the ${model.context_window}-token context of '${model.id}'.`,
+      'max_tokens',
+      'context_length_exceeded',
+    );
   }
 }

@@ -19,14 +19,18 @@ export function sseResponse(
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       if (requestSignal.aborted) abort();
-      requestSignal.addEventListener('abort', () => {
-        abort();
-        try {
-          controller.error(stop.signal.reason);
-        } catch {
-          /* already closed */
-        }
-      }, { once: true });
+      requestSignal.addEventListener(
+        'abort',
+        () => {
+          abort();
+          try {
+            controller.error(stop.signal.reason);
+          } catch {
+            /* already closed */
+          }
+        },
+        { once: true },
+      );
       const sink: SseSink = {
         signal: stop.signal,
         send: (data) => {

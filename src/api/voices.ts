@@ -3,9 +3,17 @@ import type { Context } from './context';
 
 /** GET /voices: the voices of the registered voice engines, and the voice models. */
 export const listVoices = async (ctx: Context) => {
-  const voices = ctx.registry.voices().map(({ id, name, language, languageCode, gender, downloadBytes }) =>
-    ({ id, name, language, languageCode, gender, ...(downloadBytes ? { downloadBytes } : {}) }));
-  const models = MODELS.filter((model) => model.product === 'voice' && ctx.registry.info(model.id))
-    .map((model) => ({ id: model.id, kind: model.route === '/audio/transcriptions' ? 'stt' : 'tts' }));
+  const voices = ctx.registry.voices().map(({ id, name, language, languageCode, gender, downloadBytes }) => ({
+    id,
+    name,
+    language,
+    languageCode,
+    gender,
+    ...(downloadBytes ? { downloadBytes } : {}),
+  }));
+  const models = MODELS.filter((model) => model.product === 'voice' && ctx.registry.info(model.id)).map((model) => ({
+    id: model.id,
+    kind: model.route === '/audio/transcriptions' ? 'stt' : 'tts',
+  }));
   return Response.json({ voices, models });
 };

@@ -3,7 +3,11 @@
 /** What the AudioWorklet global scope offers (not in TypeScript's DOM lib). */
 declare abstract class AudioWorkletProcessor {
   readonly port: MessagePort;
-  abstract process(inputs: Float32Array[][], outputs: Float32Array[][], parameters: Record<string, Float32Array>): boolean;
+  abstract process(
+    inputs: Float32Array[][],
+    outputs: Float32Array[][],
+    parameters: Record<string, Float32Array>,
+  ): boolean;
 }
 declare function registerProcessor(name: string, processor: new () => AudioWorkletProcessor): void;
 

@@ -17,7 +17,21 @@ export interface DecodeOptions {
 }
 
 type Format = Parameters<typeof decodeChunked>[1];
-const FORMATS: readonly string[] = ['wav', 'flac', 'mp3', 'oga', 'opus', 'webm', 'mkv', 'm4a', 'mp4', 'aac', 'aiff', 'caf', 'qoa'];
+const FORMATS: readonly string[] = [
+  'wav',
+  'flac',
+  'mp3',
+  'oga',
+  'opus',
+  'webm',
+  'mkv',
+  'm4a',
+  'mp4',
+  'aac',
+  'aiff',
+  'caf',
+  'qoa',
+];
 const CHUNK_BYTES = 256 * 1024;
 
 function* chunks(bytes: Uint8Array): Generator<Uint8Array> {

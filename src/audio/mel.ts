@@ -11,10 +11,17 @@ export interface MelConfig {
   nSamples: number;
 }
 
-export const WHISPER_MEL: MelConfig = { featureSize: 80, nFft: 400, hopLength: 160, samplingRate: 16000, nSamples: 480000 };
+export const WHISPER_MEL: MelConfig = {
+  featureSize: 80,
+  nFft: 400,
+  hopLength: 160,
+  samplingRate: 16000,
+  nSamples: 480000,
+};
 
 const slaneyHzToMel = (hz: number) => (hz >= 1000 ? 15 + Math.log(hz / 1000) / (Math.log(6.4) / 27) : (3 * hz) / 200);
-const slaneyMelToHz = (mel: number) => (mel >= 15 ? 1000 * Math.exp((Math.log(6.4) / 27) * (mel - 15)) : (200 * mel) / 3);
+const slaneyMelToHz = (mel: number) =>
+  mel >= 15 ? 1000 * Math.exp((Math.log(6.4) / 27) * (mel - 15)) : (200 * mel) / 3;
 
 interface Filter {
   first: number;
@@ -33,7 +40,10 @@ function melFilters(bins: number, mels: number, sampleRate: number): Filter[] {
       const hz = k * binHz;
       return Math.max(0, Math.min((hz - lo) / (mid - lo), (hi - hz) / (hi - mid))) * norm;
     });
-    const first = Math.max(0, row.findIndex((w) => w > 0));
+    const first = Math.max(
+      0,
+      row.findIndex((w) => w > 0),
+    );
     let last = bins - 1;
     while (last > first && row[last] === 0) last--;
     return { first, weights: row.slice(first, last + 1) };
@@ -85,14 +95,19 @@ class PairedRealDft {
     const { n, chirp, a, spectrum, product, kernel } = this;
     a.fill(0);
     for (let k = 0; k < n; k++) {
-      const cr = chirp[2 * k]!, ci = chirp[2 * k + 1]!;
-      const xr = x[k]!, xi = y[k]!;
+      const cr = chirp[2 * k]!,
+        ci = chirp[2 * k + 1]!;
+      const xr = x[k]!,
+        xi = y[k]!;
       a[2 * k] = xr * cr - xi * ci;
       a[2 * k + 1] = xr * ci + xi * cr;
     }
     this.fft.transform(spectrum, a);
     for (let i = 0; i < spectrum.length; i += 2) {
-      const sr = spectrum[i]!, si = spectrum[i + 1]!, kr = kernel[i]!, ki = kernel[i + 1]!;
+      const sr = spectrum[i]!,
+        si = spectrum[i + 1]!,
+        kr = kernel[i]!,
+        ki = kernel[i + 1]!;
       product[i] = sr * kr - si * ki;
       product[i + 1] = sr * ki + si * kr;
     }
@@ -101,9 +116,14 @@ class PairedRealDft {
     const im = (k: number) => spectrum[2 * k]! * chirp[2 * k + 1]! + spectrum[2 * k + 1]! * chirp[2 * k]!;
     for (let k = 0; k <= n / 2; k++) {
       const m = (n - k) % n;
-      const zr = re(k), zi = im(k), wr = re(m), wi = -im(m);
-      const xr = (zr + wr) / 2, xi = (zi + wi) / 2;
-      const yr = (zi - wi) / 2, yi = (wr - zr) / 2;
+      const zr = re(k),
+        zi = im(k),
+        wr = re(m),
+        wi = -im(m);
+      const xr = (zr + wr) / 2,
+        xi = (zi + wi) / 2;
+      const yr = (zi - wi) / 2,
+        yi = (wr - zr) / 2;
       outX[k] = xr * xr + xi * xi;
       outY[k] = yr * yr + yi * yi;
     }
@@ -121,7 +141,10 @@ export class WhisperMel {
     const bins = Math.floor(config.nFft / 2) + 1;
     this.frames = Math.floor(config.nSamples / config.hopLength);
     this.filters = melFilters(bins, config.featureSize, config.samplingRate);
-    this.window = Float64Array.from({ length: config.nFft }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / config.nFft));
+    this.window = Float64Array.from(
+      { length: config.nFft },
+      (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / config.nFft),
+    );
     this.dft = new PairedRealDft(config.nFft);
   }
 
@@ -136,8 +159,10 @@ export class WhisperMel {
       padded[half + nSamples - 1 + i] = padded[half + nSamples - 1 - i]!;
     }
     const bins = half + 1;
-    const frameA = new Float64Array(nFft), frameB = new Float64Array(nFft);
-    const powerA = new Float64Array(bins), powerB = new Float64Array(bins);
+    const frameA = new Float64Array(nFft),
+      frameB = new Float64Array(nFft);
+    const powerA = new Float64Array(bins),
+      powerB = new Float64Array(bins);
     const out = new Float32Array(featureSize * this.frames);
     const melOf = (power: Float64Array, t: number) => {
       for (let m = 0; m < featureSize; m++) {

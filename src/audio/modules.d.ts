@@ -14,8 +14,21 @@ declare module 'audio-type' {
 
 declare module '@echogarden/speex-resampler-wasm/simd' {
   export interface SpeexModule extends EmscriptenHeap {
-    _speex_resampler_init(channels: number, inRate: number, outRate: number, quality: number, errorPointer: number): number;
-    _speex_resampler_process_float(state: number, channel: number, input: number, inLength: number, output: number, outLength: number): number;
+    _speex_resampler_init(
+      channels: number,
+      inRate: number,
+      outRate: number,
+      quality: number,
+      errorPointer: number,
+    ): number;
+    _speex_resampler_process_float(
+      state: number,
+      channel: number,
+      input: number,
+      inLength: number,
+      output: number,
+      outLength: number,
+    ): number;
     _speex_resampler_get_input_latency(state: number): number;
     _speex_resampler_skip_zeros(state: number): number;
     _speex_resampler_destroy(state: number): void;

@@ -13,7 +13,12 @@ const BLOCK = 16384;
  * input (the filter's leading zeros are skipped and its tail flushed with padding) and exactly
  * round(length × toRate / fromRate) samples long. Returns a copy when the rates are equal.
  */
-export async function resample(samples: Float32Array, fromRate: number, toRate: number, quality = DEFAULT_RESAMPLE_QUALITY): Promise<Float32Array> {
+export async function resample(
+  samples: Float32Array,
+  fromRate: number,
+  toRate: number,
+  quality = DEFAULT_RESAMPLE_QUALITY,
+): Promise<Float32Array> {
   if (fromRate === toRate) return samples.slice();
   const m = await loadSpeex();
   const output = new Float32Array(Math.round((samples.length * toRate) / fromRate));

@@ -20,7 +20,10 @@ export const WEBGPU_F32_DTYPES = ['q4', 'fp32', 'q8'] as const;
  */
 export function backendAttempts(choice: Backend, gpu: GpuSupport | undefined, dtype?: string): BackendAttempt[] {
   const wasm: BackendAttempt = { backend: 'wasm', dtypes: dtype ? [dtype] : WASM_DTYPES };
-  const webgpu: BackendAttempt | undefined = gpu && { backend: 'webgpu', dtypes: dtype ? [dtype] : gpu.f16 ? WEBGPU_F16_DTYPES : WEBGPU_F32_DTYPES };
+  const webgpu: BackendAttempt | undefined = gpu && {
+    backend: 'webgpu',
+    dtypes: dtype ? [dtype] : gpu.f16 ? WEBGPU_F16_DTYPES : WEBGPU_F32_DTYPES,
+  };
   if (choice === 'wasm') return [wasm];
   if (choice === 'webgpu') {
     if (!webgpu) throw new Error("backend 'webgpu' was asked for but this browser has no WebGPU adapter.");

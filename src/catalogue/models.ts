@@ -33,14 +33,70 @@ const perMillion = (amount: number) => ({ currency: 'INR', amount, per: '1M toke
 
 /** Spec §8's table, plus the voice models of §2.4 and §2.5. */
 export const MODELS: readonly CatalogueEntry[] = [
-  { id: 'chat-v2-pro', product: 'chat', route: '/chat/completions', context_window: 128 * K, price: perMillion(60), status: 'available' },
-  { id: 'chat-v2', product: 'chat', route: '/chat/completions', context_window: 64 * K, price: perMillion(32), status: 'available' },
-  { id: 'speech-v1-turbo', product: 'voice', route: '/audio/speech', context_window: 8 * K, price: perMillion(3), status: 'available' },
-  { id: 'image-v1', product: 'image', route: '/images/generations', context_window: 4 * K, price: perMillion(15), status: 'available' },
-  { id: 'code-v1', product: 'code', route: '/code/completions', context_window: 96 * K, price: perMillion(80), status: 'available' },
-  { id: 'agent-v1', product: 'agents', route: '/agents/run', context_window: 64 * K, price: perMillion(40), status: 'available' },
-  { id: 'speech-tts-v1', product: 'voice', route: '/audio/speech', context_window: null, price: { currency: 'INR', amount: null, per: 'character' }, status: 'available' },
-  { id: 'speech-stt-v1', product: 'voice', route: '/audio/transcriptions', context_window: null, price: { currency: 'INR', amount: null, per: 'second' }, status: 'available' },
+  {
+    id: 'chat-v2-pro',
+    product: 'chat',
+    route: '/chat/completions',
+    context_window: 128 * K,
+    price: perMillion(60),
+    status: 'available',
+  },
+  {
+    id: 'chat-v2',
+    product: 'chat',
+    route: '/chat/completions',
+    context_window: 64 * K,
+    price: perMillion(32),
+    status: 'available',
+  },
+  {
+    id: 'speech-v1-turbo',
+    product: 'voice',
+    route: '/audio/speech',
+    context_window: 8 * K,
+    price: perMillion(3),
+    status: 'available',
+  },
+  {
+    id: 'image-v1',
+    product: 'image',
+    route: '/images/generations',
+    context_window: 4 * K,
+    price: perMillion(15),
+    status: 'available',
+  },
+  {
+    id: 'code-v1',
+    product: 'code',
+    route: '/code/completions',
+    context_window: 96 * K,
+    price: perMillion(80),
+    status: 'available',
+  },
+  {
+    id: 'agent-v1',
+    product: 'agents',
+    route: '/agents/run',
+    context_window: 64 * K,
+    price: perMillion(40),
+    status: 'available',
+  },
+  {
+    id: 'speech-tts-v1',
+    product: 'voice',
+    route: '/audio/speech',
+    context_window: null,
+    price: { currency: 'INR', amount: null, per: 'character' },
+    status: 'available',
+  },
+  {
+    id: 'speech-stt-v1',
+    product: 'voice',
+    route: '/audio/transcriptions',
+    context_window: null,
+    price: { currency: 'INR', amount: null, per: 'second' },
+    status: 'available',
+  },
 ];
 
 export const findModel = (id: string) => MODELS.find((model) => model.id === id);

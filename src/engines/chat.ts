@@ -16,11 +16,19 @@ import { abortError } from '../runtime/abort';
 /** Catalogue chat ids answered by a local decoder LLM. */
 export const LOCAL_CHAT_MODELS = ['chat-v2', 'chat-v2-pro'] as const;
 
-function chatEngine(modelId: string, options: VaaniOptions, onBackend: (backend: string) => void): ChatEngine & { dispose(): void } {
+function chatEngine(
+  modelId: string,
+  options: VaaniOptions,
+  onBackend: (backend: string) => void,
+): ChatEngine & { dispose(): void } {
   const source = modelSource(modelId, options.models);
   const base = sourceBase(source);
   const host = new WorkerHost<LlmWorkerApi>({
-    create: () => new Worker(new URL('../workers/llm.worker.ts', import.meta.url), { type: 'module', name: `vaani-chat-${modelId}` }),
+    create: () =>
+      new Worker(new URL('../workers/llm.worker.ts', import.meta.url), {
+        type: 'module',
+        name: `vaani-chat-${modelId}`,
+      }),
     name: `chat (${modelId})`,
     maxQueue: options.maxQueue,
   });
@@ -37,12 +45,24 @@ function chatEngine(modelId: string, options: VaaniOptions, onBackend: (backend:
           delta: (delta) => hooks.onDelta(delta),
         };
         try {
-          return await api.complete({ model: modelId, base, store: options.store, dtype: source.dtype, backend: options.backend ?? 'auto', threads: options.threads, params }, Comlink.proxy(events));
+          return await api.complete(
+            {
+              model: modelId,
+              base,
+              store: options.store,
+              dtype: source.dtype,
+              backend: options.backend ?? 'auto',
+              threads: options.threads,
+              params,
+            },
+            Comlink.proxy(events),
+          );
         } finally {
           hooks.signal.removeEventListener('abort', cancel);
         }
       }, hooks.signal);
-      if ('error' in result) throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
+      if ('error' in result)
+        throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
       if (hooks.signal.aborted) throw abortError(hooks.signal);
       return result.outcome;
     },

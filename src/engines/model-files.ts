@@ -7,7 +7,11 @@ import type { FileSpec, ModelFiles } from '../store/types';
 import type { VaaniOptions } from '../types';
 
 /** What `ai.models.load(modelId)` fetches: the files `list` names for the first dtypes this browser would try. */
-export async function modelFiles(modelId: string, options: VaaniOptions, list: (loader: FileLoader, dtypes: readonly string[]) => Promise<FileSpec[]>): Promise<ModelFiles> {
+export async function modelFiles(
+  modelId: string,
+  options: VaaniOptions,
+  list: (loader: FileLoader, dtypes: readonly string[]) => Promise<FileSpec[]>,
+): Promise<ModelFiles> {
   const source = modelSource(modelId, options.models);
   const base = sourceBase(source);
   const choice = options.backend ?? 'auto';

@@ -12,7 +12,8 @@ import { abortError } from '../runtime/abort';
 
 function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void } {
   const host = new WorkerHost<TtsWorkerApi>({
-    create: () => new Worker(new URL('../workers/tts.worker.ts', import.meta.url), { type: 'module', name: 'vaani-tts' }),
+    create: () =>
+      new Worker(new URL('../workers/tts.worker.ts', import.meta.url), { type: 'module', name: 'vaani-tts' }),
     name: 'speech',
     maxQueue: options.maxQueue,
   });
@@ -20,9 +21,16 @@ function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void }
 
   function job(params: Parameters<SpeechEngine['speak']>[0]): SpeakJob {
     const voice = findVoice(params.voice);
-    if (!voice) throw new ApiError(404, `The voice '${params.voice}' does not exist. GET /v1/voices lists the voices.`, 'voice_not_found', 'voice');
+    if (!voice)
+      throw new ApiError(
+        404,
+        `The voice '${params.voice}' does not exist. GET /v1/voices lists the voices.`,
+        'voice_not_found',
+        'voice',
+      );
     const spec = voice.spec;
-    const source = spec.engine === 'espeak' ? undefined : (options.models?.[spec.download.weights] ?? { repo: spec.download.repo });
+    const source =
+      spec.engine === 'espeak' ? undefined : (options.models?.[spec.download.weights] ?? { repo: spec.download.repo });
     return {
       voice,
       text: params.input,
@@ -63,11 +71,13 @@ export const TTS_MODELS = [TTS_MODEL, 'speech-v1-turbo'] as const;
 /** Every catalogue voice, each spoken by its own runtime in one TTS worker. */
 export function speechEngines(options: VaaniOptions): EngineFactory<'speech'>[] {
   let shared: ReturnType<typeof speechEngine> | undefined;
-  return [{
-    kind: 'speech',
-    models: TTS_MODELS,
-    info: () => ({ backends: ['wasm'] }),
-    voices: () => VOICES.map(toVoice),
-    create: () => (shared ??= speechEngine(options)),
-  }];
+  return [
+    {
+      kind: 'speech',
+      models: TTS_MODELS,
+      info: () => ({ backends: ['wasm'] }),
+      voices: () => VOICES.map(toVoice),
+      create: () => (shared ??= speechEngine(options)),
+    },
+  ];
 }

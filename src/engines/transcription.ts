@@ -23,11 +23,19 @@ interface Seen {
   languages?: string[];
 }
 
-function transcriptionEngine(modelId: string, options: VaaniOptions, seen: Seen): TranscriptionEngine & { dispose(): void } {
+function transcriptionEngine(
+  modelId: string,
+  options: VaaniOptions,
+  seen: Seen,
+): TranscriptionEngine & { dispose(): void } {
   const source = modelSource(modelId, options.models);
   const base = sourceBase(source);
   const host = new WorkerHost<WhisperWorkerApi>({
-    create: () => new Worker(new URL('../workers/whisper.worker.ts', import.meta.url), { type: 'module', name: `vaani-stt-${modelId}` }),
+    create: () =>
+      new Worker(new URL('../workers/whisper.worker.ts', import.meta.url), {
+        type: 'module',
+        name: `vaani-stt-${modelId}`,
+      }),
     name: `speech recognition (${modelId})`,
     maxQueue: options.maxQueue,
   });
@@ -38,13 +46,23 @@ function transcriptionEngine(modelId: string, options: VaaniOptions, seen: Seen)
         const cancel = () => void api.cancel();
         signal.addEventListener('abort', cancel, { once: true });
         try {
-          return await api.transcribe({ model: modelId, base, store: options.store, dtype: source.dtype, backend: options.backend ?? 'auto', threads: options.threads, audio: bytes, params });
+          return await api.transcribe({
+            model: modelId,
+            base,
+            store: options.store,
+            dtype: source.dtype,
+            backend: options.backend ?? 'auto',
+            threads: options.threads,
+            audio: bytes,
+            params,
+          });
         } finally {
           signal.removeEventListener('abort', cancel);
         }
       }, signal);
       if (signal.aborted) throw abortError(signal);
-      if ('error' in result) throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
+      if ('error' in result)
+        throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
       seen.backend = result.backend;
       seen.languages = result.languages;
       return result.transcript;
@@ -60,7 +78,10 @@ export function transcriptionEngines(options: VaaniOptions): EngineFactory<'tran
     return {
       kind: 'transcription',
       models: [modelId],
-      info: () => ({ backends: seen.backend ? [seen.backend] : possibleBackends(options.backend), languages: seen.languages ?? MULTILINGUAL }),
+      info: () => ({
+        backends: seen.backend ? [seen.backend] : possibleBackends(options.backend),
+        languages: seen.languages ?? MULTILINGUAL,
+      }),
       create: () => transcriptionEngine(modelId, options, seen),
       files: () => modelFiles(modelId, options, whisperFiles),
     };

@@ -15,7 +15,8 @@ export const TRANSFORM_MODEL = 'speech-v1-turbo';
 
 function transformEngine(options: VaaniOptions): VoiceTransformEngine & { dispose(): void } {
   const host = new WorkerHost<DspWorkerApi>({
-    create: () => new Worker(new URL('../workers/dsp.worker.ts', import.meta.url), { type: 'module', name: 'vaani-dsp' }),
+    create: () =>
+      new Worker(new URL('../workers/dsp.worker.ts', import.meta.url), { type: 'module', name: 'vaani-dsp' }),
     name: 'audio DSP',
     maxQueue: options.maxQueue,
   });
@@ -43,7 +44,13 @@ function transformEngine(options: VaaniOptions): VoiceTransformEngine & { dispos
 
   function target(params: TransformParams) {
     const voice = params.voice === undefined ? undefined : findVoice(params.voice);
-    if (!voice) throw new ApiError(404, `The voice '${params.voice}' does not exist. GET /v1/voices lists the voices.`, 'voice_not_found', 'voice');
+    if (!voice)
+      throw new ApiError(
+        404,
+        `The voice '${params.voice}' does not exist. GET /v1/voices lists the voices.`,
+        'voice_not_found',
+        'voice',
+      );
     return { medianF0: voice.medianF0, formantScale: voice.formantScale };
   }
 
@@ -52,18 +59,24 @@ function transformEngine(options: VaaniOptions): VoiceTransformEngine & { dispos
     isolate: (params, signal) => run(params, signal),
     changeVoice: (params, signal) => run(params, signal, { target: target(params), speed: 1, shape: KEEP_CONTOUR }),
     speechToSpeech: (params, signal) =>
-      run(params, signal, { target: target(params), speed: params.speed, shape: contourShape(params.stability, params.style) }),
+      run(params, signal, {
+        target: target(params),
+        speed: params.speed,
+        shape: contourShape(params.stability, params.style),
+      }),
     dispose: () => host.dispose(),
   };
 }
 
 /** The audio-to-audio routes (isolation, voice changer, speech-to-speech) for both voice models, in one DSP worker. */
 export function voiceTransformEngines(options: VaaniOptions): EngineFactory<'transform'>[] {
-  return [{
-    kind: 'transform',
-    models: [TRANSFORM_MODEL, TTS_MODEL],
-    info: () => ({ backends: ['wasm'] }),
-    voices: () => VOICES.map(toVoice),
-    create: () => transformEngine(options),
-  }];
+  return [
+    {
+      kind: 'transform',
+      models: [TRANSFORM_MODEL, TTS_MODEL],
+      info: () => ({ backends: ['wasm'] }),
+      voices: () => VOICES.map(toVoice),
+      create: () => transformEngine(options),
+    },
+  ];
 }

@@ -32,7 +32,12 @@ export interface LevelDetail {
 }
 
 const RATE = 16000;
-const MIC: MediaTrackConstraints = { channelCount: 1, echoCancellation: false, noiseSuppression: false, autoGainControl: false };
+const MIC: MediaTrackConstraints = {
+  channelCount: 1,
+  echoCancellation: false,
+  noiseSuppression: false,
+  autoGainControl: false,
+};
 
 /**
  * Records 16 kHz mono PCM on an AudioWorklet. Events: 'level' (CustomEvent<LevelDetail> per 64 ms
@@ -62,11 +67,13 @@ export class Recorder extends EventTarget {
     await context.audioWorklet.addModule(workletURL);
     const node = (this.node = new AudioWorkletNode(context, 'vaani-recorder'));
     const vad = this.options.vad;
-    this.tracker = vad ? new SpeechTracker(vad === true ? {} : vad, {
-      speechStart: () => this.dispatchEvent(new Event('speechstart')),
-      speechEnd: () => this.dispatchEvent(new Event('speechend')),
-      silence: () => void this.stop(),
-    }) : undefined;
+    this.tracker = vad
+      ? new SpeechTracker(vad === true ? {} : vad, {
+          speechStart: () => this.dispatchEvent(new Event('speechstart')),
+          speechEnd: () => this.dispatchEvent(new Event('speechend')),
+          silence: () => void this.stop(),
+        })
+      : undefined;
     node.port.onmessage = (event: MessageEvent<RecorderMessage>) => this.receive(event.data);
     context.createMediaStreamSource(this.stream).connect(node);
     node.connect(context.destination);
@@ -149,5 +156,8 @@ function concat(blocks: Float32Array[]): Float32Array {
 function trim(samples: Float32Array, speech: SpeechSpan | undefined, padMs: number): Float32Array {
   if (!speech) return new Float32Array(0);
   const pad = (padMs / 1000) * RATE;
-  return samples.slice(Math.max(0, Math.round(speech.start * RATE - pad)), Math.min(samples.length, Math.round(speech.end * RATE + pad)));
+  return samples.slice(
+    Math.max(0, Math.round(speech.start * RATE - pad)),
+    Math.min(samples.length, Math.round(speech.end * RATE + pad)),
+  );
 }

@@ -27,7 +27,8 @@ const RATE = 16000;
  */
 export class SpeechTracker {
   private readonly host = new WorkerHost<VadWorkerApi>({
-    create: () => new Worker(new URL('../workers/vad.worker.ts', import.meta.url), { type: 'module', name: 'vaani-vad' }),
+    create: () =>
+      new Worker(new URL('../workers/vad.worker.ts', import.meta.url), { type: 'module', name: 'vaani-vad' }),
     name: 'voice activity detection',
   });
   private pending = new Float32Array(0);
@@ -40,7 +41,10 @@ export class SpeechTracker {
   readonly silenceMs: number;
   readonly padMs: number;
 
-  constructor(options: VadOptions, private readonly events: { speechStart(): void; speechEnd(): void; silence(): void }) {
+  constructor(
+    options: VadOptions,
+    private readonly events: { speechStart(): void; speechEnd(): void; silence(): void },
+  ) {
     this.threshold = options.threshold ?? 0.5;
     this.silenceMs = options.silenceMs ?? 1000;
     this.padMs = options.padMs ?? 100;
@@ -56,7 +60,9 @@ export class SpeechTracker {
     this.pending = joined.slice(whole);
     if (whole === 0) return;
     const frames = joined.slice(0, whole);
-    this.work = this.work.then(async () => this.track(await this.host.run((api) => api.probabilities(Comlink.transfer(frames, [frames.buffer])))));
+    this.work = this.work.then(async () =>
+      this.track(await this.host.run((api) => api.probabilities(Comlink.transfer(frames, [frames.buffer])))),
+    );
   }
 
   private track(probabilities: Float32Array): void {
@@ -68,7 +74,11 @@ export class SpeechTracker {
         this.speaking = true;
       }
       if (this.speaking && p >= this.threshold - 0.15) this.lastSpeech = frame;
-      if (this.speaking && this.lastSpeech !== undefined && ((frame - this.lastSpeech) * VAD_FRAME * 1000) / RATE >= this.silenceMs) {
+      if (
+        this.speaking &&
+        this.lastSpeech !== undefined &&
+        ((frame - this.lastSpeech) * VAD_FRAME * 1000) / RATE >= this.silenceMs
+      ) {
         this.speaking = false;
         this.events.speechEnd();
         this.events.silence();
@@ -81,7 +91,10 @@ export class SpeechTracker {
     await this.work;
     if (this.firstSpeech === undefined || this.lastSpeech === undefined) return undefined;
     // Silero's probability trails the sound by about a frame: speech ends where the last speech frame begins.
-    return { start: (this.firstSpeech * VAD_FRAME) / RATE, end: (Math.max(this.lastSpeech, this.firstSpeech + 1) * VAD_FRAME) / RATE };
+    return {
+      start: (this.firstSpeech * VAD_FRAME) / RATE,
+      end: (Math.max(this.lastSpeech, this.firstSpeech + 1) * VAD_FRAME) / RATE,
+    };
   }
 
   dispose(): void {

@@ -14,17 +14,24 @@ const HOP_BY_HOP = ['host', 'content-length', 'connection', 'keep-alive', 'trans
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 
 /** Forwards requests to a remote server with the same /v1 API. */
 export class Remote {
   private readonly base: string;
 
-  constructor(private readonly options: RemoteOptions, private readonly send: typeof fetch) {
+  constructor(
+    private readonly options: RemoteOptions,
+    private readonly send: typeof fetch,
+  ) {
     this.base = options.baseURL.replace(/\/+$/, '');
   }
 
@@ -33,7 +40,12 @@ export class Remote {
    * body. The remote's status, headers and body come back as they are; a streaming body is passed
    * through chunk by chunk. Only non-streaming requests are retried.
    */
-  async forward(path: string, request: Request, body: Uint8Array<ArrayBuffer> | null, streaming: boolean): Promise<Response> {
+  async forward(
+    path: string,
+    request: Request,
+    body: Uint8Array<ArrayBuffer> | null,
+    streaming: boolean,
+  ): Promise<Response> {
     const headers = new Headers(request.headers);
     for (const name of HOP_BY_HOP) headers.delete(name);
     if (this.options.apiKey) headers.set('authorization', `Bearer ${this.options.apiKey}`);

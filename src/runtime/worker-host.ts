@@ -70,16 +70,26 @@ export class WorkerHost<T> {
     }
     const max = this.options.maxQueue ?? 16;
     if (this.queue.length >= max) {
-      throw new ApiError(429, `The ${this.options.name} engine is busy: ${max} requests are already waiting. Retry later.`, 'engine_busy', null, { 'retry-after': '1' });
+      throw new ApiError(
+        429,
+        `The ${this.options.name} engine is busy: ${max} requests are already waiting. Retry later.`,
+        'engine_busy',
+        null,
+        { 'retry-after': '1' },
+      );
     }
     return new Promise<void>((resolve, reject) => {
       const waiting: Waiting = { start: resolve, signal };
       this.queue.push(waiting);
-      signal?.addEventListener('abort', () => {
-        const index = this.queue.indexOf(waiting);
-        if (index >= 0) this.queue.splice(index, 1);
-        reject(abortError(signal));
-      }, { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const index = this.queue.indexOf(waiting);
+          if (index >= 0) this.queue.splice(index, 1);
+          reject(abortError(signal));
+        },
+        { once: true },
+      );
     });
   }
 
@@ -106,7 +116,9 @@ export class WorkerHost<T> {
       event.preventDefault();
       kill(`The ${name} engine crashed (${event.message || 'worker error'}); it will restart on the next request.`);
     });
-    worker.addEventListener('messageerror', () => kill(`The ${name} engine sent an unreadable message; it will restart on the next request.`));
+    worker.addEventListener('messageerror', () =>
+      kill(`The ${name} engine sent an unreadable message; it will restart on the next request.`),
+    );
     this.live = { worker, api: Comlink.wrap<T & Pingable>(worker), dead, kill };
     return this.live;
   }
@@ -115,17 +127,22 @@ export class WorkerHost<T> {
     const stallMs = this.options.stallMs ?? 60_000;
     let answered = Date.now();
     let pending = false;
-    return setInterval(() => {
-      if (Date.now() - answered > stallMs) {
-        live.kill(`The ${this.options.name} engine stopped answering for ${stallMs} ms; it will restart on the next request.`);
-        return;
-      }
-      if (pending) return;
-      pending = true;
-      live.api.ping().then(() => {
-        answered = Date.now();
-        pending = false;
-      });
-    }, Math.min(1000, stallMs / 4));
+    return setInterval(
+      () => {
+        if (Date.now() - answered > stallMs) {
+          live.kill(
+            `The ${this.options.name} engine stopped answering for ${stallMs} ms; it will restart on the next request.`,
+          );
+          return;
+        }
+        if (pending) return;
+        pending = true;
+        live.api.ping().then(() => {
+          answered = Date.now();
+          pending = false;
+        });
+      },
+      Math.min(1000, stallMs / 4),
+    );
   }
 }

@@ -5,7 +5,9 @@ import type { FileProgress, ModelProgress } from './types';
 export function modelProgress(model: string, files: FileProgress[]): ModelProgress {
   const loaded = files.reduce((sum, file) => sum + file.loaded, 0);
   const totals = files.map((file) => file.total);
-  const total = totals.every((size): size is number => size !== undefined) ? totals.reduce((sum, size) => sum + size, 0) : undefined;
+  const total = totals.every((size): size is number => size !== undefined)
+    ? totals.reduce((sum, size) => sum + size, 0)
+    : undefined;
   const rate = files.reduce((sum, file) => sum + (file.fraction === 1 ? 0 : file.rate), 0);
   return { model, ...transferProgress(loaded, total, rate), files };
 }

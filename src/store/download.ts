@@ -56,7 +56,11 @@ type Watch = ReturnType<typeof stallWatch>;
 
 async function get(job: DownloadJob, watch: Watch, from: number): Promise<Response> {
   try {
-    return await fetch(job.url, { cache: 'no-store', signal: watch.signal, headers: from > 0 ? { range: `bytes=${from}-` } : {} });
+    return await fetch(job.url, {
+      cache: 'no-store',
+      signal: watch.signal,
+      headers: from > 0 ? { range: `bytes=${from}-` } : {},
+    });
   } catch (error) {
     if (job.signal?.aborted) throw abortReason(job.signal);
     throw broken(job, from, watch.signal.aborted ? watch.signal.reason : error);
@@ -72,15 +76,22 @@ const broken = (job: DownloadJob, loaded: number, error: unknown) =>
   );
 
 /** A response continuing `partial` with Range, else (Range ignored, file changed) a full one with the partial dropped. */
-async function open(job: DownloadJob, watch: Watch, partial: Partial | undefined): Promise<{ response: Response; start: number }> {
+async function open(
+  job: DownloadJob,
+  watch: Watch,
+  partial: Partial | undefined,
+): Promise<{ response: Response; start: number }> {
   if (partial && partial.chunks > 0) {
     const start = partial.chunks * partial.chunkSize;
     const response = await get(job, watch, start);
     if (!response.ok && response.status !== 416) return { response, start };
     const range = parseContentRange(response.headers.get('content-range'));
     const etag = response.headers.get('etag');
-    const continues = response.status === 206 && range?.start === start
-      && (partial.size === undefined || range.total === partial.size) && (!partial.etag || !etag || etag === partial.etag);
+    const continues =
+      response.status === 206 &&
+      range?.start === start &&
+      (partial.size === undefined || range.total === partial.size) &&
+      (!partial.etag || !etag || etag === partial.etag);
     if (continues) return { response, start };
     await deleteFile(job.url);
     if (response.status === 200) return { response, start: 0 };
@@ -110,7 +121,11 @@ async function attemptDownload(job: DownloadJob): Promise<Manifest> {
   }
 }
 
-async function fetchInto(job: DownloadJob, watch: Watch, { response, start }: { response: Response; start: number }): Promise<Manifest> {
+async function fetchInto(
+  job: DownloadJob,
+  watch: Watch,
+  { response, start }: { response: Response; start: number },
+): Promise<Manifest> {
   const { spec, url, chunkSize } = job;
   const file = spec.name;
   if (!response.ok || !response.body) {
@@ -135,7 +150,9 @@ async function fetchInto(job: DownloadJob, watch: Watch, { response, start }: { 
     const at = index++;
     const blob = new Blob([buffer.subarray(0, fill)]);
     fill = 0;
-    writing = putChunk(url, at, blob).then(() => (last ? undefined : writePartial({ url, chunkSize, chunks: at + 1, size: expected, etag })));
+    writing = putChunk(url, at, blob).then(() =>
+      last ? undefined : writePartial({ url, chunkSize, chunks: at + 1, size: expected, etag }),
+    );
     writing.catch(() => {});
   };
   const read = async () => {
@@ -150,8 +167,10 @@ async function fetchInto(job: DownloadJob, watch: Watch, { response, start }: { 
   };
 
   try {
-    if (announced !== undefined && spec.size !== undefined && announced !== spec.size) checkSize(file, url, announced, spec.size);
-    if (expected !== undefined) await ensureSpace({ needed: expected - start, model: job.model, budget: job.budget, file, url });
+    if (announced !== undefined && spec.size !== undefined && announced !== spec.size)
+      checkSize(file, url, announced, spec.size);
+    if (expected !== undefined)
+      await ensureSpace({ needed: expected - start, model: job.model, budget: job.budget, file, url });
     job.onBytes(loaded, expected);
     for (let next = await read(); !next.done; next = await read()) {
       const piece = next.value;
@@ -162,7 +181,7 @@ async function fetchInto(job: DownloadJob, watch: Watch, { response, start }: { 
           head = undefined;
         }
       }
-      for (let offset = 0; offset < piece.length; ) {
+      for (let offset = 0; offset < piece.length;) {
         const n = Math.min(chunkSize - fill, piece.length - offset);
         buffer.set(piece.subarray(offset, offset + n), fill);
         fill += n;
@@ -174,11 +193,14 @@ async function fetchInto(job: DownloadJob, watch: Watch, { response, start }: { 
       job.onBytes(loaded, expected);
     }
     if (head) checkStart(file, url, head, contentType, expected);
-    if (announced !== undefined && loaded < announced) throw broken(job, loaded, new Error(`the connection closed ${announced - loaded} bytes early`));
+    if (announced !== undefined && loaded < announced)
+      throw broken(job, loaded, new Error(`the connection closed ${announced - loaded} bytes early`));
     if (fill > 0) await store(true);
     await writing;
     checkSize(file, url, loaded, expected);
-    const sha256 = spec.sha256 ? await checkSha256(file, url, new Blob(await getChunks(url, index)), spec.sha256) : undefined;
+    const sha256 = spec.sha256
+      ? await checkSha256(file, url, new Blob(await getChunks(url, index)), spec.sha256)
+      : undefined;
     const manifest: Manifest = { url, size: loaded, chunkSize, chunks: index, sha256, etag, cachedAt: Date.now() };
     await writeManifest(manifest);
     await deletePartial(url);
@@ -189,7 +211,14 @@ async function fetchInto(job: DownloadJob, watch: Watch, { response, start }: { 
     const resumable = isAbort(error) || (error instanceof StoreError && error.code === 'network_error');
     if (resumable) throw error;
     await deleteFile(url);
-    if (isQuotaExceeded(error)) throw await quotaFailure({ needed: (expected ?? loaded) - start, model: job.model, budget: job.budget, file, url });
+    if (isQuotaExceeded(error))
+      throw await quotaFailure({
+        needed: (expected ?? loaded) - start,
+        model: job.model,
+        budget: job.budget,
+        file,
+        url,
+      });
     throw error;
   }
 }

@@ -28,7 +28,11 @@ export interface Evictable {
   bytes: number;
 }
 
-const UNITS: [number, string, number][] = [[1024 ** 3, 'GB', 2], [1024 ** 2, 'MB', 1], [1024, 'KB', 1]];
+const UNITS: [number, string, number][] = [
+  [1024 ** 3, 'GB', 2],
+  [1024 ** 2, 'MB', 1],
+  [1024, 'KB', 1],
+];
 export function formatBytes(bytes: number): string {
   const [size, unit, digits] = UNITS.find(([size]) => bytes >= size) ?? [1, 'bytes', 0];
   return `${(bytes / size).toFixed(digits)} ${unit}`;
@@ -38,13 +42,21 @@ export function formatBytes(bytes: number): string {
  * The error for a download that does not fit: how much is needed, free, and what could go.
  * `limit` 'refused' is a write the browser turned down (QuotaExceededError) whatever its estimate said.
  */
-export function quotaError(file: string, url: string, needed: number, free: number, evictable: Evictable[], limit: 'quota' | 'budget' | 'refused'): StoreError {
+export function quotaError(
+  file: string,
+  url: string,
+  needed: number,
+  free: number,
+  evictable: Evictable[],
+  limit: 'quota' | 'budget' | 'refused',
+): StoreError {
   const could = evictable.length
     ? ` Deleting cached models could free ${evictable.map((m) => `${m.id} (${formatBytes(m.bytes)})`).join(', ')}: call ai.models.delete(id).`
     : ' No other cached model could be deleted to make room.';
-  const what = limit === 'refused'
-    ? `The browser refused to store ${file} from ${url} (QuotaExceededError): it needs ${formatBytes(needed)}; the storage estimate says ${formatBytes(Math.max(0, free))} is free. Nothing of it was kept.`
-    : `Not enough space in ${limit === 'budget' ? 'the cache budget' : 'browser storage'} for ${file} from ${url}: it needs ${formatBytes(needed)} but ${formatBytes(Math.max(0, free))} is free.`;
+  const what =
+    limit === 'refused'
+      ? `The browser refused to store ${file} from ${url} (QuotaExceededError): it needs ${formatBytes(needed)}; the storage estimate says ${formatBytes(Math.max(0, free))} is free. Nothing of it was kept.`
+      : `Not enough space in ${limit === 'budget' ? 'the cache budget' : 'browser storage'} for ${file} from ${url}: it needs ${formatBytes(needed)} but ${formatBytes(Math.max(0, free))} is free.`;
   return new StoreError('quota_exceeded', what + could, file, url);
 }
 

@@ -18,12 +18,25 @@ export interface FileJob {
 const BROADCAST_INTERVAL_MS = 100;
 
 /** Reports a file's transfer to `onProgress` and, throttled, to every `ai.models` of the origin; `flush` sends the last value. */
-export function progressReporter(file: string, url: string, model: string | undefined, onProgress?: (progress: FileProgress) => void) {
+export function progressReporter(
+  file: string,
+  url: string,
+  model: string | undefined,
+  onProgress?: (progress: FileProgress) => void,
+) {
   const meter = new RateMeter();
-  const shared = throttle((value: FileProgress) => broadcast({ type: 'progress', progress: value }), BROADCAST_INTERVAL_MS);
+  const shared = throttle(
+    (value: FileProgress) => broadcast({ type: 'progress', progress: value }),
+    BROADCAST_INTERVAL_MS,
+  );
   return {
     report(loaded: number, total: number | undefined) {
-      const value: FileProgress = { file, url, model, ...transferProgress(loaded, total, meter.sample(loaded, performance.now())) };
+      const value: FileProgress = {
+        file,
+        url,
+        model,
+        ...transferProgress(loaded, total, meter.sample(loaded, performance.now())),
+      };
       onProgress?.(value);
       shared.push(value);
     },
@@ -38,35 +51,45 @@ export function progressReporter(file: string, url: string, model: string | unde
  */
 export async function ensureFile(job: FileJob): Promise<Manifest> {
   const { spec, url, model, signal, onProgress } = job;
-  const progress = (loaded: number, total: number | undefined, rate: number): FileProgress => ({ file: spec.name, url, model, ...transferProgress(loaded, total, rate) });
+  const progress = (loaded: number, total: number | undefined, rate: number): FileProgress => ({
+    file: spec.name,
+    url,
+    model,
+    ...transferProgress(loaded, total, rate),
+  });
   const fromCache = (manifest: Manifest) => {
     onProgress?.(progress(manifest.size, manifest.size, 0));
     return manifest;
   };
   const cached = await readManifest(url);
   if (cached) return fromCache(cached);
-  return withFileLock(url, signal, (seen) => onProgress?.({ ...seen, file: spec.name, model }), async () => {
-    const done = await readManifest(url);
-    if (done) return fromCache(done);
-    const reporter = progressReporter(spec.name, url, model, onProgress);
-    try {
-      const manifest = await download({
-        spec,
-        url,
-        model,
-        signal,
-        chunkSize: job.options.chunkSize ?? DEFAULT_CHUNK_SIZE,
-        retries: job.options.retries ?? 2,
-        stallMs: job.options.stallMs ?? 30_000,
-        budget: job.options.budget,
-        onBytes: reporter.report,
-      });
-      broadcast({ type: 'cached', url, model });
-      return manifest;
-    } finally {
-      reporter.flush();
-    }
-  });
+  return withFileLock(
+    url,
+    signal,
+    (seen) => onProgress?.({ ...seen, file: spec.name, model }),
+    async () => {
+      const done = await readManifest(url);
+      if (done) return fromCache(done);
+      const reporter = progressReporter(spec.name, url, model, onProgress);
+      try {
+        const manifest = await download({
+          spec,
+          url,
+          model,
+          signal,
+          chunkSize: job.options.chunkSize ?? DEFAULT_CHUNK_SIZE,
+          retries: job.options.retries ?? 2,
+          stallMs: job.options.stallMs ?? 30_000,
+          budget: job.options.budget,
+          onBytes: reporter.report,
+        });
+        broadcast({ type: 'cached', url, model });
+        return manifest;
+      } finally {
+        reporter.flush();
+      }
+    },
+  );
 }
 
 /** A cached file as one buffer: its chunks joined by the browser, never copied in script. Undefined when a chunk is missing (the file is then dropped). */

@@ -1,5 +1,7 @@
 /** `Content-Range: bytes start-end/total` → its parts; undefined when absent or unreadable. */
-export function parseContentRange(header: string | null): { start: number; end: number; total: number | undefined } | undefined {
+export function parseContentRange(
+  header: string | null,
+): { start: number; end: number; total: number | undefined } | undefined {
   const match = header?.match(/^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i);
   if (!match) return undefined;
   return { start: Number(match[1]), end: Number(match[2]), total: match[3] === '*' ? undefined : Number(match[3]) };

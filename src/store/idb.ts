@@ -36,7 +36,10 @@ export const putChunk = (url: string, index: number, data: Blob) => set([url, in
 
 /** The chunks of a file in order; undefined when one is missing. */
 export async function getChunks(url: string, count: number): Promise<Blob[] | undefined> {
-  const blobs = await getMany<Blob>(Array.from({ length: count }, (_, i) => [url, i]), db().chunks);
+  const blobs = await getMany<Blob>(
+    Array.from({ length: count }, (_, i) => [url, i]),
+    db().chunks,
+  );
   return blobs.every((blob): blob is Blob => blob instanceof Blob) ? blobs : undefined;
 }
 
@@ -57,7 +60,10 @@ export const touchRecord = (id: string, files: Record<string, string>, at = Date
 
 export async function allRecords(): Promise<ModelRecord[]> {
   const ids = (await keys<IndexKey>(db().index)).filter((key) => key[0] === 'model').map((key) => key[1]);
-  const records = await getMany<ModelRecord>(ids.map((id) => ['model', id]), db().index);
+  const records = await getMany<ModelRecord>(
+    ids.map((id) => ['model', id]),
+    db().index,
+  );
   return records.filter((record): record is ModelRecord => record !== undefined);
 }
 

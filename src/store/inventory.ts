@@ -37,7 +37,9 @@ export async function usedBytes(urls: string[]): Promise<number> {
 
 /** Models other than `keep` that could be deleted, least recently used first. */
 export async function candidates(keep: string | undefined): Promise<Candidate[]> {
-  return (await cachedModels()).filter((model) => model.id !== keep).map(({ id, bytes, lastUsed }) => ({ id, bytes, lastUsed }));
+  return (await cachedModels())
+    .filter((model) => model.id !== keep)
+    .map(({ id, bytes, lastUsed }) => ({ id, bytes, lastUsed }));
 }
 
 /** Deletes a model's record and every file of it that no other model uses. */

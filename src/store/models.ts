@@ -6,7 +6,16 @@ import { clearAll, readRecord, storageAvailable, touchRecord } from './idb';
 import { cachedModels, deleteModel, fileBytes } from './inventory';
 import { ensureSpace } from './space';
 import { broadcast, listen, type StoreMessage } from './tabs';
-import type { CachedModel, FileProgress, FileSpec, FileState, ModelFiles, ModelProgress, ModelStatus, StoreOptions } from './types';
+import type {
+  CachedModel,
+  FileProgress,
+  FileSpec,
+  FileState,
+  ModelFiles,
+  ModelProgress,
+  ModelStatus,
+  StoreOptions,
+} from './types';
 
 export interface ModelLoadOptions {
   signal?: AbortSignal;
@@ -39,7 +48,8 @@ interface Planned {
 
 async function headSize(url: string, signal?: AbortSignal): Promise<number | undefined> {
   const response = await fetch(url, { method: 'HEAD', cache: 'no-store', signal }).catch(() => undefined);
-  const length = response?.ok && !response.headers.get('content-encoding') ? response.headers.get('content-length') : null;
+  const length =
+    response?.ok && !response.headers.get('content-encoding') ? response.headers.get('content-length') : null;
   return length === null || length === undefined ? undefined : Number(length);
 }
 
@@ -47,7 +57,10 @@ export class ModelStore extends EventTarget implements Models {
   private readonly seen = new Map<string, Map<string, FileProgress>>();
   private stop: (() => void) | undefined;
 
-  constructor(private readonly resolve: ModelResolver, private readonly options: StoreOptions = {}) {
+  constructor(
+    private readonly resolve: ModelResolver,
+    private readonly options: StoreOptions = {},
+  ) {
     super();
   }
 
@@ -59,40 +72,68 @@ export class ModelStore extends EventTarget implements Models {
 
   async load(id: string, { signal, onProgress }: ModelLoadOptions = {}): Promise<ModelStatus> {
     if (!(await storageAvailable())) {
-      throw new StoreError('storage_unavailable', `Model ${id} cannot be cached: IndexedDB is not available here (private windows, sandboxed frames and blocked site data deny it). Requests still work; each engine downloads its files when it starts.`);
+      throw new StoreError(
+        'storage_unavailable',
+        `Model ${id} cannot be cached: IndexedDB is not available here (private windows, sandboxed frames and blocked site data deny it). Requests still work; each engine downloads its files when it starts.`,
+      );
     }
     const limit = pLimit(this.options.concurrency ?? 3);
     const planned = await this.plan(id, signal, true);
-    const needed = planned.reduce((sum, file) => sum + (file.state === 'cached' ? 0 : (file.size ?? 0) - file.bytes), 0);
+    const needed = planned.reduce(
+      (sum, file) => sum + (file.state === 'cached' ? 0 : (file.size ?? 0) - file.bytes),
+      0,
+    );
     const where = planned[0] ? new URL('.', planned[0].url).href : '';
     await ensureSpace({ needed, model: id, budget: this.options.budget, file: `model ${id}`, url: where });
     await touchRecord(id, Object.fromEntries(planned.map((file) => [file.spec.name, file.url])));
 
-    const current = new Map(planned.map((file) => [file.url, { file: file.spec.name, url: file.url, model: id, loaded: file.bytes, total: file.size, fraction: undefined, rate: 0, eta: undefined } as FileProgress]));
+    const current = new Map(
+      planned.map((file) => [
+        file.url,
+        {
+          file: file.spec.name,
+          url: file.url,
+          model: id,
+          loaded: file.bytes,
+          total: file.size,
+          fraction: undefined,
+          rate: 0,
+          eta: undefined,
+        } as FileProgress,
+      ]),
+    );
     const report = () => onProgress?.(modelProgress(id, [...current.values()]));
     const stopAll = new AbortController();
     const onAbort = () => stopAll.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     report();
     try {
-      await Promise.all(planned.map((file) => limit(async () => {
-        try {
-          await ensureFile({
-            spec: file.spec, url: file.url, model: id, options: this.options, signal: stopAll.signal,
-            onProgress(progress) {
-              current.set(file.url, { ...progress, file: file.spec.name, model: id });
-              report();
-            },
-          });
-        } catch (error) {
-          if (file.spec.optional && error instanceof StoreError && error.code === 'file_not_found') {
-            current.delete(file.url);
-            return;
-          }
-          stopAll.abort(error);
-          throw error;
-        }
-      })));
+      await Promise.all(
+        planned.map((file) =>
+          limit(async () => {
+            try {
+              await ensureFile({
+                spec: file.spec,
+                url: file.url,
+                model: id,
+                options: this.options,
+                signal: stopAll.signal,
+                onProgress(progress) {
+                  current.set(file.url, { ...progress, file: file.spec.name, model: id });
+                  report();
+                },
+              });
+            } catch (error) {
+              if (file.spec.optional && error instanceof StoreError && error.code === 'file_not_found') {
+                current.delete(file.url);
+                return;
+              }
+              stopAll.abort(error);
+              throw error;
+            }
+          }),
+        ),
+      );
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
@@ -113,12 +154,26 @@ export class ModelStore extends EventTarget implements Models {
       size: file.size,
     }));
     const required = files.filter((file, i) => !planned[i]!.spec.optional || file.state !== 'absent');
-    const state: FileState = required.length > 0 && required.every((file) => file.state === 'cached') ? 'cached'
-      : files.some((file) => file.state === 'downloading') ? 'downloading'
-      : files.some((file) => file.bytes > 0) ? 'partial' : 'absent';
+    const state: FileState =
+      required.length > 0 && required.every((file) => file.state === 'cached')
+        ? 'cached'
+        : files.some((file) => file.state === 'downloading')
+          ? 'downloading'
+          : files.some((file) => file.bytes > 0)
+            ? 'partial'
+            : 'absent';
     const sizes = required.map((file) => file.size);
-    const total = sizes.every((size): size is number => size !== undefined) ? sizes.reduce((sum, size) => sum + size, 0) : undefined;
-    return { id, state, bytes: files.reduce((sum, file) => sum + file.bytes, 0), total, lastUsed: stored ? (await readRecord(id))?.lastUsed : undefined, files };
+    const total = sizes.every((size): size is number => size !== undefined)
+      ? sizes.reduce((sum, size) => sum + size, 0)
+      : undefined;
+    return {
+      id,
+      state,
+      bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+      total,
+      lastUsed: stored ? (await readRecord(id))?.lastUsed : undefined,
+      files,
+    };
   }
 
   async cached(): Promise<CachedModel[]> {
@@ -151,17 +206,23 @@ export class ModelStore extends EventTarget implements Models {
     if (resolved) return resolved.files.map((spec) => ({ spec, url: new URL(spec.name, resolved.base).href }));
     const record = (await storageAvailable()) ? await readRecord(id) : undefined;
     if (record) return Object.entries(record.files).map(([name, url]) => ({ spec: { name }, url }));
-    throw new StoreError('unknown_model', `No files are known for model '${id}': list them with createVaani({ models: { '${id}': { baseURL, files: [...] } } }).`);
+    throw new StoreError(
+      'unknown_model',
+      `No files are known for model '${id}': list them with createVaani({ models: { '${id}': { baseURL, files: [...] } } }).`,
+    );
   }
 
   /** Each file's URL, cache state and size (asking the server with HEAD when `probe` and nothing else knows it). */
   private async plan(id: string, signal?: AbortSignal, probe = false): Promise<Planned[]> {
     const stored = await storageAvailable();
-    return Promise.all((await this.targets(id)).map(async ({ spec, url }) => {
-      const cache = stored ? await fileBytes(url) : { state: 'absent' as const, bytes: 0, size: undefined };
-      const size = spec.size ?? cache.size ?? (probe && cache.state !== 'cached' ? await headSize(url, signal) : undefined);
-      return { spec, url, state: cache.state, bytes: cache.bytes, size };
-    }));
+    return Promise.all(
+      (await this.targets(id)).map(async ({ spec, url }) => {
+        const cache = stored ? await fileBytes(url) : { state: 'absent' as const, bytes: 0, size: undefined };
+        const size =
+          spec.size ?? cache.size ?? (probe && cache.state !== 'cached' ? await headSize(url, signal) : undefined);
+        return { spec, url, state: cache.state, bytes: cache.bytes, size };
+      }),
+    );
   }
 
   private onMessage(message: StoreMessage): void {
@@ -172,6 +233,7 @@ export class ModelStore extends EventTarget implements Models {
       this.seen.set(model, files.set(message.progress.url, message.progress));
       this.dispatchEvent(new CustomEvent('progress', { detail: modelProgress(model, [...files.values()]) }));
     } else if (message.type === 'cleared') this.dispatchEvent(new CustomEvent('cleared', { detail: {} }));
-    else if (message.type !== 'cached') this.dispatchEvent(new CustomEvent(message.type, { detail: { model: message.model } }));
+    else if (message.type !== 'cached')
+      this.dispatchEvent(new CustomEvent(message.type, { detail: { model: message.model } }));
   }
 }

@@ -7,7 +7,11 @@ import { sourceBase } from './source';
 export function modelResolver(options: VaaniOptions, registry: EngineRegistry): ModelResolver {
   return async (id) => {
     const source = options.models?.[id];
-    if (source?.files) return { base: sourceBase(source), files: source.files.map((file) => (typeof file === 'string' ? { name: file } : file)) };
+    if (source?.files)
+      return {
+        base: sourceBase(source),
+        files: source.files.map((file) => (typeof file === 'string' ? { name: file } : file)),
+      };
     return registry.files(id);
   };
 }

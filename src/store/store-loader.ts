@@ -24,14 +24,27 @@ export function storeLoader(base: string, options: StoreLoaderOptions = {}): Fil
   const spec = (file: string): FileSpec => options.files?.find((known) => known.name === file) ?? { name: file };
   return {
     async load(file, { signal, onProgress } = {}) {
-      if (!(await storageAvailable())) return fetchUncached({ spec: spec(file), url: url(file), model: options.model, signal, onProgress });
+      if (!(await storageAvailable()))
+        return fetchUncached({ spec: spec(file), url: url(file), model: options.model, signal, onProgress });
       for (let attempt = 0; attempt < 2; attempt++) {
-        const manifest = await ensureFile({ spec: spec(file), url: url(file), model: options.model, options, signal, onProgress });
+        const manifest = await ensureFile({
+          spec: spec(file),
+          url: url(file),
+          model: options.model,
+          options,
+          signal,
+          onProgress,
+        });
         if (options.model) await touchRecord(options.model, { [file]: url(file) });
         const bytes = await readFile(manifest);
         if (bytes) return bytes;
       }
-      throw new StoreError('network_error', `${file} from ${url(file)} vanished from the cache twice while being read.`, file, url(file));
+      throw new StoreError(
+        'network_error',
+        `${file} from ${url(file)} vanished from the cache twice while being read.`,
+        file,
+        url(file),
+      );
     },
     async has(file, { signal } = {}) {
       if ((await storageAvailable()) && (await readManifest(url(file)))) return true;

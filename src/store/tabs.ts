@@ -28,7 +28,12 @@ export function listen(onMessage: (message: StoreMessage) => void): () => void {
  * Runs `job` holding the origin-wide lock of one file, so two tabs (or a tab and a worker) never
  * download it twice; while another holder has it, its progress is passed to `onWaitingProgress`.
  */
-export async function withFileLock<T>(url: string, signal: AbortSignal | undefined, onWaitingProgress: (progress: FileProgress) => void, job: () => Promise<T>): Promise<T> {
+export async function withFileLock<T>(
+  url: string,
+  signal: AbortSignal | undefined,
+  onWaitingProgress: (progress: FileProgress) => void,
+  job: () => Promise<T>,
+): Promise<T> {
   const locks = globalThis.navigator?.locks;
   if (!locks) return job();
   const stop = listen((message) => {

@@ -22,7 +22,12 @@ export async function fetchUncached({ spec, url, model, signal, onProgress }: Un
   const file = spec.name;
   const response = await fetch(url, { cache: 'no-store', signal }).catch((error: unknown) => {
     if (signal?.aborted) throw error;
-    throw new StoreError('network_error', `Downloading ${file} from ${url} failed (${error instanceof Error ? error.message : String(error)}).`, file, url);
+    throw new StoreError(
+      'network_error',
+      `Downloading ${file} from ${url} failed (${error instanceof Error ? error.message : String(error)}).`,
+      file,
+      url,
+    );
   });
   if (!response.ok || !response.body) {
     await response.body?.cancel();
@@ -46,7 +51,8 @@ export async function fetchUncached({ spec, url, model, signal, onProgress }: Un
         bytes = grown;
       }
       bytes.set(next.value, loaded);
-      if (loaded < HEAD_BYTES && loaded + next.value.length >= HEAD_BYTES) checkStart(file, url, bytes.subarray(0, HEAD_BYTES), response.headers.get('content-type'), expected);
+      if (loaded < HEAD_BYTES && loaded + next.value.length >= HEAD_BYTES)
+        checkStart(file, url, bytes.subarray(0, HEAD_BYTES), response.headers.get('content-type'), expected);
       loaded += next.value.length;
       report(loaded);
     }
@@ -54,13 +60,24 @@ export async function fetchUncached({ spec, url, model, signal, onProgress }: Un
     progress.flush();
     await reader.cancel().catch(() => {});
     if (error instanceof StoreError || signal?.aborted) throw error;
-    throw new StoreError('network_error', `Downloading ${file} from ${url} failed after ${loaded} bytes (${error instanceof Error ? error.message : String(error)}).`, file, url);
+    throw new StoreError(
+      'network_error',
+      `Downloading ${file} from ${url} failed after ${loaded} bytes (${error instanceof Error ? error.message : String(error)}).`,
+      file,
+      url,
+    );
   }
   progress.flush();
   if (announced !== undefined && loaded < announced) {
-    throw new StoreError('network_error', `Downloading ${file} from ${url} failed: the connection closed ${announced - loaded} bytes early.`, file, url);
+    throw new StoreError(
+      'network_error',
+      `Downloading ${file} from ${url} failed: the connection closed ${announced - loaded} bytes early.`,
+      file,
+      url,
+    );
   }
-  if (loaded < HEAD_BYTES) checkStart(file, url, bytes.subarray(0, loaded), response.headers.get('content-type'), expected);
+  if (loaded < HEAD_BYTES)
+    checkStart(file, url, bytes.subarray(0, loaded), response.headers.get('content-type'), expected);
   checkSize(file, url, loaded, expected);
   const body = loaded === bytes.length ? bytes : bytes.slice(0, loaded);
   if (spec.sha256) await checkSha256(file, url, new Blob([body]), spec.sha256);

@@ -5,9 +5,11 @@ export type TokenizerConfig = Record<string, unknown>;
 
 /** A token as tokenizer_config writes it: a string, or an AddedToken object with `content`. */
 export const tokenText = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value
-  : typeof value === 'object' && value !== null && typeof (value as { content?: unknown }).content === 'string' ? (value as { content: string }).content
-  : undefined;
+  typeof value === 'string'
+    ? value
+    : typeof value === 'object' && value !== null && typeof (value as { content?: unknown }).content === 'string'
+      ? (value as { content: string }).content
+      : undefined;
 
 /** A model's tokenizer (tokenizer.json + tokenizer_config.json) with the few calls generation needs. */
 export class TextTokenizer {
@@ -15,7 +17,10 @@ export class TextTokenizer {
   readonly bosToken: string | undefined;
   readonly eosToken: string | undefined;
 
-  constructor(tokenizerJson: object, readonly config: TokenizerConfig) {
+  constructor(
+    tokenizerJson: object,
+    readonly config: TokenizerConfig,
+  ) {
     this.tokenizer = new Tokenizer(tokenizerJson, config);
     this.bosToken = tokenText(config.bos_token);
     this.eosToken = tokenText(config.eos_token);

@@ -15,7 +15,8 @@ const SYNTAXES: readonly ToolCallSyntax[] = [HERMES_SYNTAX];
 export const toolCallSyntaxOf = (template: string): ToolCallSyntax | undefined =>
   SYNTAXES.find((syntax) => template.includes(syntax.open));
 
-const callId = () => `call_${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+const callId = () =>
+  `call_${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
 
 function parseCall(body: string): { name: string; arguments: string } | undefined {
   try {

@@ -6,7 +6,8 @@ const LIFTER_SECONDS = 0.002;
 const MIN_GAIN = 1 / 30;
 const MAX_GAIN = 30;
 
-const hann = (size: number) => Float32Array.from({ length: size }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size));
+const hann = (size: number) =>
+  Float32Array.from({ length: size }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size));
 
 /** Moves one frame's spectral envelope by `alpha` (formant frequencies × alpha), keeping its harmonics. */
 class EnvelopeWarper {
@@ -17,7 +18,10 @@ class EnvelopeWarper {
   private readonly logMagnitude: Float64Array;
   private readonly lifter: number;
 
-  constructor(readonly size: number, sampleRate: number) {
+  constructor(
+    readonly size: number,
+    sampleRate: number,
+  ) {
     this.fft = new FFT(size);
     this.spectrum = new Float64Array(2 * size);
     this.cepstrum = new Float64Array(2 * size);
@@ -68,7 +72,11 @@ class EnvelopeWarper {
  * both ways without wrapping around. Same length
  * out; frames whose alpha is 1 pass through unchanged.
  */
-export function warpFormants(samples: Float32Array, sampleRate: number, alphaAt: (sample: number) => number): Float32Array {
+export function warpFormants(
+  samples: Float32Array,
+  sampleRate: number,
+  alphaAt: (sample: number) => number,
+): Float32Array {
   const size = 2 ** Math.ceil(Math.log2(sampleRate * 0.025));
   const hop = size / 4;
   const window = hann(size);

@@ -11,7 +11,13 @@ const READ_FRAMES = 8192;
  * (sample positions, possibly fractional) is block i, played at `speeds[i]`. Only Sonic's speed
  * path is used: its pitch/rate path crashes (out-of-bounds) on some ratios.
  */
-export async function sonicStretch(samples: Float32Array, sampleRate: number, bounds: Float64Array, speeds: Float32Array, checkpoint?: Checkpoint): Promise<Float32Array> {
+export async function sonicStretch(
+  samples: Float32Array,
+  sampleRate: number,
+  bounds: Float64Array,
+  speeds: Float32Array,
+  checkpoint?: Checkpoint,
+): Promise<Float32Array> {
   const m = await loadSonic();
   const expected = speeds.reduce((sum, speed, i) => sum + (bounds[i + 1]! - bounds[i]!) / speed, 0);
   const output = new Float32Array(Math.ceil(expected) + sampleRate);

@@ -35,7 +35,13 @@ export interface ChangeOptions {
  * magnified by the playback that follows it, so Sonic runs after the playback when pitch goes
  * down and before it when pitch goes up.
  */
-export async function changeVoice(samples: Float32Array, sampleRate: number, target: VoiceTarget, options: ChangeOptions = {}, checkpoint?: Checkpoint): Promise<Float32Array> {
+export async function changeVoice(
+  samples: Float32Array,
+  sampleRate: number,
+  target: VoiceTarget,
+  options: ChangeOptions = {},
+  checkpoint?: Checkpoint,
+): Promise<Float32Array> {
   const speed = options.speed ?? 1;
   const hop = Math.round(sampleRate * HOP_SECONDS);
   const analysisRate = Math.min(sampleRate, ANALYSIS_RATE);
@@ -48,18 +54,34 @@ export async function changeVoice(samples: Float32Array, sampleRate: number, tar
   if (checkpoint) await checkpoint();
 
   const source = boundsOf(Array.from({ length: hops }, (_, i) => Math.min(hop, samples.length - i * hop)));
-  const lengths = (scale: (factor: number) => number) => boundsOf([...factors].map((factor, i) => (source[i + 1]! - source[i]!) * scale(factor)));
+  const lengths = (scale: (factor: number) => number) =>
+    boundsOf([...factors].map((factor, i) => (source[i + 1]! - source[i]!) * scale(factor)));
   const planned = lengths(() => 1 / speed);
   const middle = [...factors].sort((a, b) => a - b)[hops >> 1] ?? 1;
   if (middle >= 1) {
     const stretchedBounds = lengths((factor) => factor / speed);
-    const stretched = await sonicStretch(warped, sampleRate, source, factors.map((factor) => speed / factor), checkpoint);
+    const stretched = await sonicStretch(
+      warped,
+      sampleRate,
+      source,
+      factors.map((factor) => speed / factor),
+      checkpoint,
+    );
     return fit(playback(stretched, stretchedBounds, planned), planned);
   }
   const playedBounds = lengths((factor) => 1 / factor);
   const played = playback(warped, source, playedBounds);
   if (checkpoint) await checkpoint();
-  return fit(await sonicStretch(played, sampleRate, playedBounds, factors.map((factor) => speed / factor), checkpoint), planned);
+  return fit(
+    await sonicStretch(
+      played,
+      sampleRate,
+      playedBounds,
+      factors.map((factor) => speed / factor),
+      checkpoint,
+    ),
+    planned,
+  );
 }
 
 /** Exactly the planned length: Sonic's output can differ by a few samples. */

@@ -48,7 +48,11 @@ export async function denoise48k(samples: Float32Array, checkpoint?: Checkpoint)
 }
 
 /** Removes background noise from mono speech at any sample rate; same rate and length out. */
-export async function isolateVoice(samples: Float32Array, sampleRate: number, checkpoint?: Checkpoint): Promise<Float32Array> {
+export async function isolateVoice(
+  samples: Float32Array,
+  sampleRate: number,
+  checkpoint?: Checkpoint,
+): Promise<Float32Array> {
   const at48k = await resample(samples, sampleRate, RNNOISE_RATE);
   const clean = await denoise48k(at48k, checkpoint);
   const back = await resample(clean, RNNOISE_RATE, sampleRate);

@@ -29,7 +29,9 @@ const MAX_OCTAVES = 7 / 12;
 function movingMedian(values: Float32Array, halfWidth: number): Float32Array {
   return values.map((value, i) => {
     if (!Number.isFinite(value)) return NaN;
-    const window = [...values.subarray(Math.max(0, i - halfWidth), i + halfWidth + 1)].filter(Number.isFinite).sort((a, b) => a - b);
+    const window = [...values.subarray(Math.max(0, i - halfWidth), i + halfWidth + 1)]
+      .filter(Number.isFinite)
+      .sort((a, b) => a - b);
     return window[window.length >> 1]!;
   });
 }

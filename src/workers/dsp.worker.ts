@@ -17,12 +17,18 @@ const running = new Set<number>();
 const cancelled = new Set<number>();
 
 /** Yields to the event loop (so a cancel message can arrive) and stops a cancelled job. */
-const checkpointFor = (job: number): Checkpoint => async () => {
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  if (cancelled.has(job)) throw new DOMException('The job was cancelled.', 'AbortError');
-};
+const checkpointFor =
+  (job: number): Checkpoint =>
+  async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (cancelled.has(job)) throw new DOMException('The job was cancelled.', 'AbortError');
+  };
 
-async function runJob(job: number, bytes: Uint8Array, work: (samples: Float32Array, sampleRate: number, checkpoint: Checkpoint) => Promise<Float32Array>): Promise<AudioResult> {
+async function runJob(
+  job: number,
+  bytes: Uint8Array,
+  work: (samples: Float32Array, sampleRate: number, checkpoint: Checkpoint) => Promise<Float32Array>,
+): Promise<AudioResult> {
   running.add(job);
   try {
     const { samples, sampleRate } = await decodeMono(bytes);
@@ -40,7 +46,9 @@ const api = {
   isolate: (job: number, bytes: Uint8Array) => runJob(job, bytes, isolateVoice),
   /** Moves speech to a target voice (and speed, contour); output at the input's rate. */
   changeVoice: (job: number, bytes: Uint8Array, plan: ChangePlan) =>
-    runJob(job, bytes, (samples, sampleRate, checkpoint) => changeVoice(samples, sampleRate, plan.target, plan, checkpoint)),
+    runJob(job, bytes, (samples, sampleRate, checkpoint) =>
+      changeVoice(samples, sampleRate, plan.target, plan, checkpoint),
+    ),
   /** Stops a running job at its next checkpoint. */
   cancel(job: number): void {
     if (running.has(job)) cancelled.add(job);

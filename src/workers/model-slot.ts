@@ -23,14 +23,26 @@ export type ErrorResult = { error: { status: number; message: string; code: stri
  * The one model a worker keeps loaded: loaded through the weight store on first use, kept while
  * jobs ask for the same source, dtype and backend, forgotten when loading fails (a 503 naming it).
  */
-export function modelSlot<T>(what: string, load: (loader: FileLoader, request: Pick<ModelJob, 'backend' | 'dtype' | 'threads'>) => Promise<T>) {
+export function modelSlot<T>(
+  what: string,
+  load: (loader: FileLoader, request: Pick<ModelJob, 'backend' | 'dtype' | 'threads'>) => Promise<T>,
+) {
   let current: { key: string; ready: Promise<T> } | undefined;
   return (job: ModelJob): Promise<T> => {
     const key = JSON.stringify([job.base, job.dtype, job.backend]);
     if (current?.key !== key) {
-      const ready = load(storeLoader(job.base, { ...job.store, model: job.model }), { backend: job.backend, dtype: job.dtype, threads: job.threads }).catch((error: unknown) => {
+      const ready = load(storeLoader(job.base, { ...job.store, model: job.model }), {
+        backend: job.backend,
+        dtype: job.dtype,
+        threads: job.threads,
+      }).catch((error: unknown) => {
         current = undefined;
-        throw new ApiError(503, `The ${what} could not be loaded from ${job.base}: ${error instanceof Error ? error.message : String(error)}`, 'model_unavailable', 'model');
+        throw new ApiError(
+          503,
+          `The ${what} could not be loaded from ${job.base}: ${error instanceof Error ? error.message : String(error)}`,
+          'model_unavailable',
+          'model',
+        );
       });
       current = { key, ready };
     }

@@ -18,7 +18,9 @@ let cancelled = false;
 function startEspeak(base: string | undefined, store: StoreOptions | undefined): Promise<Espeak> {
   if (!espeak || espeak.base !== base) {
     const ready = base
-      ? storeLoader(base, { ...store, model: ESPEAK_KEY }).load('espeak-ng.data').then((data) => loadEspeak(new URL('espeak-ng.js', base).href, data))
+      ? storeLoader(base, { ...store, model: ESPEAK_KEY })
+          .load('espeak-ng.data')
+          .then((data) => loadEspeak(new URL('espeak-ng.js', base).href, data))
       : loadEspeak(ESPEAK_PACKAGE);
     ready.catch(() => {
       if (espeak?.ready === ready) espeak = undefined;
@@ -40,11 +42,20 @@ const api = {
   async speak(job: SpeakJob): Promise<SpeakResult> {
     cancelled = false;
     const context: SpeakContext = {
-      espeak: () => startEspeak(job.espeakBase, job.store).catch((error: unknown) => {
-        if (error instanceof TtsError) throw error;
-        throw new TtsError(503, `espeak-ng.data could not be loaded from ${job.espeakBase}: ${error instanceof Error ? error.message : String(error)}`, 'tts_plugin_failed');
-      }),
-      files: () => storeLoader(job.weightsBase!, { ...job.store, model: job.voice.spec.engine === 'espeak' ? undefined : job.voice.spec.download.weights }),
+      espeak: () =>
+        startEspeak(job.espeakBase, job.store).catch((error: unknown) => {
+          if (error instanceof TtsError) throw error;
+          throw new TtsError(
+            503,
+            `espeak-ng.data could not be loaded from ${job.espeakBase}: ${error instanceof Error ? error.message : String(error)}`,
+            'tts_plugin_failed',
+          );
+        }),
+      files: () =>
+        storeLoader(job.weightsBase!, {
+          ...job.store,
+          model: job.voice.spec.engine === 'espeak' ? undefined : job.voice.spec.download.weights,
+        }),
       stopped: async () => {
         await yieldToMessages();
         return cancelled;

@@ -15,16 +15,15 @@ export interface WhisperJob extends ModelJob {
   params: Omit<TranscriptionParams, 'audio'>;
 }
 
-export type WhisperResult =
-  | { transcript: Transcript; backend: string; languages: string[] }
-  | ErrorResult;
+export type WhisperResult = { transcript: Transcript; backend: string; languages: string[] } | ErrorResult;
 
 const load = modelSlot<StartedWhisper>('speech recognition model', loadWhisper);
 let cancelled = false;
 
 function asApiError(error: unknown): ApiError | undefined {
   if (error instanceof WhisperRequestError) return new ApiError(400, error.message, 'unsupported_value', error.param);
-  if (error instanceof Error && error.name === 'AudioTooLongError') return new ApiError(413, error.message, 'audio_too_long', 'file');
+  if (error instanceof Error && error.name === 'AudioTooLongError')
+    return new ApiError(413, error.message, 'audio_too_long', 'file');
   const audio = toAudioApiError(error);
   return audio instanceof ApiError ? audio : error instanceof ApiError ? error : undefined;
 }
@@ -40,7 +39,9 @@ const api = {
     } catch (error) {
       const apiError = asApiError(error);
       if (!apiError) throw error;
-      return { error: { status: apiError.status, message: apiError.message, code: apiError.code, param: apiError.param } };
+      return {
+        error: { status: apiError.status, message: apiError.message, code: apiError.code, param: apiError.param },
+      };
     }
   },
   /** Stops the running transcription after its current decoder step. */

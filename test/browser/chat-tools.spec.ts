@@ -5,10 +5,20 @@ import { openHarness } from './support/page';
 
 const PAGE = '/test/browser/pages/chat.html';
 const CALL = '{"name": "get_weather", "arguments": {"city": "Pune", "unit": "celsius"}}';
-const TOOLS = [{
-  type: 'function',
-  function: { name: 'get_weather', description: 'Current weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city'] } },
-}];
+const TOOLS = [
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'Current weather in a city',
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+        required: ['city'],
+      },
+    },
+  },
+];
 const MESSAGES = [{ role: 'user', content: 'पुणे में मौसम कैसा है?' }];
 
 /** A tiny Llama-layout model whose greedy answer to any ChatML prompt is one Hermes tool call (see `scripted`). */
@@ -23,25 +33,40 @@ test.beforeAll(async () => {
   });
 });
 
-test('a tool call the model writes comes back as tool_calls through the openai SDK, whole and streamed', async ({ page }) => {
+test('a tool call the model writes comes back as tool_calls through the openai SDK, whole and streamed', async ({
+  page,
+}) => {
   const errors = await openHarness(page, PAGE);
-  const result = await page.evaluate(async ({ base, tools, messages }) => {
-    const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base } } });
-    const client = new window.OpenAI({ baseURL: ai.baseURL, apiKey: 'k', fetch: ai.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 });
-    const body = { model: 'chat-v2', messages: messages as never, tools: tools as never, temperature: 0 };
-    const whole = await client.chat.completions.create(body);
-    const chunks = [];
-    for await (const chunk of await client.chat.completions.create({ ...body, stream: true })) chunks.push(chunk);
-    const helper = await client.chat.completions.stream(body).finalChatCompletion();
-    const call = whole.choices[0]!.message.tool_calls![0]!;
-    const followUp = await client.chat.completions.create({
-      ...body,
-      messages: [...messages, whole.choices[0]!.message, { role: 'tool', tool_call_id: call.id, content: '{"temperature": 27}' }] as never,
-    });
-    const none = await client.chat.completions.create({ ...body, tool_choice: 'none' });
-    ai.dispose();
-    return { whole, chunks, helper, followUp, none };
-  }, { base: caller.url, tools: TOOLS, messages: MESSAGES });
+  const result = await page.evaluate(
+    async ({ base, tools, messages }) => {
+      const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base } } });
+      const client = new window.OpenAI({
+        baseURL: ai.baseURL,
+        apiKey: 'k',
+        fetch: ai.fetch,
+        dangerouslyAllowBrowser: true,
+        maxRetries: 0,
+      });
+      const body = { model: 'chat-v2', messages: messages as never, tools: tools as never, temperature: 0 };
+      const whole = await client.chat.completions.create(body);
+      const chunks = [];
+      for await (const chunk of await client.chat.completions.create({ ...body, stream: true })) chunks.push(chunk);
+      const helper = await client.chat.completions.stream(body).finalChatCompletion();
+      const call = whole.choices[0]!.message.tool_calls![0]!;
+      const followUp = await client.chat.completions.create({
+        ...body,
+        messages: [
+          ...messages,
+          whole.choices[0]!.message,
+          { role: 'tool', tool_call_id: call.id, content: '{"temperature": 27}' },
+        ] as never,
+      });
+      const none = await client.chat.completions.create({ ...body, tool_choice: 'none' });
+      ai.dispose();
+      return { whole, chunks, helper, followUp, none };
+    },
+    { base: caller.url, tools: TOOLS, messages: MESSAGES },
+  );
   expect(errors).toEqual([]);
 
   const { whole, chunks, helper, followUp, none } = result;
@@ -57,7 +82,12 @@ test('a tool call the model writes comes back as tool_calls through the openai S
   expect(whole.usage!.completion_tokens).toBe(3); // <tool_call>, the call, </tool_call>; the end token is not counted
 
   const deltas = chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? []);
-  expect(deltas[0]).toMatchObject({ index: 0, id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'get_weather' } });
+  expect(deltas[0]).toMatchObject({
+    index: 0,
+    id: expect.stringMatching(/^call_/),
+    type: 'function',
+    function: { name: 'get_weather' },
+  });
   expect(JSON.parse(deltas.map((delta) => delta.function?.arguments ?? '').join(''))).toEqual(expected.arguments);
   expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe('');
   expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe('tool_calls');

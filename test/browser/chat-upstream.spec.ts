@@ -10,26 +10,46 @@ const MESSAGES = [
 
 declare global {
   interface Window {
-    chatReference: { greedyWithoutCache(request: ReferenceRequest): Promise<{ promptTokens: number; generated: number[]; text: string }> };
+    chatReference: {
+      greedyWithoutCache(
+        request: ReferenceRequest,
+      ): Promise<{ promptTokens: number; generated: number[]; text: string }>;
+    };
   }
 }
 
 test.describe('the upstream export (tiny-random-llama-fp16-genai) as it is', () => {
-  test('loads, generates greedily through the openai SDK and agrees with a cache-free onnxruntime loop', async ({ page }) => {
+  test('loads, generates greedily through the openai SDK and agrees with a cache-free onnxruntime loop', async ({
+    page,
+  }) => {
     const errors = await openHarness(page, '/test/browser/pages/chat.html');
-    const result = await page.evaluate(async ({ base, messages }) => {
-      const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base } } });
-      const client = new window.OpenAI({ baseURL: ai.baseURL, apiKey: 'k', fetch: ai.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 });
-      const { data, response } = await client.chat.completions
-        .create({ model: 'chat-v2', messages: messages as never, temperature: 0, max_tokens: 24 })
-        .withResponse();
-      const reference = await window.chatReference.greedyWithoutCache({
-        base, graph: 'model.onnx', externalData: ['model.onnx.data'], messages, steps: 24, stopIds: [2],
-      });
-      const models = await (await ai.fetch('/v1/models/chat-v2', { headers: { authorization: 'Bearer k' } })).json();
-      ai.dispose();
-      return { data, backend: response.headers.get('x-vaani-backend'), reference, models };
-    }, { base: UPSTREAM, messages: MESSAGES });
+    const result = await page.evaluate(
+      async ({ base, messages }) => {
+        const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base } } });
+        const client = new window.OpenAI({
+          baseURL: ai.baseURL,
+          apiKey: 'k',
+          fetch: ai.fetch,
+          dangerouslyAllowBrowser: true,
+          maxRetries: 0,
+        });
+        const { data, response } = await client.chat.completions
+          .create({ model: 'chat-v2', messages: messages as never, temperature: 0, max_tokens: 24 })
+          .withResponse();
+        const reference = await window.chatReference.greedyWithoutCache({
+          base,
+          graph: 'model.onnx',
+          externalData: ['model.onnx.data'],
+          messages,
+          steps: 24,
+          stopIds: [2],
+        });
+        const models = await (await ai.fetch('/v1/models/chat-v2', { headers: { authorization: 'Bearer k' } })).json();
+        ai.dispose();
+        return { data, backend: response.headers.get('x-vaani-backend'), reference, models };
+      },
+      { base: UPSTREAM, messages: MESSAGES },
+    );
     expect(errors).toEqual([]);
     expect(result.backend).toBe('wasm');
     expect(result.models.runs_on.local).toEqual(['wasm']);
@@ -45,23 +65,34 @@ test.describe('the upstream export (tiny-random-llama-fp16-genai) as it is', () 
   });
 });
 
-test('on WebGPU the fp16 upstream export runs where the adapter has shader-f16, else auto falls back to WASM', async ({ page }) => {
+test('on WebGPU the fp16 upstream export runs where the adapter has shader-f16, else auto falls back to WASM', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   await openHarness(page, '/test/browser/pages/chat.html');
-  const result = await page.evaluate(async ({ base, messages }) => {
-    const answer = async (backend: 'auto' | 'webgpu' | 'wasm') => {
-      const ai = window.Vaani.createVaani({ backend, models: { 'chat-v2': { baseURL: base } } });
-      const response = await ai.fetch('/v1/chat/completions', {
-        method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'chat-v2', messages, temperature: 0, max_tokens: 8 }),
-      });
-      const json = await response.json();
-      ai.dispose();
-      return { status: response.status, backend: response.headers.get('x-vaani-backend'), json };
-    };
-    const adapter = await navigator.gpu.requestAdapter();
-    return { f16: adapter?.features.has('shader-f16') ?? false, auto: await answer('auto'), gpu: await answer('webgpu'), cpu: await answer('wasm') };
-  }, { base: UPSTREAM, messages: MESSAGES });
+  const result = await page.evaluate(
+    async ({ base, messages }) => {
+      const answer = async (backend: 'auto' | 'webgpu' | 'wasm') => {
+        const ai = window.Vaani.createVaani({ backend, models: { 'chat-v2': { baseURL: base } } });
+        const response = await ai.fetch('/v1/chat/completions', {
+          method: 'POST',
+          headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'chat-v2', messages, temperature: 0, max_tokens: 8 }),
+        });
+        const json = await response.json();
+        ai.dispose();
+        return { status: response.status, backend: response.headers.get('x-vaani-backend'), json };
+      };
+      const adapter = await navigator.gpu.requestAdapter();
+      return {
+        f16: adapter?.features.has('shader-f16') ?? false,
+        auto: await answer('auto'),
+        gpu: await answer('webgpu'),
+        cpu: await answer('wasm'),
+      };
+    },
+    { base: UPSTREAM, messages: MESSAGES },
+  );
   expect(result.cpu.status).toBe(200);
   expect(result.auto.backend).toBe(result.f16 ? 'webgpu' : 'wasm');
   expect(result.auto.json.choices[0].message.content).toBe(result.cpu.json.choices[0].message.content);

@@ -13,13 +13,16 @@ import { QUICK_START } from './support/consumer-project';
  */
 const root = process.cwd();
 const fixture = resolve(root, '../shared/fixtures/tiny-random-llama-fp16-genai');
-const viteVersion = (JSON.parse(execFileSync('npm', ['pkg', 'get', 'devDependencies.vite'], { cwd: root, encoding: 'utf8' })) as string).replace(/^\^/, '');
+const viteVersion = (
+  JSON.parse(execFileSync('npm', ['pkg', 'get', 'devDependencies.vite'], { cwd: root, encoding: 'utf8' })) as string
+).replace(/^\^/, '');
 let app: string;
 
 // A machine with no GPU: 'auto' picks WASM (the software WebGPU adapter the other specs enable is 30–70× slower).
 test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: [] } });
 
-const run = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+const run = (command: string, args: string[], cwd: string) =>
+  execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
 
 async function freePort(): Promise<number> {
   return new Promise((done) => {
@@ -33,11 +36,25 @@ async function freePort(): Promise<number> {
 /** Starts `npx vite <command>` in the app on a free port; resolves once it answers. */
 async function startVite(command: 'dev' | 'preview'): Promise<{ origin: string; process: ChildProcess }> {
   const port = await freePort();
-  const args = ['vite', ...(command === 'preview' ? ['preview'] : []), '--port', String(port), '--strictPort', '--host', '127.0.0.1'];
+  const args = [
+    'vite',
+    ...(command === 'preview' ? ['preview'] : []),
+    '--port',
+    String(port),
+    '--strictPort',
+    '--host',
+    '127.0.0.1',
+  ];
   const child = spawn('npx', args, { cwd: app, stdio: 'ignore', detached: true });
   const origin = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(origin).then((r) => r.ok, () => false)) return { origin, process: child };
+    if (
+      await fetch(origin).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { origin, process: child };
     await new Promise((done) => setTimeout(done, 200));
   }
   throw new Error(`vite ${command} did not start`);
@@ -66,7 +83,11 @@ async function answer(page: Page, origin: string) {
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${origin}/`);
   await expect(page.locator('body')).toHaveAttribute('data-backend', /.+/, { timeout: 60_000 });
-  return { text: await page.locator('#answer').textContent(), backend: await page.locator('body').getAttribute('data-backend'), errors };
+  return {
+    text: await page.locator('#answer').textContent(),
+    backend: await page.locator('body').getAttribute('data-backend'),
+    errors,
+  };
 }
 
 test('the packed library, built into an app with vite, answers chat in the browser', async ({ page }) => {

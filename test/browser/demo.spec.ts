@@ -22,7 +22,20 @@ async function prepareModels() {
 /** Real speech for the fake microphone: the Common Voice clip (3.6 s, made 12 dB louder) as 48 kHz mono WAV; its RMS. */
 function prepareMicrophone(): number {
   mkdirSync(join(root, 'test/.fixtures'), { recursive: true });
-  execFileSync('ffmpeg', ['-y', '-loglevel', 'error', '-i', resolve(root, '../shared/audio/common_voice_en_59751.mp3'), '-af', 'volume=12dB', '-ar', '48000', '-ac', '1', micWav]);
+  execFileSync('ffmpeg', [
+    '-y',
+    '-loglevel',
+    'error',
+    '-i',
+    resolve(root, '../shared/audio/common_voice_en_59751.mp3'),
+    '-af',
+    'volume=12dB',
+    '-ar',
+    '48000',
+    '-ac',
+    '1',
+    micWav,
+  ]);
   const stat = spawnSync('sox', [micWav, '-n', 'stat'], { encoding: 'utf8' }).stderr;
   return Number(/RMS\s+amplitude:\s+([\d.]+)/.exec(stat)![1]);
 }
@@ -36,7 +49,11 @@ test.beforeAll(async () => {
   await prepareModels();
   process.env.VAANI_MODELS_DIR = modelsDir;
   // No file watching or hot reload: a source file saved mid-test must not reload the page.
-  server = await createServer({ configFile: join(root, 'vite.demo.config.ts'), server: { port: 0, strictPort: false, hmr: false, watch: null }, logLevel: 'warn' });
+  server = await createServer({
+    configFile: join(root, 'vite.demo.config.ts'),
+    server: { port: 0, strictPort: false, hmr: false, watch: null },
+    logLevel: 'warn',
+  });
   await server.listen();
   origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
 });
@@ -48,7 +65,11 @@ test.afterAll(async () => {
 test.use({
   launchOptions: {
     executablePath: '/usr/bin/chromium',
-    args: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${micWav}%noloop`],
+    args: [
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${micWav}%noloop`,
+    ],
   },
 });
 
@@ -78,7 +99,17 @@ async function wavOf(page: Page, selector: string) {
     while (text(at) !== 'data') at += 8 + view.getUint32(at + 4, true);
     const samples = new Int16Array(bytes.slice(at + 8, at + 8 + view.getUint32(at + 4, true)));
     const rms = Math.sqrt(samples.reduce((sum, x) => sum + (x / 32768) ** 2, 0) / samples.length);
-    return { riff: text(0), wave: text(8), channels, sampleRate, bits, seconds: samples.length / channels / sampleRate, rms, paused: player.paused, time: player.currentTime };
+    return {
+      riff: text(0),
+      wave: text(8),
+      channels,
+      sampleRate,
+      bits,
+      seconds: samples.length / channels / sampleRate,
+      rms,
+      paused: player.paused,
+      time: player.currentTime,
+    };
   }, selector);
 }
 
@@ -108,15 +139,18 @@ test('settings persist, and chat streams text from the model in the local folder
   await page.fill('#chat-max-tokens', '1000');
   await page.fill('#chat-input', 'Name three rivers of India.');
   // Press Stop the moment the first words of the reply appear.
-  const stopped = page.evaluate(() => new Promise<void>((done) => {
-    const log = document.querySelector('#chat-log')!;
-    new MutationObserver((_, observer) => {
-      if (!log.querySelector('.message.assistant span')?.textContent) return;
-      observer.disconnect();
-      document.querySelector<HTMLButtonElement>('#chat-stop')!.click();
-      done();
-    }).observe(log, { childList: true, subtree: true, characterData: true });
-  }));
+  const stopped = page.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        const log = document.querySelector('#chat-log')!;
+        new MutationObserver((_, observer) => {
+          if (!log.querySelector('.message.assistant span')?.textContent) return;
+          observer.disconnect();
+          document.querySelector<HTMLButtonElement>('#chat-stop')!.click();
+          done();
+        }).observe(log, { childList: true, subtree: true, characterData: true });
+      }),
+  );
   await page.click('#chat-send');
   await stopped;
   await expect(page.locator('#chat-status')).toHaveText(/^Stopped after \d+ chunks\.$/);
@@ -152,7 +186,9 @@ test('the models page downloads with a progress bar, shows the cache and deletes
   expect(errors).toEqual([]);
 });
 
-test('the voice studio speaks a WAV, records the microphone, transcribes, isolates and changes the voice', async ({ page }) => {
+test('the voice studio speaks a WAV, records the microphone, transcribes, isolates and changes the voice', async ({
+  page,
+}) => {
   const errors: string[] = [];
   await openDemo(page, errors);
   await page.click('nav a[href="#voice"]');
@@ -167,7 +203,9 @@ test('the voice studio speaks a WAV, records the microphone, transcribes, isolat
     expect(wav).toMatchObject({ riff: 'RIFF', wave: 'WAVE', channels: 1, bits: 16 });
     expect(wav.seconds).toBeGreaterThan(0.5);
     expect(wav.rms).toBeGreaterThan(0.01);
-    await expect.poll(async () => page.locator('#speech-player').evaluate((p: HTMLAudioElement) => p.currentTime)).toBeGreaterThan(0);
+    await expect
+      .poll(async () => page.locator('#speech-player').evaluate((p: HTMLAudioElement) => p.currentTime))
+      .toBeGreaterThan(0);
   } else {
     await expect(page.locator('#speech-status')).toContainText('No speech engine in this build');
     await expect(page.locator('#speech-go')).toBeDisabled();

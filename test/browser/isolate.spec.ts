@@ -1,6 +1,22 @@
 import { expect, test } from '@playwright/test';
 import { decodeAudio } from '../../src/audio/decode';
-import { add, audioOf, db, encodeClip, ENCODINGS, errorOf, loadClip, pinkNoise, post, power, scaleNoise, snr, startVaani, wavBase64, whiteNoise } from './support/audio-mix';
+import {
+  add,
+  audioOf,
+  db,
+  encodeClip,
+  ENCODINGS,
+  errorOf,
+  loadClip,
+  pinkNoise,
+  post,
+  power,
+  scaleNoise,
+  snr,
+  startVaani,
+  wavBase64,
+  whiteNoise,
+} from './support/audio-mix';
 import { openHarness } from './support/page';
 
 /** jfk.flac (44.1 kHz, mixed to mono) followed by two seconds with no speech: the noise-only stretch. */
@@ -11,26 +27,40 @@ async function speechWithQuietTail() {
   return { clean, speechLength: samples.length, sampleRate };
 }
 
-test('bad uploads (none, empty, not audio, no samples, wrong model, over 25 MiB) get 4xx errors in the OpenAI shape, and the next request still works', async ({ page }) => {
+test('bad uploads (none, empty, not audio, no samples, wrong model, over 25 MiB) get 4xx errors in the OpenAI shape, and the next request still works', async ({
+  page,
+}) => {
   await openHarness(page);
   await startVaani(page);
   const missing = await post(page, '/v1/audio/isolate', { file: null });
   expect(missing.status).toBe(400);
-  expect(errorOf(missing).error).toMatchObject({ param: 'file', code: 'missing_required_parameter', type: 'invalid_request_error' });
+  expect(errorOf(missing).error).toMatchObject({
+    param: 'file',
+    code: 'missing_required_parameter',
+    type: 'invalid_request_error',
+  });
 
   const empty = await post(page, '/v1/audio/isolate', { file: '' });
   expect(empty.status).toBe(400);
   expect(errorOf(empty).error).toMatchObject({ param: 'file', type: 'invalid_request_error' });
 
-  const text = await post(page, '/v1/audio/isolate', { file: Buffer.from('just some text, not audio at all').toString('base64'), filename: 'notes.wav' });
+  const text = await post(page, '/v1/audio/isolate', {
+    file: Buffer.from('just some text, not audio at all').toString('base64'),
+    filename: 'notes.wav',
+  });
   expect(text.status).toBe(400);
   expect(errorOf(text).error).toMatchObject({ param: 'file', code: 'invalid_audio', type: 'invalid_request_error' });
 
-  const headerOnly = await post(page, '/v1/audio/isolate', { file: Buffer.from('RIFF\0\0\0\0WAVEfmt garbage').toString('base64') });
+  const headerOnly = await post(page, '/v1/audio/isolate', {
+    file: Buffer.from('RIFF\0\0\0\0WAVEfmt garbage').toString('base64'),
+  });
   expect(headerOnly.status).toBe(400);
   expect(errorOf(headerOnly).error.code).toBe('invalid_audio');
 
-  const otherProduct = await post(page, '/v1/audio/isolate', { file: wavBase64(whiteNoise(1600), 16000), fields: { model: 'chat-v2' } });
+  const otherProduct = await post(page, '/v1/audio/isolate', {
+    file: wavBase64(whiteNoise(1600), 16000),
+    fields: { model: 'chat-v2' },
+  });
   expect(otherProduct.status).toBe(400);
   expect(errorOf(otherProduct).error.param).toBe('model');
 
@@ -44,12 +74,24 @@ test('bad uploads (none, empty, not audio, no samples, wrong model, over 25 MiB)
   expect(tooLarge.status).toBe(413);
   expect(tooLarge.body.error.type).toBe('invalid_request_error');
 
-  const ok = audioOf(await post(page, '/v1/audio/isolate', { file: wavBase64(whiteNoise(16000).map((v) => v * 0.1), 16000) }));
+  const ok = audioOf(
+    await post(page, '/v1/audio/isolate', {
+      file: wavBase64(
+        whiteNoise(16000).map((v) => v * 0.1),
+        16000,
+      ),
+    }),
+  );
   expect([ok.sampleRate, ok.samples.length, ok.channels]).toEqual([16000, 16000, 1]);
 });
 
-for (const [kind, noise, floor] of [['white', whiteNoise, 13], ['pink', pinkNoise, 11]] as const) {
-  test(`RNNoise lifts jfk.flac in ${kind} noise from 5 dB SNR to at least ${floor} dB, and the noise-only stretch drops by 30 dB`, async ({ page }) => {
+for (const [kind, noise, floor] of [
+  ['white', whiteNoise, 13],
+  ['pink', pinkNoise, 11],
+] as const) {
+  test(`RNNoise lifts jfk.flac in ${kind} noise from 5 dB SNR to at least ${floor} dB, and the noise-only stretch drops by 30 dB`, async ({
+    page,
+  }) => {
     const { clean, speechLength, sampleRate } = await speechWithQuietTail();
     const scaled = scaleNoise(clean.subarray(0, speechLength), noise(clean.length), 5);
     const noisy = add(clean, scaled);
@@ -57,7 +99,9 @@ for (const [kind, noise, floor] of [['white', whiteNoise, 13], ['pink', pinkNois
 
     await openHarness(page);
     await startVaani(page);
-    const out = audioOf(await post(page, '/v1/audio/isolate', { file: wavBase64(noisy, sampleRate), filename: 'noisy.wav' }));
+    const out = audioOf(
+      await post(page, '/v1/audio/isolate', { file: wavBase64(noisy, sampleRate), filename: 'noisy.wav' }),
+    );
     expect(out.sampleRate).toBe(sampleRate);
     expect(out.samples.length).toBe(noisy.length);
 
@@ -70,14 +114,21 @@ for (const [kind, noise, floor] of [['white', whiteNoise, 13], ['pink', pinkNois
   });
 }
 
-test('uploads in ogg vorbis, ogg opus, webm opus and m4a are decoded in the worker; output keeps rate and length', async ({ page }) => {
+test('uploads in ogg vorbis, ogg opus, webm opus and m4a are decoded in the worker; output keeps rate and length', async ({
+  page,
+}) => {
   await openHarness(page);
   await startVaani(page);
   const clip = '1272-141231-0002.mp3';
   const seconds = (await loadClip(clip)).samples.length / 16000;
   for (const encoding of Object.keys(ENCODINGS) as (keyof typeof ENCODINGS)[]) {
     const bytes = encodeClip(clip, encoding);
-    const out = audioOf(await post(page, '/v1/audio/isolate', { file: Buffer.from(bytes).toString('base64'), filename: `speech.${ENCODINGS[encoding].extension}` }));
+    const out = audioOf(
+      await post(page, '/v1/audio/isolate', {
+        file: Buffer.from(bytes).toString('base64'),
+        filename: `speech.${ENCODINGS[encoding].extension}`,
+      }),
+    );
     const decoded = await decodeAudio(bytes);
     expect(out.sampleRate, encoding).toBe(decoded.sampleRate);
     expect(out.samples.length, encoding).toBe(decoded.channels[0]!.length);

@@ -48,10 +48,17 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async ({ browser }) => {
   llama = await ensureDecoderFixture('tiny-llama', tinyLlama);
   qwen = await ensureDecoderFixture('tiny-qwen2', tinyQwen2);
-  chunked = await ensureDecoderFixture('tiny-llama-chunked', { ...tinyLlama, dtypes: ['fp32'], externalDataChunkBytes: 64 * 1024 });
+  chunked = await ensureDecoderFixture('tiny-llama-chunked', {
+    ...tinyLlama,
+    dtypes: ['fp32'],
+    externalDataChunkBytes: 64 * 1024,
+  });
   context = await browser.newContext();
   // Vite's HMR socket would reload the page whenever anyone edits a page of the shared test server.
-  await context.routeWebSocket(() => true, () => {});
+  await context.routeWebSocket(
+    () => true,
+    () => {},
+  );
   page = await context.newPage();
   await page.goto('/test/browser/pages/llm-fixture.html');
   await page.waitForFunction(() => document.title === 'ready');
@@ -143,7 +150,13 @@ test('num_logits_to_keep returns only the last rows (0 keeps all)', async () => 
       const last = await run(1);
       const lastTwo = await run(2);
       await decoder.release();
-      return { all: Array.from(all.logits), allRows: all.rows, last: Array.from(last.logits), lastRows: last.rows, lastTwoRows: lastTwo.rows };
+      return {
+        all: Array.from(all.logits),
+        allRows: all.rows,
+        last: Array.from(last.logits),
+        lastRows: last.rows,
+        lastTwoRows: lastTwo.rows,
+      };
     },
     { url: qwen.url, ids: prompt },
   );
@@ -158,12 +171,27 @@ test('a left-padded batch gives the same logits as each row alone, before and af
     const pad = 0;
     const short = [44, 55, 66];
     const long = [11, 22, 33, 44, 55];
-    const mask = [[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]];
-    const batch = await decoder.forward([[pad, pad, ...short], long], mask, [[0, 0, 0, 1, 2], [0, 1, 2, 3, 4]]);
-    const next = await decoder.forward([[7], [8]], mask.map((row) => [...row, 1]), [[3], [5]], batch.present);
+    const mask = [
+      [0, 0, 1, 1, 1],
+      [1, 1, 1, 1, 1],
+    ];
+    const batch = await decoder.forward([[pad, pad, ...short], long], mask, [
+      [0, 0, 0, 1, 2],
+      [0, 1, 2, 3, 4],
+    ]);
+    const next = await decoder.forward(
+      [[7], [8]],
+      mask.map((row) => [...row, 1]),
+      [[3], [5]],
+      batch.present,
+    );
     const alone = [await decoder.full([...short, 7]), await decoder.full([...long, 8])];
     await decoder.release();
-    return { batch: Array.from(batch.logits), next: Array.from(next.logits), alone: alone.map((row) => Array.from(row)) };
+    return {
+      batch: Array.from(batch.logits),
+      next: Array.from(next.logits),
+      alone: alone.map((row) => Array.from(row)),
+    };
   }, llama.url);
   const vocab = tinyLlama.vocabSize;
   const row = (values: number[], index: number) => values.slice(index * vocab, (index + 1) * vocab);
@@ -220,7 +248,11 @@ test('the WebGPU execution provider agrees with WASM (when an adapter exists)', 
 
 const weatherTool = {
   type: 'function',
-  function: { name: 'get_weather', description: 'Weather now', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+  function: {
+    name: 'get_weather',
+    description: 'Weather now',
+    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+  },
 };
 
 for (const [dtype, tools] of [
@@ -230,12 +262,22 @@ for (const [dtype, tools] of [
   const withTools = tools ? ', tools in the template' : '';
   test(`transformers.js (${dtype}, local files${withTools}) greedy-generates the same tokens as a plain onnxruntime-web loop`, async () => {
     const messages = [{ role: 'user', content: 'नमस्ते! வணக்கம் 🙏 আমি ভালো আছি' }];
-    const reference = await transformersReference(context, { fixtureUrl: qwen.url, dtype, messages, tools: tools && [...tools], maxNewTokens: 16 });
+    const reference = await transformersReference(context, {
+      fixtureUrl: qwen.url,
+      dtype,
+      messages,
+      tools: tools && [...tools],
+      maxNewTokens: 16,
+    });
 
     const read = async (file: string) => JSON.parse(await readFile(join(qwen.dir, file), 'utf8'));
     const tokenizerConfig = await read('tokenizer_config.json');
     const tokenizer = new Tokenizer(await read('tokenizer.json'), tokenizerConfig);
-    const rendered = new Template(tokenizerConfig.chat_template).render({ messages, tools, add_generation_prompt: true });
+    const rendered = new Template(tokenizerConfig.chat_template).render({
+      messages,
+      tools,
+      add_generation_prompt: true,
+    });
     expect(rendered.includes('<tools>\n{"type": "function"')).toBe(Boolean(tools));
     expect(reference.promptIds).toEqual(tokenizer.encode(rendered, { add_special_tokens: false }).ids);
 

@@ -6,27 +6,49 @@ import { openHarness } from './support/page';
 test.use(microphone(LIBRISPEECH.mic));
 test.beforeAll(() => ensureTinyWhisper());
 
-test('with Silero VAD: trims to the speech (boundaries within 100 ms), stops by itself after the silence; its file transcribes', async ({ page }) => {
+test('with Silero VAD: trims to the speech (boundaries within 100 ms), stops by itself after the silence; its file transcribes', async ({
+  page,
+}) => {
   const errors = await openHarness(page);
   const result = await page.evaluate(async (model) => {
-    const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32' } } });
+    const ai = window.Vaani.createVaani({
+      backend: 'wasm',
+      models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32' } },
+    });
     const recorder = ai.recorder({ vad: { silenceMs: 2000, padMs: 200 } });
     const events: string[] = [];
     for (const type of ['speechstart', 'speechend']) recorder.addEventListener(type, () => events.push(type));
-    const stopped = new Promise<import('../../src/index').Recording>((resolve) => recorder.addEventListener('stop', (event) => resolve((event as CustomEvent).detail)));
+    const stopped = new Promise<import('../../src/index').Recording>((resolve) =>
+      recorder.addEventListener('stop', (event) => resolve((event as CustomEvent).detail)),
+    );
     const started = performance.now();
     await recorder.start();
-    const recording = await Promise.race([stopped, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no auto-stop')), 30_000))]);
+    const recording = await Promise.race([
+      stopped,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no auto-stop')), 30_000)),
+    ]);
     const elapsed = (performance.now() - started) / 1000;
     const form = new FormData();
     form.set('file', recording.file);
     form.set('model', 'speech-stt-v1');
     form.set('response_format', 'verbose_json');
     form.set('language', 'hi');
-    const response = await ai.fetch('/v1/audio/transcriptions', { method: 'POST', headers: { authorization: 'Bearer k' }, body: form });
+    const response = await ai.fetch('/v1/audio/transcriptions', {
+      method: 'POST',
+      headers: { authorization: 'Bearer k' },
+      body: form,
+    });
     const transcription = { status: response.status, body: await response.text() };
     ai.dispose();
-    return { samples: Array.from(recording.samples), duration: recording.duration, speech: recording.speech, recordedDuration: recording.recordedDuration, events, elapsed, transcription };
+    return {
+      samples: Array.from(recording.samples),
+      duration: recording.duration,
+      speech: recording.speech,
+      recordedDuration: recording.recordedDuration,
+      events,
+      elapsed,
+      transcription,
+    };
   }, `${FIXTURE_URL}tiny/`);
   expect(errors).toEqual([]);
   expect(result.events[0]).toBe('speechstart');
@@ -36,7 +58,14 @@ test('with Silero VAD: trims to the speech (boundaries within 100 ms), stops by 
   const samples = result.samples as number[];
   const [start, end] = speechBounds(envelope(samples));
   const duration = samples.length / 16000;
-  const detail = JSON.stringify({ start, end, duration, speech: result.speech, recorded: result.recordedDuration, elapsed: result.elapsed });
+  const detail = JSON.stringify({
+    start,
+    end,
+    duration,
+    speech: result.speech,
+    recorded: result.recordedDuration,
+    elapsed: result.elapsed,
+  });
   expect(Math.abs(start - 0.2), detail).toBeLessThanOrEqual(0.1);
   expect(Math.abs(duration - end - 0.2), detail).toBeLessThanOrEqual(0.1);
   test.info().annotations.push({ type: 'vad', description: detail });

@@ -5,7 +5,9 @@ import { openHarness } from './support/page';
 
 test.use(microphone(JFK.mic));
 
-test('records the fake microphone at 16 kHz mono: duration and loudness match the source, pause holds, level events flow', async ({ page }) => {
+test('records the fake microphone at 16 kHz mono: duration and loudness match the source, pause holds, level events flow', async ({
+  page,
+}) => {
   const source = envelope(await wavSamples(JFK.reference));
   const errors = await openHarness(page);
   const result = await page.evaluate(async () => {
@@ -24,10 +26,16 @@ test('records the fake microphone at 16 kHz mono: duration and loudness match th
     const recording = await recorder.stop();
     const head = new Uint8Array(await recording.file.slice(0, 44).arrayBuffer());
     return {
-      samples: Array.from(recording.samples), sampleRate: recording.sampleRate, duration: recording.duration,
-      fileSize: recording.file.size, fileType: recording.file.type, riff: String.fromCharCode(...head.slice(0, 4)),
-      wavRate: new DataView(head.buffer).getUint32(24, true), channels: new DataView(head.buffer).getUint16(22, true),
-      levels, levelsWhilePaused,
+      samples: Array.from(recording.samples),
+      sampleRate: recording.sampleRate,
+      duration: recording.duration,
+      fileSize: recording.file.size,
+      fileType: recording.file.type,
+      riff: String.fromCharCode(...head.slice(0, 4)),
+      wavRate: new DataView(head.buffer).getUint32(24, true),
+      channels: new DataView(head.buffer).getUint16(22, true),
+      levels,
+      levelsWhilePaused,
     };
   });
   expect(errors).toEqual([]);
@@ -40,12 +48,12 @@ test('records the fake microphone at 16 kHz mono: duration and loudness match th
   const captured = envelope(result.samples);
   const [sourceStart, sourceEnd] = speechBounds(source);
   const [capturedStart, capturedEnd] = speechBounds(captured);
-  expect(Math.abs((capturedEnd - capturedStart) - (sourceEnd - sourceStart))).toBeLessThanOrEqual(0.05);
+  expect(Math.abs(capturedEnd - capturedStart - (sourceEnd - sourceStart))).toBeLessThanOrEqual(0.05);
   const onsetLag = Math.round((capturedStart - sourceStart) * 100);
   const aligned = (lag: number) => correlation(captured.slice(Math.max(0, lag)), source.slice(Math.max(0, -lag)));
   const best = Math.max(...Array.from({ length: 21 }, (_, i) => aligned(onsetLag + i - 10)));
   expect(best).toBeGreaterThan(0.95);
-  const rms = (env: number[], from: number, to: number) => Math.sqrt(env.slice(from * 100, to * 100).reduce((s, v) => s + v * v, 0) / ((to - from) * 100));
+  const rms = (env: number[], from: number, to: number) =>
+    Math.sqrt(env.slice(from * 100, to * 100).reduce((s, v) => s + v * v, 0) / ((to - from) * 100));
   expect(Math.abs(db(rms(captured, capturedStart, capturedEnd) / rms(source, sourceStart, sourceEnd)))).toBeLessThan(1);
 });
-

@@ -12,7 +12,8 @@ const dist = join(root, 'dist');
 let server: StaticServer;
 
 test.beforeAll(async () => {
-  if (!existsSync(join(dist, 'vaani.iife.js'))) throw new Error('dist/vaani.iife.js is missing: run `npm run build` first.');
+  if (!existsSync(join(dist, 'vaani.iife.js')))
+    throw new Error('dist/vaani.iife.js is missing: run `npm run build` first.');
   server = await serveFolders({ '/': root, '/shared': join(root, '../shared') });
 });
 
@@ -28,16 +29,32 @@ test('a page with only <script src="vaani.iife.js"> answers /v1 with a real mode
   await page.goto(`${server.origin}/test/browser/pages/script-tag.html`);
   const result = await page.evaluate(async () => {
     const { createVaani } = (window as unknown as { Vaani: typeof import('../../src/index') }).Vaani;
-    const ai = createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: '/shared/fixtures/tiny-random-llama-fp16-genai/' } } });
+    const ai = createVaani({
+      backend: 'wasm',
+      models: { 'chat-v2': { baseURL: '/shared/fixtures/tiny-random-llama-fp16-genai/' } },
+    });
     ai.install();
     const headers = { authorization: 'Bearer k', 'content-type': 'application/json' };
     const models = await (await fetch('/v1/models', { headers })).json();
     const response = await fetch('/v1/chat/completions', {
-      method: 'POST', headers, body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 8, temperature: 0 }),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        model: 'chat-v2',
+        messages: [{ role: 'user', content: 'Hello' }],
+        max_tokens: 8,
+        temperature: 0,
+      }),
     });
     const body = await response.json();
     ai.dispose();
-    return { isolated: crossOriginIsolated, status: response.status, backend: response.headers.get('x-vaani-backend'), body, models: models.data.length };
+    return {
+      isolated: crossOriginIsolated,
+      status: response.status,
+      backend: response.headers.get('x-vaani-backend'),
+      body,
+      models: models.data.length,
+    };
   });
   expect(errors).toEqual([]);
   expect(result.isolated).toBe(true);
@@ -66,6 +83,9 @@ test('dist/ holds the .wasm files as files; GPL plug-in code is never in the ent
   const code = Object.fromEntries(assets.map((file) => [file, readFileSync(join(dist, 'assets', file), 'utf8')]));
   for (const gpl of assets.filter((file) => GPL_CODE.test(code[file]!))) {
     const staticImport = new RegExp(`(from|import)\\s*["'\`]\\./${gpl.replace(/[.]/g, '\\.')}["'\`]`);
-    expect(assets.filter((file) => staticImport.test(code[file]!)), `${gpl} must only be loaded by dynamic import`).toEqual([]);
+    expect(
+      assets.filter((file) => staticImport.test(code[file]!)),
+      `${gpl} must only be loaded by dynamic import`,
+    ).toEqual([]);
   }
 });

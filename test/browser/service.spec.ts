@@ -7,17 +7,37 @@ test.describe('the service through the openai SDK', () => {
     await openHarness(page);
     const result = await page.evaluate(async () => {
       const ai = window.Vaani.createVaani();
-      const client = new window.OpenAI({ baseURL: ai.baseURL, apiKey: 'k', fetch: ai.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 });
+      const client = new window.OpenAI({
+        baseURL: ai.baseURL,
+        apiKey: 'k',
+        fetch: ai.fetch,
+        dangerouslyAllowBrowser: true,
+        maxRetries: 0,
+      });
       const ids = [];
       for await (const model of client.models.list()) ids.push(model.id);
       const pro = await client.models.retrieve('chat-v2-pro');
       return { baseURL: ai.baseURL, ids, pro };
     });
     expect(result.baseURL).toBe('http://localhost:' + new URL(page.url()).port + '/v1');
-    expect(result.ids).toEqual(['chat-v2-pro', 'chat-v2', 'speech-v1-turbo', 'image-v1', 'code-v1', 'agent-v1', 'speech-tts-v1', 'speech-stt-v1']);
+    expect(result.ids).toEqual([
+      'chat-v2-pro',
+      'chat-v2',
+      'speech-v1-turbo',
+      'image-v1',
+      'code-v1',
+      'agent-v1',
+      'speech-tts-v1',
+      'speech-stt-v1',
+    ]);
     expect(result.pro).toMatchObject({
-      id: 'chat-v2-pro', object: 'model', product: 'chat', route: '/v1/chat/completions', context_window: 131072,
-      price: { currency: 'INR', amount: 60, per: '1M tokens' }, status: 'available',
+      id: 'chat-v2-pro',
+      object: 'model',
+      product: 'chat',
+      route: '/v1/chat/completions',
+      context_window: 131072,
+      price: { currency: 'INR', amount: 60, per: '1M tokens' },
+      status: 'available',
     });
   });
 
@@ -31,19 +51,37 @@ test.describe('the service through the openai SDK', () => {
     expect(Object.keys(voices).sort()).toEqual(['models', 'voices']);
     expect(voices.voices.length).toBeGreaterThan(30);
     for (const voice of voices.voices) {
-      const extra = Object.keys(voice).filter((key) => !['gender', 'id', 'language', 'languageCode', 'name'].includes(key));
+      const extra = Object.keys(voice).filter(
+        (key) => !['gender', 'id', 'language', 'languageCode', 'name'].includes(key),
+      );
       expect(extra.every((key) => key === 'downloadBytes')).toBe(true);
-      expect(voice).toMatchObject({ id: expect.any(String), name: expect.any(String), language: expect.any(String), gender: expect.stringMatching(/^(female|male|neutral)$/) });
+      expect(voice).toMatchObject({
+        id: expect.any(String),
+        name: expect.any(String),
+        language: expect.any(String),
+        gender: expect.stringMatching(/^(female|male|neutral)$/),
+      });
       expect(voice.languageCode).toMatch(/^[a-z]{2,3}-[A-Z]{2}$/);
     }
-    expect(voices.models).toEqual(expect.arrayContaining([{ id: 'speech-tts-v1', kind: 'tts' }, { id: 'speech-stt-v1', kind: 'stt' }]));
+    expect(voices.models).toEqual(
+      expect.arrayContaining([
+        { id: 'speech-tts-v1', kind: 'tts' },
+        { id: 'speech-stt-v1', kind: 'stt' },
+      ]),
+    );
   });
 
   test('each error class arrives as the SDK error it should be', async ({ page }) => {
     await openHarness(page);
     const errors = await page.evaluate(async () => {
       const ai = window.Vaani.createVaani();
-      const client = new window.OpenAI({ baseURL: ai.baseURL, apiKey: 'k', fetch: ai.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 });
+      const client = new window.OpenAI({
+        baseURL: ai.baseURL,
+        apiKey: 'k',
+        fetch: ai.fetch,
+        dangerouslyAllowBrowser: true,
+        maxRetries: 0,
+      });
       const caught = async (run: () => Promise<unknown>) => {
         try {
           await run();
@@ -60,18 +98,39 @@ test.describe('the service through the openai SDK', () => {
       const msgs = [{ role: 'user' as const, content: 'hi' }];
       return {
         auth: await caught(() => client.models.list({ headers: { authorization: 'Token k' } })),
-        temperature: await caught(() => client.chat.completions.create({ model: 'chat-v2', messages: msgs, temperature: 9 })),
-        role: await caught(() => client.chat.completions.create({ model: 'chat-v2', messages: [{ role: 'wizard', content: 'x' } as never] })),
+        temperature: await caught(() =>
+          client.chat.completions.create({ model: 'chat-v2', messages: msgs, temperature: 9 }),
+        ),
+        role: await caught(() =>
+          client.chat.completions.create({ model: 'chat-v2', messages: [{ role: 'wizard', content: 'x' } as never] }),
+        ),
         empty: await caught(() => client.chat.completions.create({ model: 'chat-v2', messages: [] })),
         unknownModel: await caught(() => client.chat.completions.create({ model: 'gpt-9', messages: msgs })),
         unavailable: await caught(() => client.chat.completions.create({ model: 'chat-v2', messages: msgs })),
-        speechFormat: await caught(() => client.audio.speech.create({ model: 'speech-tts-v1', voice: 'x', input: 'a', response_format: 'mp3' })),
+        speechFormat: await caught(() =>
+          client.audio.speech.create({ model: 'speech-tts-v1', voice: 'x', input: 'a', response_format: 'mp3' }),
+        ),
         route: await raw({ headers: { authorization: 'Bearer k' } }, '/v1/nowhere'),
         method: await raw({ method: 'DELETE', headers: { authorization: 'Bearer k' } }),
-        json: await raw({ method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"model":' }),
-        type: await raw({ method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'text/plain' }, body: 'hi' }),
-        size: await raw({ method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'x'.repeat(5_000_000) }] }) }),
-        comingSoon: await raw({ method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{}' }, '/v1/memory/store'),
+        json: await raw({
+          method: 'POST',
+          headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+          body: '{"model":',
+        }),
+        type: await raw({
+          method: 'POST',
+          headers: { authorization: 'Bearer k', 'content-type': 'text/plain' },
+          body: 'hi',
+        }),
+        size: await raw({
+          method: 'POST',
+          headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'x'.repeat(5_000_000) }] }),
+        }),
+        comingSoon: await raw(
+          { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{}' },
+          '/v1/memory/store',
+        ),
       };
     });
     expect(errors.auth).toMatchObject({ name: 'AuthenticationError', status: 401, code: 'invalid_api_key' });
@@ -120,12 +179,22 @@ test.describe('remote fallback against a loopback server', () => {
       await openHarness(page);
       const result = await page.evaluate(async (url) => {
         const ai = window.Vaani.createVaani({ remote: { baseURL: url, backoffMs: 20 } });
-        const client = new window.OpenAI({ baseURL: ai.baseURL, apiKey: 'k', fetch: ai.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 });
+        const client = new window.OpenAI({
+          baseURL: ai.baseURL,
+          apiKey: 'k',
+          fetch: ai.fetch,
+          dangerouslyAllowBrowser: true,
+          maxRetries: 0,
+        });
         const msgs = (content: string) => [{ role: 'user' as const, content }];
         const json = await client.chat.completions.create({ model: 'chat-v2', messages: msgs('ek do teen') });
         const streamed: string[] = [];
         let finish = '';
-        for await (const chunk of await client.chat.completions.create({ model: 'chat-v2', messages: msgs('char paanch chhe'), stream: true })) {
+        for await (const chunk of await client.chat.completions.create({
+          model: 'chat-v2',
+          messages: msgs('char paanch chhe'),
+          stream: true,
+        })) {
           streamed.push(chunk.choices[0]?.delta.content ?? '');
           finish ||= chunk.choices[0]?.finish_reason ?? '';
         }
@@ -141,11 +210,22 @@ test.describe('remote fallback against a loopback server', () => {
         }
         const flaky = await client.chat.completions.create({ model: 'chat-v2', messages: msgs('flaky') });
         const after = await client.chat.completions.create({ model: 'chat-v2', messages: msgs('still here') });
-        return { json: json.choices[0]!.message.content, streamed: streamed.join(''), finish, received, flaky: flaky.choices[0]!.message.content, after: after.choices[0]!.message.content };
+        return {
+          json: json.choices[0]!.message.content,
+          streamed: streamed.join(''),
+          finish,
+          received,
+          flaky: flaky.choices[0]!.message.content,
+          after: after.choices[0]!.message.content,
+        };
       }, remote.url);
       expect(result).toMatchObject({
-        json: 'remote: ek do teen', streamed: 'remote: char paanch chhe', finish: 'stop', received: 3,
-        flaky: 'remote: flaky', after: 'remote: still here',
+        json: 'remote: ek do teen',
+        streamed: 'remote: char paanch chhe',
+        finish: 'stop',
+        received: 3,
+        flaky: 'remote: flaky',
+        after: 'remote: still here',
       });
       await expect.poll(() => remote.streams.cut).toBe(1);
       expect(remote.streams.completed).toBe(1);
@@ -156,7 +236,8 @@ test.describe('remote fallback against a loopback server', () => {
     const down = await page.evaluate(async (url) => {
       const ai = window.Vaani.createVaani({ remote: { baseURL: url, backoffMs: 10 } });
       const res = await ai.fetch('/v1/chat/completions', {
-        method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'anyone?' }] }),
       });
       return { status: res.status, body: await res.json() };

@@ -3,7 +3,12 @@ import { expect, test, type Page } from '@playwright/test';
 import { loadEspeak } from '../../src/voice/tts/espeak';
 import { kokoroBatches, kokoroIds, kokoroText } from '../../src/voice/tts/kokoro-tokens';
 import { splitClauses } from '../../src/voice/tts/prosody';
-import { KOKORO_SAMPLES_PER_TOKEN, KOKORO_VOCAB, VITS_SAMPLES_PER_TOKEN, writeTtsFixtures } from './support/tts-fixtures';
+import {
+  KOKORO_SAMPLES_PER_TOKEN,
+  KOKORO_VOCAB,
+  VITS_SAMPLES_PER_TOKEN,
+  writeTtsFixtures,
+} from './support/tts-fixtures';
 import { openHarness } from './support/page';
 import { readWav } from './support/wav';
 
@@ -12,15 +17,22 @@ const fixtures = writeTtsFixtures(fileURLToPath(new URL('../..', import.meta.url
 
 async function start(page: Page, models: Record<string, { baseURL: string }>) {
   await openHarness(page);
-  await page.evaluate((sources) => {
-    (window as unknown as { vaani: unknown }).vaani = window.Vaani.createVaani({ auth: 'optional', models: sources });
-  }, { 'espeak-ng': { baseURL: ESPEAK_BASE }, ...models });
+  await page.evaluate(
+    (sources) => {
+      (window as unknown as { vaani: unknown }).vaani = window.Vaani.createVaani({ auth: 'optional', models: sources });
+    },
+    { 'espeak-ng': { baseURL: ESPEAK_BASE }, ...models },
+  );
 }
 
 async function speak(page: Page, body: Record<string, unknown>) {
   const answer = await page.evaluate(async (request) => {
     const vaani = (window as unknown as { vaani: { fetch: typeof fetch } }).vaani;
-    const response = await vaani.fetch('/v1/audio/speech', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+    const response = await vaani.fetch('/v1/audio/speech', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
     const bytes = new Uint8Array(await response.arrayBuffer());
     let binary = '';
     for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -36,7 +48,9 @@ async function expectedKokoroBatches(text: string) {
   return kokoroBatches(kokoroIds(phonemes, KOKORO_VOCAB), KOKORO_VOCAB[' ']);
 }
 
-test('a Kokoro voice feeds eSpeak phonemes, the style row for their count and the speed to the model', async ({ page }) => {
+test('a Kokoro voice feeds eSpeak phonemes, the style row for their count and the speed to the model', async ({
+  page,
+}) => {
   await start(page, { 'kokoro-82m': { baseURL: fixtures.kokoro } });
   const text = 'नमस्ते, आप कैसे हैं?';
   const [batch] = await expectedKokoroBatches(text);
@@ -63,7 +77,9 @@ test('long Kokoro input is cut into runs of at most 510 phonemes, each with its 
   expect(audio.samples.at(-100)!).toBeCloseTo((batches.at(-1)!.length + 1) / 1000, 4);
 });
 
-test('a VITS voice feeds blank-interspersed lower-case character ids, clause by clause; speed stretches it', async ({ page }) => {
+test('a VITS voice feeds blank-interspersed lower-case character ids, clause by clause; speed stretches it', async ({
+  page,
+}) => {
   await start(page, { 'mms-tts-hin': { baseURL: fixtures.vits } });
   const normal = readWav((await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-mms-1', input: 'Hi, ok.' })).bytes);
   expect(normal.sampleRate).toBe(16000);
@@ -72,7 +88,9 @@ test('a VITS voice feeds blank-interspersed lower-case character ids, clause by 
   expect(normal.samples[10]).toBe(0);
   expect(normal.samples[VITS_SAMPLES_PER_TOKEN + 10]!).toBeCloseTo(8 / 100, 3);
   expect(normal.samples[3 * VITS_SAMPLES_PER_TOKEN + 10]!).toBeCloseTo(9 / 100, 3);
-  const fast = readWav((await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-mms-1', input: 'Hi, ok.', speed: 2 })).bytes);
+  const fast = readWav(
+    (await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-mms-1', input: 'Hi, ok.', speed: 2 })).bytes,
+  );
   expect(fast.samples.length / normal.samples.length).toBeGreaterThan(0.45);
   expect(fast.samples.length / normal.samples.length).toBeLessThan(0.55);
 });
@@ -92,6 +110,10 @@ test('a neural voice whose language the runtime cannot read is a 400, not anothe
   await start(page, { 'mms-tts-hin': { baseURL: fixtures.vitsUroman } });
   const refused = await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-mms-1', input: 'Hi, ok.' });
   expect(refused.status).toBe(400);
-  expect(JSON.parse(new TextDecoder().decode(refused.bytes)).error).toMatchObject({ type: 'invalid_request_error', code: 'voice_unavailable', param: 'voice' });
+  expect(JSON.parse(new TextDecoder().decode(refused.bytes)).error).toMatchObject({
+    type: 'invalid_request_error',
+    code: 'voice_unavailable',
+    param: 'voice',
+  });
   expect((await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-female-1', input: 'नमस्ते' })).status).toBe(200);
 });

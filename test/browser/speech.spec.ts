@@ -26,7 +26,11 @@ async function start(page: Page, espeakBase: string | null = ESPEAK_BASE) {
 async function speak(page: Page, body: Record<string, unknown>): Promise<Answer> {
   return page.evaluate(async (request) => {
     const vaani = (window as unknown as { vaani: { fetch: typeof fetch } }).vaani;
-    const response = await vaani.fetch('/v1/audio/speech', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+    const response = await vaani.fetch('/v1/audio/speech', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
     const bytes = new Uint8Array(await response.arrayBuffer());
     let binary = '';
     for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -39,15 +43,28 @@ const audioOf = (answer: Answer) => {
   expect(answer.type).toBe('audio/wav');
   return readWav(new Uint8Array(Buffer.from(answer.body, 'base64')));
 };
-const errorOf = (answer: Answer) => JSON.parse(Buffer.from(answer.body, 'base64').toString()) as { error: { code: string; type: string; message: string; param: string | null } };
+const errorOf = (answer: Answer) =>
+  JSON.parse(Buffer.from(answer.body, 'base64').toString()) as {
+    error: { code: string; type: string; message: string; param: string | null };
+  };
 const seconds = (audio: { samples: Float32Array; sampleRate: number }) => audio.samples.length / audio.sampleRate;
 
-test('the openai SDK speaks a Hindi voice as 16-bit mono WAV at the voice\'s pitch', async ({ page }) => {
+test("the openai SDK speaks a Hindi voice as 16-bit mono WAV at the voice's pitch", async ({ page }) => {
   await start(page);
   const base64 = await page.evaluate(async (text) => {
     const vaani = (window as unknown as { vaani: { fetch: typeof fetch; baseURL: string } }).vaani;
-    const client = new window.OpenAI({ baseURL: vaani.baseURL, apiKey: 'test', fetch: vaani.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 });
-    const response = await client.audio.speech.create({ model: 'speech-tts-v1', voice: 'hi-IN-female-1', input: text } as never);
+    const client = new window.OpenAI({
+      baseURL: vaani.baseURL,
+      apiKey: 'test',
+      fetch: vaani.fetch,
+      dangerouslyAllowBrowser: true,
+      maxRetries: 0,
+    });
+    const response = await client.audio.speech.create({
+      model: 'speech-tts-v1',
+      voice: 'hi-IN-female-1',
+      input: text,
+    } as never);
     const bytes = new Uint8Array(await response.arrayBuffer());
     let binary = '';
     for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -56,7 +73,9 @@ test('the openai SDK speaks a Hindi voice as 16-bit mono WAV at the voice\'s pit
   const audio = readWav(new Uint8Array(Buffer.from(base64, 'base64')));
   expect([audio.channels, audio.bits, audio.sampleRate]).toEqual([1, 16, 22050]);
   expect(seconds(audio)).toBeGreaterThan(1.5);
-  expect(Math.abs(pitchStats(audio.samples, audio.sampleRate).median / findVoice('hi-IN-female-1')!.medianF0 - 1)).toBeLessThan(0.1);
+  expect(
+    Math.abs(pitchStats(audio.samples, audio.sampleRate).median / findVoice('hi-IN-female-1')!.medianF0 - 1),
+  ).toBeLessThan(0.1);
 });
 
 test('every offline voice in the catalogue speaks its language at its catalogue pitch', async ({ page }) => {
@@ -72,7 +91,8 @@ test('every offline voice in the catalogue speaks its language at its catalogue 
 
 test('speed changes the duration; style and stability change the F0 spread', async ({ page }) => {
   await start(page);
-  const say = async (extra: Record<string, number>) => audioOf(await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-female-1', input: HINDI, ...extra }));
+  const say = async (extra: Record<string, number>) =>
+    audioOf(await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-female-1', input: HINDI, ...extra }));
   const [slow, normal, fast] = [await say({ speed: 0.5 }), await say({ speed: 1 }), await say({ speed: 2 })];
   expect(seconds(slow) / seconds(normal)).toBeGreaterThan(1.6);
   expect(seconds(normal) / seconds(fast)).toBeGreaterThan(1.6);
@@ -89,7 +109,9 @@ test('speed changes the duration; style and stability change the F0 spread', asy
 
 test('bad requests get OpenAI-shaped errors and the engine keeps working', async ({ page }) => {
   await start(page);
-  const tooLong = errorOf(await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-female-1', input: 'क'.repeat(4097) }));
+  const tooLong = errorOf(
+    await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-female-1', input: 'क'.repeat(4097) }),
+  );
   expect(tooLong.error).toMatchObject({ type: 'invalid_request_error', param: 'input' });
   const unknown = errorOf(await speak(page, { model: 'speech-tts-v1', voice: 'sa-IN-female-1', input: 'नमः' }));
   expect(unknown.error).toMatchObject({ type: 'not_found_error', code: 'voice_not_found', param: 'voice' });
@@ -98,7 +120,9 @@ test('bad requests get OpenAI-shaped errors and the engine keeps working', async
   expect(errorOf(silent).error).toMatchObject({ code: 'invalid_value', param: 'input' });
   const speed = await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-female-1', input: 'नमस्ते', speed: 3 });
   expect(speed.status).toBe(400);
-  expect(seconds(audioOf(await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-female-1', input: 'नमस्ते' })))).toBeGreaterThan(0.3);
+  expect(
+    seconds(audioOf(await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-female-1', input: 'नमस्ते' }))),
+  ).toBeGreaterThan(0.3);
 });
 
 test('a missing plug-in is a clear 503; the next request with it configured works', async ({ page }) => {
@@ -112,7 +136,9 @@ test('a missing plug-in is a clear 503; the next request with it configured work
   expect(missing.status).toBe(503);
   expect(errorOf(missing).error.message).toContain('espeak-ng.data');
   await start(page);
-  expect(seconds(audioOf(await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-male-1', input: 'नमस्ते' })))).toBeGreaterThan(0.3);
+  expect(
+    seconds(audioOf(await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-male-1', input: 'नमस्ते' }))),
+  ).toBeGreaterThan(0.3);
 });
 
 test('an aborted request stops the worker, which answers the next one', async ({ page }) => {
@@ -123,10 +149,22 @@ test('an aborted request stops the worker, which answers the next one', async ({
     const long = 'This sentence is spoken again and again, clause after clause. '.repeat(60);
     const controller = new AbortController();
     const started = performance.now();
-    const pending = vaani.fetch('/v1/audio/speech', { method: 'POST', body: JSON.stringify({ model: 'speech-tts-v1', voice: 'en-US-male-1', input: long }), headers: { 'content-type': 'application/json' }, signal: controller.signal });
+    const pending = vaani.fetch('/v1/audio/speech', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'speech-tts-v1', voice: 'en-US-male-1', input: long }),
+      headers: { 'content-type': 'application/json' },
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 50);
-    const error = await pending.then(() => 'completed', (e: Error) => e.name);
-    const next = await vaani.fetch('/v1/audio/speech', { method: 'POST', body: JSON.stringify({ model: 'speech-tts-v1', voice: 'en-US-male-1', input: 'Still here.' }), headers: { 'content-type': 'application/json' } });
+    const error = await pending.then(
+      () => 'completed',
+      (e: Error) => e.name,
+    );
+    const next = await vaani.fetch('/v1/audio/speech', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'speech-tts-v1', voice: 'en-US-male-1', input: 'Still here.' }),
+      headers: { 'content-type': 'application/json' },
+    });
     return { error, status: next.status, ms: performance.now() - started };
   });
   expect(outcome.error).toBe('AbortError');

@@ -63,7 +63,11 @@ declare global {
   interface Window {
     Store: { storeLoader: typeof storeLoader; idb: typeof Idb };
     storeWorker(): {
-      load(base: string, file: string, options: object): Promise<{ byteLength: number; bufferByteLength: number; offset: number; sha256: string }>;
+      load(
+        base: string,
+        file: string,
+        options: object,
+      ): Promise<{ byteLength: number; bufferByteLength: number; offset: number; sha256: string }>;
       has(base: string, file: string): Promise<boolean>;
     };
     ai: Vaani;
@@ -80,41 +84,56 @@ export async function openStorePage(page: Page): Promise<void> {
 }
 
 /** Creates `window.ai` with these models and store options; its events are collected in `window.events`. */
-export async function setup(page: Page, models: Record<string, ModelDef>, store: StoreOptions = { chunkSize: CHUNK }): Promise<void> {
-  await page.evaluate(({ models, store }) => {
-    window.ai?.dispose();
-    window.ai = window.Vaani.createVaani({ models, store });
-    window.events = [];
-    for (const type of ['progress', 'loaded', 'evicted', 'deleted', 'cleared']) {
-      window.ai.models.addEventListener(type, (event) => window.events.push({ type, detail: (event as CustomEvent).detail }));
-    }
-  }, { models, store });
+export async function setup(
+  page: Page,
+  models: Record<string, ModelDef>,
+  store: StoreOptions = { chunkSize: CHUNK },
+): Promise<void> {
+  await page.evaluate(
+    ({ models, store }) => {
+      window.ai?.dispose();
+      window.ai = window.Vaani.createVaani({ models, store });
+      window.events = [];
+      for (const type of ['progress', 'loaded', 'evicted', 'deleted', 'cleared']) {
+        window.ai.models.addEventListener(type, (event) =>
+          window.events.push({ type, detail: (event as CustomEvent).detail }),
+        );
+      }
+    },
+    { models, store },
+  );
 }
 
 /** `ai.models.load(id)` in the page; `abortAfter` aborts once that many bytes have arrived. */
 export async function loadModel(page: Page, id: string, abortAfter?: number): Promise<Outcome> {
-  return page.evaluate(async ({ id, abortAfter }) => {
-    const progress: ModelProgress[] = [];
-    const controller = new AbortController();
-    window.loading = controller;
-    try {
-      const status = await window.ai.models.load(id, {
-        signal: controller.signal,
-        onProgress(value) {
-          progress.push(value);
-          if (abortAfter !== undefined && value.loaded >= abortAfter) controller.abort();
-        },
-      });
-      return { status, progress };
-    } catch (e) {
-      const error = e as Error & { code?: string };
-      return { error: { name: error.name, code: error.code, message: error.message }, progress };
-    }
-  }, { id, abortAfter });
+  return page.evaluate(
+    async ({ id, abortAfter }) => {
+      const progress: ModelProgress[] = [];
+      const controller = new AbortController();
+      window.loading = controller;
+      try {
+        const status = await window.ai.models.load(id, {
+          signal: controller.signal,
+          onProgress(value) {
+            progress.push(value);
+            if (abortAfter !== undefined && value.loaded >= abortAfter) controller.abort();
+          },
+        });
+        return { status, progress };
+      } catch (e) {
+        const error = e as Error & { code?: string };
+        return { error: { name: error.name, code: error.code, message: error.message }, progress };
+      }
+    },
+    { id, abortAfter },
+  );
 }
 
 /** What the chunk and index databases hold for `url`: chunk count, manifest, partial record. */
-export async function storedKeys(page: Page, url: string): Promise<{ chunks: number; manifest: boolean; partial: boolean }> {
+export async function storedKeys(
+  page: Page,
+  url: string,
+): Promise<{ chunks: number; manifest: boolean; partial: boolean }> {
   return page.evaluate(async (url) => {
     const { idb } = window.Store;
     await idb.getChunks(url, 0); // opens (and on a fresh page creates) the chunk database
@@ -126,6 +145,10 @@ export async function storedKeys(page: Page, url: string): Promise<{ chunks: num
     });
     db.close();
     const chunks = keys.filter((key) => Array.isArray(key) && key[0] === url).length;
-    return { chunks, manifest: (await idb.readManifest(url)) !== undefined, partial: (await idb.readPartial(url)) !== undefined };
+    return {
+      chunks,
+      manifest: (await idb.readManifest(url)) !== undefined,
+      partial: (await idb.readPartial(url)) !== undefined,
+    };
   }, url);
 }

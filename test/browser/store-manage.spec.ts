@@ -27,18 +27,29 @@ test.beforeEach(async ({ page }) => {
   await openStorePage(page);
 });
 
-test('too little browser quota is a clear error naming the bytes needed and what could be evicted; nothing is written', async ({ page }) => {
+test('too little browser quota is a clear error naming the bytes needed and what could be evicted; nothing is written', async ({
+  page,
+}) => {
   const models = { a: publish('qa', small), b: publish('qb') };
   await setup(page, models);
   expect((await loadModel(page, 'a')).status?.state).toBe('cached');
-  await page.evaluate(() => Object.defineProperty(navigator.storage, 'estimate', { value: async () => ({ quota: 10_000_000, usage: 9_500_000 }) }));
+  await page.evaluate(() =>
+    Object.defineProperty(navigator.storage, 'estimate', {
+      value: async () => ({ quota: 10_000_000, usage: 9_500_000 }),
+    }),
+  );
   const refused = await loadModel(page, 'b');
   expect(refused.error).toMatchObject({ code: 'quota_exceeded' });
   expect(refused.error!.message).toContain('browser storage');
   expect(refused.error!.message).toContain(`needs ${(sizeOf(large) / 1024 / 1024).toFixed(1)} MB`);
   expect(refused.error!.message).toContain('but 488.3 KB is free');
   expect(refused.error!.message).toMatch(/a \(332\.1 KB\).*ai\.models\.delete/);
-  for (const file of large) expect(await storedKeys(page, `${models.b.baseURL}${file.name}`)).toEqual({ chunks: 0, manifest: false, partial: false });
+  for (const file of large)
+    expect(await storedKeys(page, `${models.b.baseURL}${file.name}`)).toEqual({
+      chunks: 0,
+      manifest: false,
+      partial: false,
+    });
   expect((await page.evaluate(() => window.ai.models.cached())).map((model) => model.id)).toEqual(['a']);
 });
 
@@ -50,13 +61,16 @@ test('a QuotaExceededError while writing leaves nothing half-written, and the ne
     let blobs = 0;
     (window as unknown as { restorePut(): void }).restorePut = () => (IDBObjectStore.prototype.put = put);
     IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-      if (value instanceof Blob && ++blobs > 3) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      if (value instanceof Blob && ++blobs > 3)
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       return put.call(this, value, key);
     };
   });
   const refused = await loadModel(page, 'b');
   expect(refused.error).toMatchObject({ code: 'quota_exceeded' });
-  expect(refused.error!.message).toMatch(/The browser refused to store \S+ from http:\/\/127\.0\.0\.1:\d+\/qx\/\S+ \(QuotaExceededError\): it needs .*Nothing of it was kept/);
+  expect(refused.error!.message).toMatch(
+    /The browser refused to store \S+ from http:\/\/127\.0\.0\.1:\d+\/qx\/\S+ \(QuotaExceededError\): it needs .*Nothing of it was kept/,
+  );
   await consistent(page, b.baseURL);
   expect(await storedKeys(page, `${b.baseURL}model.onnx_data`)).toEqual({ chunks: 0, manifest: false, partial: false });
 
@@ -65,12 +79,16 @@ test('a QuotaExceededError while writing leaves nothing half-written, and the ne
   await consistent(page, b.baseURL);
 });
 
-test('a byte budget evicts the least recently used model, and refuses a model larger than the budget', async ({ page }) => {
+test('a byte budget evicts the least recently used model, and refuses a model larger than the budget', async ({
+  page,
+}) => {
   const models = { a: publish('ba'), b: publish('bb'), c: publish('bc') };
   await setup(page, models, { chunkSize: CHUNK, budget: Math.floor(sizeOf(large) * 2.5) });
   for (const id of ['a', 'b', 'a', 'c']) expect((await loadModel(page, id)).status?.state, id).toBe('cached');
   expect((await page.evaluate(() => window.ai.models.cached())).map((model) => model.id).sort()).toEqual(['a', 'c']);
-  await expect.poll(() => page.evaluate(() => window.events.filter((e) => e.type === 'evicted').map((e) => e.detail))).toEqual([{ model: 'b' }]);
+  await expect
+    .poll(() => page.evaluate(() => window.events.filter((e) => e.type === 'evicted').map((e) => e.detail)))
+    .toEqual([{ model: 'b' }]);
   await consistent(page, models.b.baseURL);
   expect(await page.evaluate(() => window.ai.models.status('b').then((status) => status.state))).toBe('absent');
 
@@ -93,14 +111,29 @@ test('delete removes a model but keeps files another model shares; clear empties
   expect((await page.evaluate(() => window.ai.models.cached())).map((model) => model.id).sort()).toEqual(['y', 'z']);
   expect(await page.evaluate(() => window.ai.models.delete('y'))).toBe(true);
   await consistent(page, shared.baseURL);
-  expect(await storedKeys(page, `${shared.baseURL}model.onnx_data`)).toEqual({ chunks: 0, manifest: false, partial: false });
+  expect(await storedKeys(page, `${shared.baseURL}model.onnx_data`)).toEqual({
+    chunks: 0,
+    manifest: false,
+    partial: false,
+  });
   await page.evaluate(() => window.ai.models.clear());
   expect(await page.evaluate(() => window.ai.models.cached())).toEqual([]);
-  expect(await storedKeys(page, `${other.baseURL}model.onnx_data`)).toEqual({ chunks: 0, manifest: false, partial: false });
-  await expect.poll(() => page.evaluate(() => window.events.filter((e) => e.type !== 'progress' && e.type !== 'loaded').map((e) => e.type))).toEqual(['deleted', 'deleted', 'cleared']);
+  expect(await storedKeys(page, `${other.baseURL}model.onnx_data`)).toEqual({
+    chunks: 0,
+    manifest: false,
+    partial: false,
+  });
+  await expect
+    .poll(() =>
+      page.evaluate(() => window.events.filter((e) => e.type !== 'progress' && e.type !== 'loaded').map((e) => e.type)),
+    )
+    .toEqual(['deleted', 'deleted', 'cleared']);
 });
 
-test('two tabs loading the same model download it once; the second sees the first one\'s progress', async ({ page, context }) => {
+test("two tabs loading the same model download it once; the second sees the first one's progress", async ({
+  page,
+  context,
+}) => {
   const m = publish('tabs');
   server.behave('/tabs/model.onnx_data', { bytesPerSecond: 1_000_000 });
   const second = await context.newPage();
@@ -109,7 +142,9 @@ test('two tabs loading the same model download it once; the second sees the firs
   await setup(second, { m });
   const first = loadModel(page, 'm');
   await expect.poll(() => server.gets('/tabs/model.onnx_data').length).toBe(1);
-  await expect.poll(() => page.evaluate(() => window.ai.models.status('m').then((status) => status.state))).toBe('downloading');
+  await expect
+    .poll(() => page.evaluate(() => window.ai.models.status('m').then((status) => status.state)))
+    .toBe('downloading');
   const [one, two] = await Promise.all([first, loadModel(second, 'm')]);
   expect(one.status?.state).toBe('cached');
   expect(two.status?.state).toBe('cached');
@@ -134,7 +169,13 @@ test('a cached model loads with the network off, in the page and in a worker', a
   await context.setOffline(true);
   await setup(page, { m, absent });
   expect((await loadModel(page, 'm')).status).toMatchObject({ state: 'cached', bytes: sizeOf(large) });
-  const inWorker = await page.evaluate((base) => (window as unknown as { worker: ReturnType<typeof window.storeWorker> }).worker.load(base, 'model.onnx_data', { chunkSize: 256 * 1024 }), m.baseURL);
+  const inWorker = await page.evaluate(
+    (base) =>
+      (window as unknown as { worker: ReturnType<typeof window.storeWorker> }).worker.load(base, 'model.onnx_data', {
+        chunkSize: 256 * 1024,
+      }),
+    m.baseURL,
+  );
   expect(inWorker.sha256).toBe(large[2]!.sha256);
   const failed = await loadModel(page, 'absent');
   expect(failed.error).toMatchObject({ code: 'network_error' });

@@ -8,7 +8,8 @@ const UPSTREAM = `${SHARED_DIR}fixtures/tiny-random-llama-fp16-genai/`;
 const server = new FileServer();
 
 test.beforeAll(async () => {
-  for (const name of await readdir(UPSTREAM)) server.put(`/llama/${name}`, new Uint8Array(await readFile(`${UPSTREAM}${name}`)));
+  for (const name of await readdir(UPSTREAM))
+    server.put(`/llama/${name}`, new Uint8Array(await readFile(`${UPSTREAM}${name}`)));
   await server.start();
 });
 test.afterAll(() => server.stop());
@@ -19,11 +20,18 @@ function complete(page: Page, base: string) {
     window.ai?.dispose();
     window.ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base } } });
     window.events = [];
-    window.ai.models.addEventListener('progress', (event) => window.events.push({ type: 'progress', detail: (event as CustomEvent).detail }));
+    window.ai.models.addEventListener('progress', (event) =>
+      window.events.push({ type: 'progress', detail: (event as CustomEvent).detail }),
+    );
     const response = await window.ai.fetch('/v1/chat/completions', {
       method: 'POST',
       headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'नमस्ते' }], temperature: 0, max_tokens: 12 }),
+      body: JSON.stringify({
+        model: 'chat-v2',
+        messages: [{ role: 'user', content: 'नमस्ते' }],
+        temperature: 0,
+        max_tokens: 12,
+      }),
     });
     return { status: response.status, body: await response.json() };
   }, base);
@@ -53,9 +61,12 @@ test('a chat model cached by its first request answers again with its file serve
   expect(server.log.length).toBe(requests);
 });
 
-test('ai.models.load fetches the files the chat engine lists; the first request then downloads nothing', async ({ page }) => {
+test('ai.models.load fetches the files the chat engine lists; the first request then downloads nothing', async ({
+  page,
+}) => {
   const preload = new FileServer();
-  for (const name of await readdir(UPSTREAM)) preload.put(`/llama/${name}`, new Uint8Array(await readFile(`${UPSTREAM}${name}`)));
+  for (const name of await readdir(UPSTREAM))
+    preload.put(`/llama/${name}`, new Uint8Array(await readFile(`${UPSTREAM}${name}`)));
   await preload.start();
   await openStorePage(page);
   const base = `${preload.url}llama/`;
@@ -64,7 +75,9 @@ test('ai.models.load fetches the files the chat engine lists; the first request 
     return window.ai.models.load('chat-v2');
   }, base);
   expect(status.state).toBe('cached');
-  expect(status.files.map((file) => file.file)).toEqual(expect.arrayContaining(['model.onnx', 'model.onnx.data', 'tokenizer.json']));
+  expect(status.files.map((file) => file.file)).toEqual(
+    expect.arrayContaining(['model.onnx', 'model.onnx.data', 'tokenizer.json']),
+  );
   const gets = preload.log.filter((entry) => entry.method === 'GET').length;
   const answer = await complete(page, base);
   expect(answer.status).toBe(200);

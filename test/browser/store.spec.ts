@@ -18,7 +18,9 @@ test.beforeEach(async ({ page }) => {
   await openStorePage(page);
 });
 
-test('loads a model with progress per file and in total, caches it, and reads it back in a worker as one buffer', async ({ page }) => {
+test('loads a model with progress per file and in total, caches it, and reads it back in a worker as one buffer', async ({
+  page,
+}) => {
   put('a');
   server.behave('/a/model.onnx_data', { bytesPerSecond: 3_000_000 });
   await setup(page, { m: model('a') });
@@ -34,15 +36,31 @@ test('loads a model with progress per file and in total, caches it, and reads it
   const fractions = progress.map((value) => value.fraction!);
   expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
 
-  await expect.poll(() => page.evaluate(() => window.events.filter((e) => e.type === 'progress').length)).toBeGreaterThan(0);
+  await expect
+    .poll(() => page.evaluate(() => window.events.filter((e) => e.type === 'progress').length))
+    .toBeGreaterThan(0);
   expect(await page.evaluate(() => window.events.some((e) => e.type === 'loaded'))).toBe(true);
   const cached = await page.evaluate(() => window.ai.models.cached());
-  expect(cached).toEqual([expect.objectContaining({ id: 'm', bytes: total, files: expect.arrayContaining(['model.onnx_data']) })]);
-  expect(await storedKeys(page, `${server.url}a/model.onnx_data`)).toEqual({ chunks: Math.ceil(data.bytes.length / CHUNK), manifest: true, partial: false });
+  expect(cached).toEqual([
+    expect.objectContaining({ id: 'm', bytes: total, files: expect.arrayContaining(['model.onnx_data']) }),
+  ]);
+  expect(await storedKeys(page, `${server.url}a/model.onnx_data`)).toEqual({
+    chunks: Math.ceil(data.bytes.length / CHUNK),
+    manifest: true,
+    partial: false,
+  });
 
   const gets = server.log.length;
-  const inWorker = await page.evaluate((base) => window.storeWorker().load(base, 'model.onnx_data', { chunkSize: 256 * 1024, model: 'm' }), `${server.url}a/`);
-  expect(inWorker).toEqual({ byteLength: data.bytes.length, bufferByteLength: data.bytes.length, offset: 0, sha256: data.sha256 });
+  const inWorker = await page.evaluate(
+    (base) => window.storeWorker().load(base, 'model.onnx_data', { chunkSize: 256 * 1024, model: 'm' }),
+    `${server.url}a/`,
+  );
+  expect(inWorker).toEqual({
+    byteLength: data.bytes.length,
+    bufferByteLength: data.bytes.length,
+    offset: 0,
+    sha256: data.sha256,
+  });
   expect((await loadModel(page, 'm')).status?.state).toBe('cached');
   expect(server.log.length).toBe(gets);
   for (const file of files) expect(server.gets(`/a/${file.name}`)).toHaveLength(1);
@@ -62,18 +80,30 @@ test('a connection cut halfway resumes from the last complete chunk with Range',
   expect(keptBefore(700_000)).toContain(kept.chunks);
   const status = await page.evaluate(() => window.ai.models.status('m'));
   expect(status.state).toBe('partial');
-  expect(status.files.find((file) => file.file === 'model.onnx_data')).toMatchObject({ state: 'partial', bytes: kept.chunks * CHUNK });
+  expect(status.files.find((file) => file.file === 'model.onnx_data')).toMatchObject({
+    state: 'partial',
+    bytes: kept.chunks * CHUNK,
+  });
 
   const resumed = await loadModel(page, 'm');
   expect(resumed.status?.state).toBe('cached');
   const gets = server.gets('/cut/model.onnx_data');
   expect(gets).toHaveLength(2);
-  expect(gets[1]).toMatchObject({ range: `bytes=${kept.chunks * CHUNK}-`, status: 206, sent: data.bytes.length - kept.chunks * CHUNK });
-  const read = await page.evaluate((base) => window.storeWorker().load(base, 'model.onnx_data', { chunkSize: 256 * 1024 }), `${server.url}cut/`);
+  expect(gets[1]).toMatchObject({
+    range: `bytes=${kept.chunks * CHUNK}-`,
+    status: 206,
+    sent: data.bytes.length - kept.chunks * CHUNK,
+  });
+  const read = await page.evaluate(
+    (base) => window.storeWorker().load(base, 'model.onnx_data', { chunkSize: 256 * 1024 }),
+    `${server.url}cut/`,
+  );
   expect(read.sha256).toBe(data.sha256);
 });
 
-test('a broken connection is resumed within one load, and a server ignoring Range gets a full download', async ({ page }) => {
+test('a broken connection is resumed within one load, and a server ignoring Range gets a full download', async ({
+  page,
+}) => {
   put('retry');
   server.behave('/retry/model.onnx_data', { cutAfter: 600_000 });
   await setup(page, { m: model('retry') });
@@ -91,11 +121,16 @@ test('a broken connection is resumed within one load, and a server ignoring Rang
   expect(gets.map((get) => get.status)).toEqual([200, 200]);
   expect(keptBefore(900_000)).toContain(resumedAt(gets[1]!.range));
   expect(gets[1]!.sent).toBe(data.bytes.length);
-  const read = await page.evaluate((base) => window.storeWorker().load(base, 'model.onnx_data', { chunkSize: 256 * 1024 }), `${server.url}norange/`);
+  const read = await page.evaluate(
+    (base) => window.storeWorker().load(base, 'model.onnx_data', { chunkSize: 256 * 1024 }),
+    `${server.url}norange/`,
+  );
   expect(read.sha256).toBe(data.sha256);
 });
 
-test('a server that answers a Range with fewer bytes than the file has left is asked again until the file is whole', async ({ page }) => {
+test('a server that answers a Range with fewer bytes than the file has left is asked again until the file is whole', async ({
+  page,
+}) => {
   put('capped');
   server.behave('/capped/model.onnx_data', { cutAfter: 300_000, rangeCap: 500_000 });
   await setup(page, { m: model('capped') }, { chunkSize: CHUNK, retries: 5 });
@@ -106,8 +141,13 @@ test('a server that answers a Range with fewer bytes than the file has left is a
   expect(gets[0]!.status).toBe(200);
   expect(gets.length).toBeGreaterThan(2);
   expect(gets.slice(1).every((get) => get.status === 206 && get.sent <= 500_000)).toBe(true);
-  expect(gets.slice(1).map((get) => resumedAt(get.range))).toEqual([...gets.slice(1).map((get) => resumedAt(get.range))].sort((a, b) => a - b));
-  const read = await page.evaluate((base) => window.storeWorker().load(base, 'model.onnx_data', { chunkSize: 256 * 1024 }), `${server.url}capped/`);
+  expect(gets.slice(1).map((get) => resumedAt(get.range))).toEqual(
+    [...gets.slice(1).map((get) => resumedAt(get.range))].sort((a, b) => a - b),
+  );
+  const read = await page.evaluate(
+    (base) => window.storeWorker().load(base, 'model.onnx_data', { chunkSize: 256 * 1024 }),
+    `${server.url}capped/`,
+  );
   expect(read.sha256).toBe(data.sha256);
 });
 
@@ -126,7 +166,9 @@ test('an aborted load keeps its complete chunks and the next load resumes', asyn
   expect(server.gets('/abort/model.onnx_data').at(-1)?.range).toBe(`bytes=${kept.chunks * CHUNK}-`);
 });
 
-test('a server that stops sending is broken off after stallMs and the load resumes from the kept chunks', async ({ page }) => {
+test('a server that stops sending is broken off after stallMs and the load resumes from the kept chunks', async ({
+  page,
+}) => {
   put('stall');
   server.behave('/stall/model.onnx_data', { cutAfter: 600_000, stallInsteadOfCut: true });
   await setup(page, { m: model('stall') }, { chunkSize: CHUNK, stallMs: 1000 });
@@ -168,7 +210,10 @@ test('responses that are not the file are rejected, named, and leave nothing cac
   }
   put('bad');
   const base = `${server.url}bad/`;
-  server.put('/bad/lfs.onnx', new TextEncoder().encode('version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 133\n'));
+  server.put(
+    '/bad/lfs.onnx',
+    new TextEncoder().encode('version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 133\n'),
+  );
   server.put('/bad/garbage.onnx', new TextEncoder().encode('PK\u0003\u0004 this is a zip, not a model'.repeat(40)));
   for (const name of ['lfs.onnx', 'garbage.onnx']) {
     await setup(page, { m: { baseURL: base, files: [name] } });
@@ -177,13 +222,23 @@ test('responses that are not the file are rejected, named, and leave nothing cac
     expect(outcome.error!.message).toContain(`${base}${name}`);
   }
 
-  await setup(page, { m: { baseURL: base, files: [...files.map((file) => ({ name: file.name, sha256: file.sha256, size: file.bytes.length })), { name: 'generation_config.json', optional: true }] } });
+  await setup(page, {
+    m: {
+      baseURL: base,
+      files: [
+        ...files.map((file) => ({ name: file.name, sha256: file.sha256, size: file.bytes.length })),
+        { name: 'generation_config.json', optional: true },
+      ],
+    },
+  });
   const good = await loadModel(page, 'm');
   expect(good.status).toMatchObject({ state: 'cached', bytes: total });
   expect(good.status!.files.find((file) => file.file === 'generation_config.json')?.state).toBe('absent');
 });
 
-test('a FileLoader in a worker caches on first load, answers has(), names the URL of a missing file, and its progress reaches ai.models events', async ({ page }) => {
+test('a FileLoader in a worker caches on first load, answers has(), names the URL of a missing file, and its progress reaches ai.models events', async ({
+  page,
+}) => {
   put('w');
   server.behave('/w/model.onnx_data', { bytesPerSecond: 3_000_000 });
   const base = `${server.url}w/`;
@@ -194,7 +249,14 @@ test('a FileLoader in a worker caches on first load, answers has(), names the UR
     const second = await worker.load(base, 'config.json', { chunkSize: 256 * 1024 });
     const data = await worker.load(base, 'model.onnx_data', { chunkSize: 256 * 1024, model: 'engine-model' });
     const missing = await worker.load(base, 'nope.json', {}).catch((error: Error) => error.message);
-    return { first, second, data, missing, has: await worker.has(base, 'model.onnx'), hasNot: await worker.has(base, 'nope.json') };
+    return {
+      first,
+      second,
+      data,
+      missing,
+      has: await worker.has(base, 'model.onnx'),
+      hasNot: await worker.has(base, 'nope.json'),
+    };
   }, base);
   expect(result.first.sha256).toBe(files[0]!.sha256);
   expect(result.second).toEqual(result.first);
@@ -202,9 +264,15 @@ test('a FileLoader in a worker caches on first load, answers has(), names the UR
   expect(server.gets('/w/config.json')).toHaveLength(1);
   expect(result.missing).toContain(`${base}nope.json`);
   expect(result).toMatchObject({ has: true, hasNot: false });
-  const events = await page.evaluate(() => window.events.filter((e) => e.type === 'progress').map((e) => e.detail as { model: string; fraction: number; rate: number }));
+  const events = await page.evaluate(() =>
+    window.events
+      .filter((e) => e.type === 'progress')
+      .map((e) => e.detail as { model: string; fraction: number; rate: number }),
+  );
   expect(events.every((event) => event.model === 'engine-model')).toBe(true);
   expect(events.some((event) => event.fraction > 0 && event.fraction < 1 && event.rate > 0)).toBe(true);
   expect(events.at(-1)?.fraction).toBe(1);
-  expect(await page.evaluate(() => window.ai.models.cached())).toEqual([expect.objectContaining({ id: 'engine-model', bytes: data.bytes.length, files: ['model.onnx_data'] })]);
+  expect(await page.evaluate(() => window.ai.models.cached())).toEqual([
+    expect.objectContaining({ id: 'engine-model', bytes: data.bytes.length, files: ['model.onnx_data'] }),
+  ]);
 });

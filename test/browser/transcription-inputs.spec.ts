@@ -14,21 +14,35 @@ interface Posted {
 }
 
 /** POSTs multipart requests (audio by URL, or raw text bytes) through one Vaani whose speech-stt-v1 is the fixture. */
-function post(page: Page, requests: { audio: string; bytes?: string; fields: Record<string, string> }[]): Promise<Posted[]> {
-  return page.evaluate(async ({ model, requests }) => {
-    const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32' } } });
-    const out = [];
-    for (const request of requests) {
-      const form = new FormData();
-      const blob = request.bytes !== undefined ? new Blob([request.bytes]) : await (await fetch(request.audio)).blob();
-      form.set('file', new File([blob], request.audio.split('/').pop()!));
-      for (const [key, value] of Object.entries({ model: 'speech-stt-v1', ...request.fields })) form.set(key, value);
-      const response = await ai.fetch('/v1/audio/transcriptions', { method: 'POST', headers: { authorization: 'Bearer k' }, body: form });
-      out.push({ status: response.status, type: response.headers.get('content-type'), body: await response.text() });
-    }
-    ai.dispose();
-    return out;
-  }, { model: MODEL, requests });
+function post(
+  page: Page,
+  requests: { audio: string; bytes?: string; fields: Record<string, string> }[],
+): Promise<Posted[]> {
+  return page.evaluate(
+    async ({ model, requests }) => {
+      const ai = window.Vaani.createVaani({
+        backend: 'wasm',
+        models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32' } },
+      });
+      const out = [];
+      for (const request of requests) {
+        const form = new FormData();
+        const blob =
+          request.bytes !== undefined ? new Blob([request.bytes]) : await (await fetch(request.audio)).blob();
+        form.set('file', new File([blob], request.audio.split('/').pop()!));
+        for (const [key, value] of Object.entries({ model: 'speech-stt-v1', ...request.fields })) form.set(key, value);
+        const response = await ai.fetch('/v1/audio/transcriptions', {
+          method: 'POST',
+          headers: { authorization: 'Bearer k' },
+          body: form,
+        });
+        out.push({ status: response.status, type: response.headers.get('content-type'), body: await response.text() });
+      }
+      ai.dispose();
+      return out;
+    },
+    { model: MODEL, requests },
+  );
 }
 
 const audio = (name: string) => `${FIXTURE_URL}audio/${name}`;
@@ -40,14 +54,21 @@ test.beforeAll(async () => {
   convert('1272-141231-0002.mp3', join(FIXTURE_ROOT, 'audio/librispeech.mp3'), ['-c:a', 'copy']);
   convert('jfk.flac', join(FIXTURE_ROOT, 'audio/jfk.ogg'), ['-c:a', 'libopus', '-b:a', '32k']);
   convert('jfk.flac', join(FIXTURE_ROOT, 'audio/jfk.webm'), ['-c:a', 'libopus', '-b:a', '32k']);
-  convert('jfk.flac', join(FIXTURE_ROOT, 'audio/silence-601s.wav'), ['-af', 'volume=0,apad=whole_dur=601', ...WAV_16K_MONO]);
+  convert('jfk.flac', join(FIXTURE_ROOT, 'audio/silence-601s.wav'), [
+    '-af',
+    'volume=0,apad=whole_dur=601',
+    ...WAV_16K_MONO,
+  ]);
   convert('jfk.flac', join(FIXTURE_ROOT, 'audio/jfk-x4.wav'), ['-af', 'aloop=loop=3:size=485100', ...WAV_16K_MONO]);
 });
 
-test('wav, flac, mp3, ogg/opus and webm/opus decode to 16 kHz mono; the duration is the file\'s', async ({ page }) => {
+test("wav, flac, mp3, ogg/opus and webm/opus decode to 16 kHz mono; the duration is the file's", async ({ page }) => {
   const errors = await openHarness(page);
   const files = ['jfk-16k.wav', 'jfk.flac', 'librispeech.mp3', 'jfk.ogg', 'jfk.webm'];
-  const answers = await post(page, files.map((name) => ({ audio: audio(name), fields: { language: 'hi', response_format: 'verbose_json' } })));
+  const answers = await post(
+    page,
+    files.map((name) => ({ audio: audio(name), fields: { language: 'hi', response_format: 'verbose_json' } })),
+  );
   expect(errors).toEqual([]);
   const durations = answers.map((answer, i) => {
     expect(answer.status, `${files[i]}: ${answer.body}`).toBe(200);
@@ -58,7 +79,9 @@ test('wav, flac, mp3, ogg/opus and webm/opus decode to 16 kHz mono; the duration
   expect(durations[2]).toBeGreaterThan(5);
 });
 
-test('bad input is a clear 4xx that loses nothing: undecodable bytes, unknown language, too long; then the next request works', async ({ page }) => {
+test('bad input is a clear 4xx that loses nothing: undecodable bytes, unknown language, too long; then the next request works', async ({
+  page,
+}) => {
   await openHarness(page);
   const [garbage, language, tooLong, next] = await post(page, [
     { audio: 'notes.wav', bytes: 'this is not audio at all', fields: {} },
@@ -67,7 +90,11 @@ test('bad input is a clear 4xx that loses nothing: undecodable bytes, unknown la
     { audio: audio('jfk-16k.wav'), fields: { language: 'hi' } },
   ]);
   expect(garbage!.status).toBe(400);
-  expect(JSON.parse(garbage!.body).error).toMatchObject({ type: 'invalid_request_error', param: 'file', code: 'invalid_audio' });
+  expect(JSON.parse(garbage!.body).error).toMatchObject({
+    type: 'invalid_request_error',
+    param: 'file',
+    code: 'invalid_audio',
+  });
   expect(language!.status).toBe(400);
   expect(JSON.parse(language!.body).error).toMatchObject({ param: 'language', code: 'unsupported_value' });
   expect(tooLong!.status).toBe(413);
@@ -86,7 +113,9 @@ test('language detection, srt and vtt, and /v1/models listing the languages', as
   const transcript = JSON.parse(detected!.body);
   const code = WHISPER_LANGUAGES.find(([, name]) => name === transcript.language)?.[0];
   expect(code).toBeDefined();
-  const [given] = await post(page, [{ audio: audio('jfk-16k.wav'), fields: { response_format: 'verbose_json', language: code! } }]);
+  const [given] = await post(page, [
+    { audio: audio('jfk-16k.wav'), fields: { response_format: 'verbose_json', language: code! } },
+  ]);
   expect(JSON.parse(given!.body).text).toBe(transcript.text);
 
   expect(srt!.type).toContain('application/x-subrip');
@@ -99,12 +128,16 @@ test('language detection, srt and vtt, and /v1/models listing the languages', as
     const response = await ai.fetch('/v1/models/speech-stt-v1', { headers: { authorization: 'Bearer k' } });
     return response.json();
   });
-  expect(models.languages).toEqual(expect.arrayContaining(['hi', 'bn', 'ta', 'te', 'mr', 'gu', 'kn', 'ml', 'pa', 'ur', 'en']));
+  expect(models.languages).toEqual(
+    expect.arrayContaining(['hi', 'bn', 'ta', 'te', 'mr', 'gu', 'kn', 'ml', 'pa', 'ur', 'en']),
+  );
 });
 
 test('audio longer than 30 s runs in overlapping windows merged by timestamps', async ({ page }) => {
   await openHarness(page);
-  const [answer] = await post(page, [{ audio: audio('jfk-x4.wav'), fields: { language: 'hi', response_format: 'verbose_json' } }]);
+  const [answer] = await post(page, [
+    { audio: audio('jfk-x4.wav'), fields: { language: 'hi', response_format: 'verbose_json' } },
+  ]);
   expect(answer!.status, answer!.body).toBe(200);
   const transcript = JSON.parse(answer!.body);
   expect(transcript.duration).toBeCloseTo(44, 0);
@@ -112,5 +145,7 @@ test('audio longer than 30 s runs in overlapping windows merged by timestamps', 
     expect(segment.start).toBeLessThan(transcript.duration);
     expect(segment.start).toBeGreaterThanOrEqual(segment.seek / 100);
   }
-  expect(transcript.segments.map((s: { id: number }) => s.id)).toEqual(transcript.segments.map((_: unknown, i: number) => i));
+  expect(transcript.segments.map((s: { id: number }) => s.id)).toEqual(
+    transcript.segments.map((_: unknown, i: number) => i),
+  );
 });

@@ -2,7 +2,12 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { convert, WAV_16K_MONO } from '../fixtures/whisper/audio';
 import { ensureTinyWhisper, FIXTURE_ROOT, FIXTURE_URL } from '../fixtures/whisper/ensure';
-import { transformersReference, wavSamples, type Reference, type ReferenceOptions } from '../fixtures/whisper/reference';
+import {
+  transformersReference,
+  wavSamples,
+  type Reference,
+  type ReferenceOptions,
+} from '../fixtures/whisper/reference';
 import { openHarness } from './support/page';
 
 const MODEL = `${FIXTURE_URL}tiny/`;
@@ -15,21 +20,34 @@ interface Posted {
 }
 
 /** POSTs multipart transcription requests through one fresh Vaani whose speech-stt-v1 is the fixture. */
-function post(page: Page, requests: { path?: string; audio: string; fields: Record<string, string> }[]): Promise<Posted[]> {
-  return page.evaluate(async ({ model, root, requests }) => {
-    const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32' } } });
-    const out = [];
-    for (const request of requests) {
-      const form = new FormData();
-      const bytes = await (await fetch(`${root}${request.audio}`)).blob();
-      form.set('file', new File([bytes], request.audio.split('/').pop()!));
-      for (const [key, value] of Object.entries({ model: 'speech-stt-v1', ...request.fields })) form.set(key, value);
-      const response = await ai.fetch(request.path ?? '/v1/audio/transcriptions', { method: 'POST', headers: { authorization: 'Bearer k' }, body: form });
-      out.push({ status: response.status, type: response.headers.get('content-type'), body: await response.text() });
-    }
-    ai.dispose();
-    return out;
-  }, { model: MODEL, root: FIXTURE_URL, requests });
+function post(
+  page: Page,
+  requests: { path?: string; audio: string; fields: Record<string, string> }[],
+): Promise<Posted[]> {
+  return page.evaluate(
+    async ({ model, root, requests }) => {
+      const ai = window.Vaani.createVaani({
+        backend: 'wasm',
+        models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32' } },
+      });
+      const out = [];
+      for (const request of requests) {
+        const form = new FormData();
+        const bytes = await (await fetch(`${root}${request.audio}`)).blob();
+        form.set('file', new File([bytes], request.audio.split('/').pop()!));
+        for (const [key, value] of Object.entries({ model: 'speech-stt-v1', ...request.fields })) form.set(key, value);
+        const response = await ai.fetch(request.path ?? '/v1/audio/transcriptions', {
+          method: 'POST',
+          headers: { authorization: 'Bearer k' },
+          body: form,
+        });
+        out.push({ status: response.status, type: response.headers.get('content-type'), body: await response.text() });
+      }
+      ai.dispose();
+      return out;
+    },
+    { model: MODEL, root: FIXTURE_URL, requests },
+  );
 }
 
 let fixture: string;
@@ -73,21 +91,26 @@ test.describe('speech-stt-v1 on a Whisper-layout fixture agrees with transformer
   test('verbose_json with timestamps: token for token, segment for chunk (transcribe, Hindi)', async ({ page }) => {
     const expected = await reference({ language: 'hi', return_timestamps: true });
     await openHarness(page);
-    const [answer] = await post(page, [{ audio: JFK_WAV, fields: { language: 'hi', response_format: 'verbose_json' } }]);
+    const [answer] = await post(page, [
+      { audio: JFK_WAV, fields: { language: 'hi', response_format: 'verbose_json' } },
+    ]);
     expect(answer!.status, answer!.body).toBe(200);
     const transcript = JSON.parse(answer!.body);
     expect(transcript).toMatchObject({ task: 'transcribe', language: 'hindi', duration: samples.length / 16000 });
     const textTokens = transcript.segments.flatMap((s: { tokens: number[] }) => s.tokens.filter((t) => t < 50257));
     expect(textTokens).toEqual(expected.generated.filter((t) => t < 50257));
-    expect(transcript.segments.map((s: { start: number; text: string }) => [s.start, s.text]))
-      .toEqual(expected.chunks.map((c) => [c.timestamp[0], c.text]));
+    expect(transcript.segments.map((s: { start: number; text: string }) => [s.start, s.text])).toEqual(
+      expected.chunks.map((c) => [c.timestamp[0], c.text]),
+    );
     expect(expected.chunks.length).toBeGreaterThan(1);
   });
 
   test('translate task: token for token with timestamps, through /v1/audio/translations', async ({ page }) => {
     const expected = await reference({ language: 'hi', task: 'translate', return_timestamps: true });
     await openHarness(page);
-    const [answer] = await post(page, [{ path: '/v1/audio/translations', audio: JFK_WAV, fields: { language: 'hi', response_format: 'verbose_json' } }]);
+    const [answer] = await post(page, [
+      { path: '/v1/audio/translations', audio: JFK_WAV, fields: { language: 'hi', response_format: 'verbose_json' } },
+    ]);
     expect(answer!.status, answer!.body).toBe(200);
     const transcript = JSON.parse(answer!.body);
     expect(transcript.task).toBe('translate');

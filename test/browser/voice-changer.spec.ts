@@ -42,7 +42,10 @@ function timingShiftMs(input: Float32Array, output: Float32Array, sampleRate: nu
 test('bad requests get 4xx errors in the OpenAI shape, and the next request still works', async ({ page }) => {
   await openHarness(page);
   await startVaani(page);
-  const file = wavBase64(whiteNoise(16000).map((v) => v * 0.1), 16000);
+  const file = wavBase64(
+    whiteNoise(16000).map((v) => v * 0.1),
+    16000,
+  );
 
   const noVoice = await post(page, '/v1/audio/voice-changer', { file });
   expect(noVoice.status).toBe(400);
@@ -60,17 +63,25 @@ test('bad requests get 4xx errors in the OpenAI shape, and the next request stil
   expect(empty.status).toBe(400);
   expect(errorOf(empty).error.param).toBe('file');
 
-  const notAudio = await post(page, '/v1/audio/voice-changer', { file: Buffer.from('%PDF-1.4 definitely not audio').toString('base64'), fields: { voice: 'hi-IN-female-1' } });
+  const notAudio = await post(page, '/v1/audio/voice-changer', {
+    file: Buffer.from('%PDF-1.4 definitely not audio').toString('base64'),
+    fields: { voice: 'hi-IN-female-1' },
+  });
   expect(notAudio.status).toBe(400);
   expect(errorOf(notAudio).error).toMatchObject({ param: 'file', code: 'invalid_audio' });
 
-  const unknownModel = await post(page, '/v1/audio/voice-changer', { file, fields: { voice: 'hi-IN-female-1', model: 'speech-v9' } });
+  const unknownModel = await post(page, '/v1/audio/voice-changer', {
+    file,
+    fields: { voice: 'hi-IN-female-1', model: 'speech-v9' },
+  });
   expect(unknownModel.status).toBe(404);
   expect(errorOf(unknownModel).error.param).toBe('model');
 
   const ok = audioOf(await post(page, '/v1/audio/voice-changer', { file, fields: { voice: 'hi-IN-female-1' } }));
   expect([ok.sampleRate, ok.samples.length]).toEqual([16000, 16000]);
-  const withTtsModel = audioOf(await post(page, '/v1/audio/voice-changer', { file, fields: { voice: 'hi-IN-female-1', model: 'speech-tts-v1' } }));
+  const withTtsModel = audioOf(
+    await post(page, '/v1/audio/voice-changer', { file, fields: { voice: 'hi-IN-female-1', model: 'speech-tts-v1' } }),
+  );
   expect(withTtsModel.samples.length).toBe(16000);
 });
 
@@ -82,20 +93,30 @@ const cases = [
 ];
 
 for (const { clip, voice } of cases) {
-  test(`${clip} → ${voice}: same duration, timing within 15 ms, F0 at the voice's median, formants × its formant scale`, async ({ page }) => {
+  test(`${clip} → ${voice}: same duration, timing within 15 ms, F0 at the voice's median, formants × its formant scale`, async ({
+    page,
+  }) => {
     const target = findVoice(voice)!;
     const input = await loadClip(clip);
     await openHarness(page);
     await startVaani(page);
-    const out = audioOf(await post(page, '/v1/audio/voice-changer', { file: clipBase64(clip), filename: clip, fields: { voice } }));
+    const out = audioOf(
+      await post(page, '/v1/audio/voice-changer', { file: clipBase64(clip), filename: clip, fields: { voice } }),
+    );
     expect(out.sampleRate).toBe(input.sampleRate);
     expect(Math.abs(out.samples.length - input.samples.length) / input.sampleRate).toBeLessThanOrEqual(0.01);
     const shift = timingShiftMs(input.samples, out.samples, input.sampleRate);
 
     const source = pitchStats(input.samples, input.sampleRate).median;
     const median = pitchStats(out.samples, out.sampleRate).median;
-    const formants = formantScaleBetween(await resample(input.samples, input.sampleRate, 16000), await resample(out.samples, out.sampleRate, 16000), 16000);
-    console.log(`${clip} (F0 ${source.toFixed(1)} Hz) → ${voice}: F0 ${median.toFixed(1)} Hz (target ${target.medianF0}), formants × ${formants.toFixed(3)} (target ${target.formantScale}), timing shift ${shift} ms`);
+    const formants = formantScaleBetween(
+      await resample(input.samples, input.sampleRate, 16000),
+      await resample(out.samples, out.sampleRate, 16000),
+      16000,
+    );
+    console.log(
+      `${clip} (F0 ${source.toFixed(1)} Hz) → ${voice}: F0 ${median.toFixed(1)} Hz (target ${target.medianF0}), formants × ${formants.toFixed(3)} (target ${target.formantScale}), timing shift ${shift} ms`,
+    );
     expect(Math.abs(median / target.medianF0 - 1)).toBeLessThan(0.1);
     expect(Math.abs(formants / target.formantScale - 1)).toBeLessThan(0.05);
     expect(Math.abs(shift)).toBeLessThanOrEqual(15);
@@ -113,13 +134,22 @@ test('an aborted conversion rejects with AbortError, and the next request still 
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     try {
-      const response = await vaani.fetch('/v1/audio/voice-changer', { method: 'POST', body: form, signal: controller.signal });
+      const response = await vaani.fetch('/v1/audio/voice-changer', {
+        method: 'POST',
+        body: form,
+        signal: controller.signal,
+      });
       return `answered ${response.status}`;
     } catch (error) {
       return (error as Error).name;
     }
   }, clipBase64('jfk.flac'));
   expect(outcome).toBe('AbortError');
-  const next = audioOf(await post(page, '/v1/audio/voice-changer', { file: clipBase64('1272-141231-0002.mp3'), fields: { voice: 'en-IN-male-1' } }));
+  const next = audioOf(
+    await post(page, '/v1/audio/voice-changer', {
+      file: clipBase64('1272-141231-0002.mp3'),
+      fields: { voice: 'en-IN-male-1' },
+    }),
+  );
   expect(next.sampleRate).toBe(16000);
 });

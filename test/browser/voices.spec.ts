@@ -2,24 +2,45 @@ import { expect, test } from '@playwright/test';
 import { VOICES } from '../../src/voice/catalogue';
 import { openHarness } from './support/page';
 
-test('GET /v1/voices lists the catalogue without starting a worker, with download sizes for neural voices', async ({ page }) => {
+test('GET /v1/voices lists the catalogue without starting a worker, with download sizes for neural voices', async ({
+  page,
+}) => {
   await openHarness(page);
   const workers: string[] = [];
   page.on('worker', (worker) => workers.push(worker.url()));
   const body = await page.evaluate(async () => {
     const vaani = window.Vaani.createVaani({ auth: 'optional' });
-    const client = new window.OpenAI({ baseURL: vaani.baseURL, apiKey: 'test', fetch: vaani.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 });
-    return client.get('/voices') as Promise<{ voices: Record<string, unknown>[]; models: { id: string; kind: string }[] }>;
+    const client = new window.OpenAI({
+      baseURL: vaani.baseURL,
+      apiKey: 'test',
+      fetch: vaani.fetch,
+      dangerouslyAllowBrowser: true,
+      maxRetries: 0,
+    });
+    return client.get('/voices') as Promise<{
+      voices: Record<string, unknown>[];
+      models: { id: string; kind: string }[];
+    }>;
   });
   expect(body.voices.length).toBe(VOICES.length);
   for (const voice of VOICES) {
     const listed = body.voices.find((v) => v.id === voice.id);
-    expect(listed, voice.id).toMatchObject({ name: voice.name, language: voice.language, languageCode: voice.languageCode, gender: voice.gender });
+    expect(listed, voice.id).toMatchObject({
+      name: voice.name,
+      language: voice.language,
+      languageCode: voice.languageCode,
+      gender: voice.gender,
+    });
     expect(listed!.languageCode).toMatch(/^[a-z]{2,3}-[A-Z]{2}$/);
     if (voice.spec.engine === 'espeak') expect(listed!.downloadBytes).toBeUndefined();
     else expect(listed!.downloadBytes).toBe(voice.spec.download.bytes);
   }
-  expect(body.voices.filter((v) => String(v.id).startsWith('hi-IN-kokoro-')).map((v) => v.gender)).toEqual(['female', 'female', 'male', 'male']);
+  expect(body.voices.filter((v) => String(v.id).startsWith('hi-IN-kokoro-')).map((v) => v.gender)).toEqual([
+    'female',
+    'female',
+    'male',
+    'male',
+  ]);
   expect(body.models).toEqual(expect.arrayContaining([{ id: 'speech-tts-v1', kind: 'tts' }]));
   expect(workers.filter((url) => url.includes('tts.worker'))).toEqual([]);
 });
@@ -27,8 +48,15 @@ test('GET /v1/voices lists the catalogue without starting a worker, with downloa
 test('speech-v1-turbo speaks the same voices on /v1/audio/speech', async ({ page }) => {
   await openHarness(page);
   const status = await page.evaluate(async () => {
-    const vaani = window.Vaani.createVaani({ auth: 'optional', models: { 'espeak-ng': { baseURL: '/node_modules/@echogarden/espeak-ng-emscripten/' } } });
-    const response = await vaani.fetch('/v1/audio/speech', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'speech-v1-turbo', voice: 'ta-IN-male-1', input: 'வணக்கம்' }) });
+    const vaani = window.Vaani.createVaani({
+      auth: 'optional',
+      models: { 'espeak-ng': { baseURL: '/node_modules/@echogarden/espeak-ng-emscripten/' } },
+    });
+    const response = await vaani.fetch('/v1/audio/speech', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'speech-v1-turbo', voice: 'ta-IN-male-1', input: 'வணக்கம்' }),
+    });
     return `${response.status} ${response.headers.get('content-type')}`;
   });
   expect(status).toBe('200 audio/wav');

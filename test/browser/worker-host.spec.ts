@@ -16,7 +16,10 @@ test.beforeEach(async ({ page }) => {
 
 test('a crashed worker fails its job with a 503 and the next job runs on a new worker', async ({ page }) => {
   const result = await page.evaluate(async () => {
-    const host = new window.WorkerHost<Api>({ name: 'test', create: () => new Worker(window.testWorkerURL, { type: 'module' }) });
+    const host = new window.WorkerHost<Api>({
+      name: 'test',
+      create: () => new Worker(window.testWorkerURL, { type: 'module' }),
+    });
     const first = await host.run(async (api) => ({ sum: await api.sum(100), pid: await api.pid }));
     const crashed = await host.run((api) => api.crash()).catch((e) => ({ status: e.status, code: e.code }));
     const next = await host.run(async (api) => ({ sum: await api.sum(10), pid: await api.pid }));
@@ -31,7 +34,11 @@ test('a crashed worker fails its job with a 503 and the next job runs on a new w
 
 test('a worker that stops answering is replaced after the stall limit', async ({ page }) => {
   const result = await page.evaluate(async () => {
-    const host = new window.WorkerHost<Api>({ name: 'test', stallMs: 800, create: () => new Worker(window.testWorkerURL, { type: 'module' }) });
+    const host = new window.WorkerHost<Api>({
+      name: 'test',
+      stallMs: 800,
+      create: () => new Worker(window.testWorkerURL, { type: 'module' }),
+    });
     const hung = await host.run((api) => api.hang()).catch((e) => e.code);
     const next = await host.run((api) => api.sum(3));
     host.dispose();
@@ -42,13 +49,18 @@ test('a worker that stops answering is replaced after the stall limit', async ({
 
 test('jobs queue one at a time, past the bound they get a 429, aborted waiters leave the queue', async ({ page }) => {
   const result = await page.evaluate(async () => {
-    const host = new window.WorkerHost<Api>({ name: 'test', maxQueue: 2, create: () => new Worker(window.testWorkerURL, { type: 'module' }) });
+    const host = new window.WorkerHost<Api>({
+      name: 'test',
+      maxQueue: 2,
+      create: () => new Worker(window.testWorkerURL, { type: 'module' }),
+    });
     const order: number[] = [];
-    const job = (n: number, signal?: AbortSignal) => host.run(async (api) => {
-      await api.slow(50);
-      order.push(n);
-      return n;
-    }, signal);
+    const job = (n: number, signal?: AbortSignal) =>
+      host.run(async (api) => {
+        await api.slow(50);
+        order.push(n);
+        return n;
+      }, signal);
     const running = job(1);
     const waitingA = job(2);
     const controller = new AbortController();

@@ -5,7 +5,10 @@ import type { EngineFactory } from '../../src/runtime/engines';
  * A scripted engine for route tests: it replays the given pieces as deltas so that the route's
  * response shapes (JSON, SSE, usage, tool calls, abort) can be checked without a model.
  */
-export function scriptedChat(pieces: (string | ChatDelta)[], options: { failBeforeOutput?: Error; delayMs?: number; finish?: ChatOutcome['finish_reason'] } = {}) {
+export function scriptedChat(
+  pieces: (string | ChatDelta)[],
+  options: { failBeforeOutput?: Error; delayMs?: number; finish?: ChatOutcome['finish_reason'] } = {},
+) {
   const seen: ChatParams[] = [];
   const engine: ChatEngine & { dispose(): void } = {
     async complete(params: ChatParams, hooks: ChatHooks): Promise<ChatOutcome> {
@@ -19,7 +22,10 @@ export function scriptedChat(pieces: (string | ChatDelta)[], options: { failBefo
         hooks.onDelta(typeof piece === 'string' ? { content: piece } : piece);
         sent++;
       }
-      return { finish_reason: options.finish ?? 'stop', usage: { prompt_tokens: 3, completion_tokens: sent, total_tokens: 3 + sent } };
+      return {
+        finish_reason: options.finish ?? 'stop',
+        usage: { prompt_tokens: 3, completion_tokens: sent, total_tokens: 3 + sent },
+      };
     },
     dispose() {},
   };

@@ -10,7 +10,14 @@ export interface FuzzRequest {
 }
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
-interface Field { name: string; kind: Kind; required?: boolean; nullable?: boolean; min?: number; max?: number }
+interface Field {
+  name: string;
+  kind: Kind;
+  required?: boolean;
+  nullable?: boolean;
+  min?: number;
+  max?: number;
+}
 
 const JSON_ROUTES: { path: string; valid: Record<string, unknown>; fields: Field[] }[] = [
   {
@@ -69,7 +76,13 @@ const JSON_ROUTES: { path: string; valid: Record<string, unknown>; fields: Field
   },
 ];
 
-const FORM_ROUTES = ['/audio/transcriptions', '/audio/translations', '/audio/isolate', '/audio/voice-changer', '/audio/speech-to-speech'];
+const FORM_ROUTES = [
+  '/audio/transcriptions',
+  '/audio/translations',
+  '/audio/isolate',
+  '/audio/voice-changer',
+  '/audio/speech-to-speech',
+];
 const ALL_ROUTES = [...JSON_ROUTES.map((r) => r.path), ...FORM_ROUTES];
 
 function rng(seed: number) {
@@ -83,7 +96,14 @@ function rng(seed: number) {
   };
 }
 
-const SAMPLES: Record<Kind, unknown> = { string: 'text', number: 0.5, integer: 3, boolean: true, array: [1], object: { a: 1 } };
+const SAMPLES: Record<Kind, unknown> = {
+  string: 'text',
+  number: 0.5,
+  integer: 3,
+  boolean: true,
+  array: [1],
+  object: { a: 1 },
+};
 
 export function malformedRequests(count: number, seed = 7): FuzzRequest[] {
   const random = rng(seed);
@@ -95,70 +115,190 @@ export function malformedRequests(count: number, seed = 7): FuzzRequest[] {
     () => {
       const route = pick(JSON_ROUTES);
       const field = pick(route.fields);
-      const wrong = (Object.keys(SAMPLES) as Kind[]).filter((k) => k !== field.kind && !(field.kind === 'number' && k === 'integer') && !(field.kind === 'integer' && k === 'number' && false));
+      const wrong = (Object.keys(SAMPLES) as Kind[]).filter(
+        (k) =>
+          k !== field.kind &&
+          !(field.kind === 'number' && k === 'integer') &&
+          !(field.kind === 'integer' && k === 'number' && false),
+      );
       const kind = pick(wrong);
       const value = field.kind === 'integer' && kind === 'number' ? 1.5 : SAMPLES[kind];
-      return { label: `wrong type ${field.name}=${JSON.stringify(value)}`, method: 'POST', path: route.path, headers: json, body: JSON.stringify({ ...route.valid, [field.name]: value }) };
+      return {
+        label: `wrong type ${field.name}=${JSON.stringify(value)}`,
+        method: 'POST',
+        path: route.path,
+        headers: json,
+        body: JSON.stringify({ ...route.valid, [field.name]: value }),
+      };
     },
     () => {
       const route = pick(JSON_ROUTES);
       const field = pick(route.fields.filter((f) => f.min !== undefined || f.max !== undefined));
-      const value = random() < 0.5 && field.min !== undefined ? field.min - 1 - random() * 10 : (field.max ?? 1e9) + 1 + random() * 10;
-      return { label: `out of range ${field.name}=${value}`, method: 'POST', path: route.path, headers: json, body: JSON.stringify({ ...route.valid, [field.name]: field.kind === 'integer' ? Math.round(value) : value }) };
+      const value =
+        random() < 0.5 && field.min !== undefined
+          ? field.min - 1 - random() * 10
+          : (field.max ?? 1e9) + 1 + random() * 10;
+      return {
+        label: `out of range ${field.name}=${value}`,
+        method: 'POST',
+        path: route.path,
+        headers: json,
+        body: JSON.stringify({ ...route.valid, [field.name]: field.kind === 'integer' ? Math.round(value) : value }),
+      };
     },
     () => {
       const route = pick(JSON_ROUTES);
       const field = pick(route.fields.filter((f) => f.required));
       const body: Record<string, unknown> = { ...route.valid };
       delete body[field.name];
-      return { label: `missing ${field.name}`, method: 'POST', path: route.path, headers: json, body: JSON.stringify(body) };
+      return {
+        label: `missing ${field.name}`,
+        method: 'POST',
+        path: route.path,
+        headers: json,
+        body: JSON.stringify(body),
+      };
     },
     () => {
       const route = pick(JSON_ROUTES);
       const text = JSON.stringify(route.valid);
       const cut = Math.max(1, Math.floor(random() * (text.length - 1)));
-      const broken = pick([text.slice(0, cut), `${text.slice(0, cut)}\u0000`, '', 'null', '[]', '42', '"str"', 'undefined', '{model:1}', `${text},`]);
-      return { label: `broken JSON ${broken.slice(0, 20)}`, method: 'POST', path: route.path, headers: json, body: broken };
+      const broken = pick([
+        text.slice(0, cut),
+        `${text.slice(0, cut)}\u0000`,
+        '',
+        'null',
+        '[]',
+        '42',
+        '"str"',
+        'undefined',
+        '{model:1}',
+        `${text},`,
+      ]);
+      return {
+        label: `broken JSON ${broken.slice(0, 20)}`,
+        method: 'POST',
+        path: route.path,
+        headers: json,
+        body: broken,
+      };
     },
     () => {
-      const messages = pick<unknown>([[], {}, 'hi', [{ role: 'wizard', content: 'x' }], [{ role: 'user' }], [{ role: 'user', content: 5 }], [null], [{ content: 'x' }], [{ role: 'user', content: [{ type: 'image_url' }] }], [{ role: 'tool', content: 'x' }]]);
-      return { label: `bad messages ${JSON.stringify(messages)}`, method: 'POST', path: '/chat/completions', headers: json, body: JSON.stringify({ model: 'chat-v2', messages }) };
+      const messages = pick<unknown>([
+        [],
+        {},
+        'hi',
+        [{ role: 'wizard', content: 'x' }],
+        [{ role: 'user' }],
+        [{ role: 'user', content: 5 }],
+        [null],
+        [{ content: 'x' }],
+        [{ role: 'user', content: [{ type: 'image_url' }] }],
+        [{ role: 'tool', content: 'x' }],
+      ]);
+      return {
+        label: `bad messages ${JSON.stringify(messages)}`,
+        method: 'POST',
+        path: '/chat/completions',
+        headers: json,
+        body: JSON.stringify({ model: 'chat-v2', messages }),
+      };
     },
     () => {
       const body = pick<Record<string, unknown>>([
-        { stop: ['a', 'b', 'c', 'd', 'e'] }, { stop: '' }, { n: 2 }, { response_format: { type: 'json_object' } },
-        { tool_choice: 'sometimes' }, { tools: [{ type: 'function', function: { name: 'has space' } }] }, { stream_options: { include_usage: 'yes' } },
+        { stop: ['a', 'b', 'c', 'd', 'e'] },
+        { stop: '' },
+        { n: 2 },
+        { response_format: { type: 'json_object' } },
+        { tool_choice: 'sometimes' },
+        { tools: [{ type: 'function', function: { name: 'has space' } }] },
+        { stream_options: { include_usage: 'yes' } },
       ]);
-      return { label: `bad chat option ${JSON.stringify(body)}`, method: 'POST', path: '/chat/completions', headers: json, body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'x' }], ...body }) };
+      return {
+        label: `bad chat option ${JSON.stringify(body)}`,
+        method: 'POST',
+        path: '/chat/completions',
+        headers: json,
+        body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'x' }], ...body }),
+      };
     },
     () => {
       const route = pick(JSON_ROUTES);
       const model = pick(['gpt-4o', '', 'chat-v3', 'CHAT-V2', 'speech-stt-v1', 'image-v1 ', 'memory-v1']);
       const expected = route.path === '/images/generations' && model === 'image-v1 ' ? 'gpt' : model;
-      return { label: `bad model ${JSON.stringify(expected)}`, method: 'POST', path: route.path, headers: json, body: JSON.stringify({ ...route.valid, model: route.path === '/audio/speech' && model === 'speech-stt-v1' ? 'chat-v2' : model }) };
+      return {
+        label: `bad model ${JSON.stringify(expected)}`,
+        method: 'POST',
+        path: route.path,
+        headers: json,
+        body: JSON.stringify({
+          ...route.valid,
+          model: route.path === '/audio/speech' && model === 'speech-stt-v1' ? 'chat-v2' : model,
+        }),
+      };
     },
     () => {
       const route = pick(ALL_ROUTES);
-      const headers = pick<Record<string, string>>([{}, { authorization: 'Bearer' }, { authorization: 'Basic abc' }, { authorization: 'bearer' }, { authorization: 'Bearer a b' }]);
-      return { label: `bad auth ${JSON.stringify(headers)}`, method: 'POST', path: route, headers: { ...headers, 'content-type': 'application/json' }, body: '{}' };
+      const headers = pick<Record<string, string>>([
+        {},
+        { authorization: 'Bearer' },
+        { authorization: 'Basic abc' },
+        { authorization: 'bearer' },
+        { authorization: 'Bearer a b' },
+      ]);
+      return {
+        label: `bad auth ${JSON.stringify(headers)}`,
+        method: 'POST',
+        path: route,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: '{}',
+      };
     },
     () => {
       const route = pick(ALL_ROUTES);
       const type = pick(['text/plain', 'application/xml', 'application/x-www-form-urlencoded', '']);
-      return { label: `content type ${type}`, method: 'POST', path: route, headers: { ...auth, ...(type ? { 'content-type': type } : {}) }, body: 'model=chat-v2' };
+      return {
+        label: `content type ${type}`,
+        method: 'POST',
+        path: route,
+        headers: { ...auth, ...(type ? { 'content-type': type } : {}) },
+        body: 'model=chat-v2',
+      };
     },
     () => {
       const route = pick([...ALL_ROUTES, '/models', '/voices']);
-      const method = ALL_ROUTES.includes(route) ? pick(['GET', 'PUT', 'DELETE', 'PATCH']) : pick(['POST', 'PUT', 'DELETE', 'PATCH']);
-      return { label: `method ${method} ${route}`, method, path: route, headers: auth, body: method === 'GET' ? undefined : '{}' };
+      const method = ALL_ROUTES.includes(route)
+        ? pick(['GET', 'PUT', 'DELETE', 'PATCH'])
+        : pick(['POST', 'PUT', 'DELETE', 'PATCH']);
+      return {
+        label: `method ${method} ${route}`,
+        method,
+        path: route,
+        headers: auth,
+        body: method === 'GET' ? undefined : '{}',
+      };
     },
     () => {
-      const path = pick(['/chat', '/chat/completion', '/audio', '/audio/speak', '/models/', '/v2/chat/completions', '/images', '/chat/completions/x']);
+      const path = pick([
+        '/chat',
+        '/chat/completion',
+        '/audio',
+        '/audio/speak',
+        '/models/',
+        '/v2/chat/completions',
+        '/images',
+        '/chat/completions/x',
+      ]);
       return { label: `unknown route ${path}`, method: 'POST', path, headers: json, body: '{}' };
     },
     () => {
       const id = pick(['gpt-4', 'chat-v1', '%00', 'x'.repeat(300), 'chat-v2-pro-max']);
-      return { label: `unknown model id ${id.slice(0, 10)}`, method: 'GET', path: `/models/${encodeURIComponent(id)}`, headers: auth };
+      return {
+        label: `unknown model id ${id.slice(0, 10)}`,
+        method: 'GET',
+        path: `/models/${encodeURIComponent(id)}`,
+        headers: auth,
+      };
     },
     () => {
       const path = pick(FORM_ROUTES);
@@ -166,12 +306,35 @@ export function malformedRequests(count: number, seed = 7): FuzzRequest[] {
       const model = stt ? 'speech-stt-v1' : 'speech-v1-turbo';
       const file = { file: [1, 2, 3], name: 'a.wav' };
       type Form = Record<string, string | { file: number[]; name: string }>;
-      const common: Form[] = [{ model }, { model, file: { file: [], name: 'empty.wav' } }, { model, file: 'not a file' }, { file, model: 'gpt-9' }];
+      const common: Form[] = [
+        { model },
+        { model, file: { file: [], name: 'empty.wav' } },
+        { model, file: 'not a file' },
+        { file, model: 'gpt-9' },
+      ];
       const specific: Form[] = stt
-        ? [{ file, model, response_format: 'docx' }, { file, model, temperature: 'warm' }, { file, model, temperature: '3' }, { file, model, language: 'Hindi' }, { file, model: 'speech-tts-v1x' }]
-        : [{ file, model, voice: 'v', speed: 'fast' }, { file, model, voice: 'v', speed: '9' }, { file, model, voice: 'v', stability: '-1' }, { file, model, voice: 'v', style: '1.5' }, { file, model: 'chat-v2', voice: 'v' }];
+        ? [
+            { file, model, response_format: 'docx' },
+            { file, model, temperature: 'warm' },
+            { file, model, temperature: '3' },
+            { file, model, language: 'Hindi' },
+            { file, model: 'speech-tts-v1x' },
+          ]
+        : [
+            { file, model, voice: 'v', speed: 'fast' },
+            { file, model, voice: 'v', speed: '9' },
+            { file, model, voice: 'v', stability: '-1' },
+            { file, model, voice: 'v', style: '1.5' },
+            { file, model: 'chat-v2', voice: 'v' },
+          ];
       const form = pick([...common, ...specific]);
-      return { label: `bad form ${path} ${JSON.stringify(form).slice(0, 80)}`, method: 'POST', path, headers: auth, form };
+      return {
+        label: `bad form ${path} ${JSON.stringify(form).slice(0, 80)}`,
+        method: 'POST',
+        path,
+        headers: auth,
+        form,
+      };
     },
   ];
   return Array.from({ length: count }, () => pick(generators)());

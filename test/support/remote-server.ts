@@ -40,7 +40,11 @@ export async function startRemote(script?: (seen: Seen, res: ServerResponse, cou
     requests,
     /** SSE answers that ran to [DONE], and ones whose client went away first. */
     streams,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -53,11 +57,16 @@ function answer(seen: Seen, res: ServerResponse, streams: { completed: number; c
   const words: string[] = String(body.messages.at(-1).content).split(' ');
   const base = { id: 'chatcmpl-remote', created: 1, model: body.model };
   if (!body.stream) {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-      ...base, object: 'chat.completion',
-      choices: [{ index: 0, message: { role: 'assistant', content: `remote: ${words.join(' ')}` }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: words.length, completion_tokens: words.length + 1, total_tokens: 2 * words.length + 1 },
-    }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        ...base,
+        object: 'chat.completion',
+        choices: [
+          { index: 0, message: { role: 'assistant', content: `remote: ${words.join(' ')}` }, finish_reason: 'stop' },
+        ],
+        usage: { prompt_tokens: words.length, completion_tokens: words.length + 1, total_tokens: 2 * words.length + 1 },
+      }),
+    );
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -65,16 +74,19 @@ function answer(seen: Seen, res: ServerResponse, streams: { completed: number; c
     `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   const parts = ['remote:', ...words];
   let i = 0;
-  const timer = setInterval(() => {
-    if (res.destroyed) {
-      streams.cut++;
-      return clearInterval(timer);
-    }
-    if (i < parts.length) res.write(chunk({ content: (i ? ' ' : '') + parts[i++] }, null));
-    else {
-      clearInterval(timer);
-      streams.completed++;
-      res.end(chunk({}, 'stop') + 'data: [DONE]\n\n');
-    }
-  }, Number(body.metadata?.delay ?? 10));
+  const timer = setInterval(
+    () => {
+      if (res.destroyed) {
+        streams.cut++;
+        return clearInterval(timer);
+      }
+      if (i < parts.length) res.write(chunk({ content: (i ? ' ' : '') + parts[i++] }, null));
+      else {
+        clearInterval(timer);
+        streams.completed++;
+        res.end(chunk({}, 'stop') + 'data: [DONE]\n\n');
+      }
+    },
+    Number(body.metadata?.delay ?? 10),
+  );
 }

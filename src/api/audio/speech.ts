@@ -11,10 +11,20 @@ export async function speech(ctx: Context, request: Request, path: string): Prom
   const body = parse(speechSchema, value);
   requireModel(body.model, 'voice');
   return dispatch(ctx, {
-    request, path, raw, streaming: false, model: body.model, kind: 'speech',
+    request,
+    path,
+    raw,
+    streaming: false,
+    model: body.model,
+    kind: 'speech',
     local: async (engine) => {
       if (!engine.voices().some((voice) => voice.id === body.voice)) {
-        throw new ApiError(404, `The voice '${body.voice}' does not exist. GET /v1/voices lists the voices.`, 'voice_not_found', 'voice');
+        throw new ApiError(
+          404,
+          `The voice '${body.voice}' does not exist. GET /v1/voices lists the voices.`,
+          'voice_not_found',
+          'voice',
+        );
       }
       return wavResponse(await engine.speak(body, request.signal));
     },

@@ -6,24 +6,33 @@ import { transcriptionSchema } from './schema';
 import { subtitles } from './subtitles';
 
 /** POST /audio/transcriptions and /audio/translations (task by route). */
-export const transcriptions = (task: Transcript['task']) =>
+export const transcriptions =
+  (task: Transcript['task']) =>
   async (ctx: Context, request: Request, path: string): Promise<Response> => {
     const { value, raw } = await readForm(request);
     const form = parse(transcriptionSchema, value);
     requireModel(form.model, 'voice');
     const format = form.response_format;
     return dispatch(ctx, {
-      request, path, raw, streaming: false, model: form.model, kind: 'transcription',
+      request,
+      path,
+      raw,
+      streaming: false,
+      model: form.model,
+      kind: 'transcription',
       local: async (engine) => {
-        const transcript = await engine.transcribe({
-          model: form.model,
-          audio: form.file,
-          task,
-          language: form.language,
-          prompt: form.prompt,
-          temperature: form.temperature,
-          timestamps: format === 'verbose_json' || format === 'srt' || format === 'vtt',
-        }, request.signal);
+        const transcript = await engine.transcribe(
+          {
+            model: form.model,
+            audio: form.file,
+            task,
+            language: form.language,
+            prompt: form.prompt,
+            temperature: form.temperature,
+            timestamps: format === 'verbose_json' || format === 'srt' || format === 'vtt',
+          },
+          request.signal,
+        );
         return render(transcript, format);
       },
     });
@@ -35,7 +44,9 @@ function render(transcript: Transcript, format: string): Response {
       return new Response(transcript.text, { headers: { 'content-type': 'text/plain; charset=utf-8' } });
     case 'srt':
     case 'vtt':
-      return new Response(subtitles(transcript.segments, format), { headers: { 'content-type': format === 'srt' ? 'application/x-subrip' : 'text/vtt' } });
+      return new Response(subtitles(transcript.segments, format), {
+        headers: { 'content-type': format === 'srt' ? 'application/x-subrip' : 'text/vtt' },
+      });
     case 'verbose_json':
       return Response.json(transcript);
     default:

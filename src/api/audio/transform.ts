@@ -9,22 +9,39 @@ import { wavResponse } from './wav';
 type Operation = 'isolate' | 'changeVoice' | 'speechToSpeech';
 
 /** POST /audio/isolate, /audio/voice-changer and /audio/speech-to-speech: audio in, WAV out. */
-export const transform = (operation: Operation) =>
+export const transform =
+  (operation: Operation) =>
   async (ctx: Context, request: Request, path: string): Promise<Response> => {
     const { value, raw } = await readForm(request);
     const form = parse(transformSchema, value);
     requireModel(form.model, 'voice');
-    if (operation !== 'isolate' && !form.voice) throw badRequest("Missing required parameter: 'voice'.", 'voice', 'missing_required_parameter');
+    if (operation !== 'isolate' && !form.voice)
+      throw badRequest("Missing required parameter: 'voice'.", 'voice', 'missing_required_parameter');
     const params: TransformParams = { ...form, audio: form.file };
     return dispatch(ctx, {
-      request, path, raw, streaming: false, model: form.model, kind: 'transform',
+      request,
+      path,
+      raw,
+      streaming: false,
+      model: form.model,
+      kind: 'transform',
       local: async (engine) => wavResponse(await run(engine, operation, params, request.signal)),
     });
   };
 
-function run(engine: VoiceTransformEngine, operation: Operation, params: TransformParams, signal: AbortSignal): Promise<AudioResult> {
+function run(
+  engine: VoiceTransformEngine,
+  operation: Operation,
+  params: TransformParams,
+  signal: AbortSignal,
+): Promise<AudioResult> {
   if (params.voice && !engine.voices().some((voice) => voice.id === params.voice)) {
-    throw new ApiError(404, `The voice '${params.voice}' does not exist. GET /v1/voices lists the voices.`, 'voice_not_found', 'voice');
+    throw new ApiError(
+      404,
+      `The voice '${params.voice}' does not exist. GET /v1/voices lists the voices.`,
+      'voice_not_found',
+      'voice',
+    );
   }
   return engine[operation](params, signal);
 }

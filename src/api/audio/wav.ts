@@ -4,7 +4,8 @@ import type { AudioResult } from '../../protocol/audio';
 export function encodeWav({ samples, sampleRate }: AudioResult): ArrayBuffer {
   const buffer = new ArrayBuffer(44 + samples.length * 2);
   const view = new DataView(buffer);
-  const ascii = (offset: number, text: string) => [...text].forEach((c, i) => view.setUint8(offset + i, c.charCodeAt(0)));
+  const ascii = (offset: number, text: string) =>
+    [...text].forEach((c, i) => view.setUint8(offset + i, c.charCodeAt(0)));
   ascii(0, 'RIFF');
   view.setUint32(4, 36 + samples.length * 2, true);
   ascii(8, 'WAVE');

@@ -33,7 +33,12 @@ export async function chatCompletions(ctx: Context, request: Request, path: stri
   const body = parse(chatRequestSchema, value);
   requireWithinContext(requireModel(body.model, 'chat'), body.max_completion_tokens ?? body.max_tokens);
   return dispatch(ctx, {
-    request, path, raw, streaming: body.stream, model: body.model, kind: 'chat',
+    request,
+    path,
+    raw,
+    streaming: body.stream,
+    model: body.model,
+    kind: 'chat',
     local: (engine) => run(engine, body, request.signal),
   });
 }
@@ -54,7 +59,10 @@ async function run(engine: ChatEngine, body: ChatRequest, signal: AbortSignal): 
       firstOutput();
     },
   });
-  done.then(() => deltas.close(), (error) => deltas.fail(error));
+  done.then(
+    () => deltas.close(),
+    (error) => deltas.fail(error),
+  );
   await Promise.race([started, done]);
 
   const id = `chatcmpl-${crypto.randomUUID().replaceAll('-', '')}`;
@@ -64,22 +72,41 @@ async function run(engine: ChatEngine, body: ChatRequest, signal: AbortSignal): 
 
   const usage = body.stream_options?.include_usage === true;
   const chunk = (delta: object, finish_reason: string | null, extra: object = {}) => ({
-    id, object: 'chat.completion.chunk', created, model: body.model,
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model: body.model,
     choices: [{ index: 0, delta, logprobs: null, finish_reason }],
     ...(usage ? { usage: null } : {}),
     ...extra,
   });
-  return sseResponse(signal, async (sink) => {
-    sink.signal.addEventListener('abort', () => stop.abort(sink.signal.reason), { once: true });
-    sink.send(chunk({ role: 'assistant', content: '' }, null));
-    for await (const delta of deltas) sink.send(chunk(delta, null));
-    const outcome = await done;
-    sink.send(chunk({}, outcome.finish_reason));
-    if (usage) sink.send({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: outcome.usage });
-  }, headers);
+  return sseResponse(
+    signal,
+    async (sink) => {
+      sink.signal.addEventListener('abort', () => stop.abort(sink.signal.reason), { once: true });
+      sink.send(chunk({ role: 'assistant', content: '' }, null));
+      for await (const delta of deltas) sink.send(chunk(delta, null));
+      const outcome = await done;
+      sink.send(chunk({}, outcome.finish_reason));
+      if (usage)
+        sink.send({
+          id,
+          object: 'chat.completion.chunk',
+          created,
+          model: body.model,
+          choices: [],
+          usage: outcome.usage,
+        });
+    },
+    headers,
+  );
 }
 
-async function collect(deltas: Channel<ChatDelta>, done: Promise<ChatOutcome>, meta: { id: string; created: number; model: string }) {
+async function collect(
+  deltas: Channel<ChatDelta>,
+  done: Promise<ChatOutcome>,
+  meta: { id: string; created: number; model: string },
+) {
   let content = '';
   const calls: ToolCall[] = [];
   for await (const delta of deltas) {

@@ -11,16 +11,24 @@ const toolCall = v.object({
   function: v.object({ name: v.string(), arguments: v.string() }),
 });
 
-const message = v.variant('role', [
-  v.object({ role: v.picklist(['system', 'user']), content: v.union([v.string(), v.pipe(v.array(textPart), v.minLength(1))]), name: v.optional(v.string()) }),
-  v.object({
-    role: v.literal('assistant'),
-    content: v.optional(v.nullable(v.union([v.string(), v.array(textPart)])), null),
-    name: v.optional(v.string()),
-    tool_calls: v.optional(v.array(toolCall)),
-  }),
-  v.object({ role: v.literal('tool'), content: v.union([v.string(), v.array(textPart)]), tool_call_id: v.string() }),
-], 'must be one of system, user, assistant or tool');
+const message = v.variant(
+  'role',
+  [
+    v.object({
+      role: v.picklist(['system', 'user']),
+      content: v.union([v.string(), v.pipe(v.array(textPart), v.minLength(1))]),
+      name: v.optional(v.string()),
+    }),
+    v.object({
+      role: v.literal('assistant'),
+      content: v.optional(v.nullable(v.union([v.string(), v.array(textPart)])), null),
+      name: v.optional(v.string()),
+      tool_calls: v.optional(v.array(toolCall)),
+    }),
+    v.object({ role: v.literal('tool'), content: v.union([v.string(), v.array(textPart)]), tool_call_id: v.string() }),
+  ],
+  'must be one of system, user, assistant or tool',
+);
 
 const tool = v.object({
   type: v.literal('function'),

@@ -11,9 +11,14 @@ export interface LlmConfig {
 export type Json = Record<string, unknown>;
 
 const ids = (value: unknown): number[] =>
-  typeof value === 'number' ? [value] : Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
+  typeof value === 'number'
+    ? [value]
+    : Array.isArray(value)
+      ? value.filter((v): v is number => typeof v === 'number')
+      : [];
 
-const count = (value: unknown): number | undefined => (typeof value === 'number' && value > 0 && value < 1e8 ? value : undefined);
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && value > 0 && value < 1e8 ? value : undefined;
 
 const DEFAULT_CONTEXT = 2048;
 
@@ -37,7 +42,10 @@ export function readConfig(files: ConfigFiles): LlmConfig {
   const eos = new Set([...ids(files.generation?.eos_token_id), ...ids(text.eos_token_id), ...ids(files.eosTokenId)]);
   return {
     contextLength:
-      count(text.max_position_embeddings) ?? count(genai.context_length) ?? count(files.tokenizerConfig.model_max_length) ?? DEFAULT_CONTEXT,
+      count(text.max_position_embeddings) ??
+      count(genai.context_length) ??
+      count(files.tokenizerConfig.model_max_length) ??
+      DEFAULT_CONTEXT,
     eosIds: [...eos],
     kvHeads: count(text.num_key_value_heads) ?? count(decoder.num_key_value_heads) ?? heads,
     headDim: count(text.head_dim) ?? count(decoder.head_size) ?? (heads && hidden ? hidden / heads : undefined),

@@ -20,11 +20,13 @@ export function layoutOf(session: OrtSession, config: LlmConfig): DecoderLayout 
   const inputs = session.inputMetadata.filter((input) => input.isTensor);
   const past = inputs.filter((input) => PAST.test(input.name));
   const first = past[0];
-  if (!first || !first.isTensor) throw new Error('The ONNX graph has no past_key_values.{i}.key inputs: it is not a decoder with a KV cache.');
+  if (!first || !first.isTensor)
+    throw new Error('The ONNX graph has no past_key_values.{i}.key inputs: it is not a decoder with a KV cache.');
   const [, heads, , dim] = first.shape;
   const kvHeads = typeof heads === 'number' ? heads : config.kvHeads;
   const headDim = typeof dim === 'number' ? dim : config.headDim;
-  if (!kvHeads || !headDim) throw new Error('Cannot tell the KV cache shape: the graph leaves it symbolic and config.json does not give it.');
+  if (!kvHeads || !headDim)
+    throw new Error('Cannot tell the KV cache shape: the graph leaves it symbolic and config.json does not give it.');
   if (first.type !== 'float32' && first.type !== 'float16') throw new Error(`Unsupported KV cache type ${first.type}.`);
   return {
     layers: past.length,
@@ -43,7 +45,11 @@ export class KvDecoder {
   private cache: Record<string, Tensor> = {};
   private past = 0;
 
-  constructor(private readonly ort: Ort, private readonly session: OrtSession, readonly layout: DecoderLayout) {}
+  constructor(
+    private readonly ort: Ort,
+    private readonly session: OrtSession,
+    readonly layout: DecoderLayout,
+  ) {}
 
   /** Tokens the cache holds. */
   get length(): number {
@@ -59,7 +65,8 @@ export class KvDecoder {
       attention_mask: new ort.Tensor('int64', new BigInt64Array(total).fill(1n), [1, total]),
       ...this.pastFeeds(),
     };
-    if (layout.positionIds) feeds.position_ids = new ort.Tensor('int64', int64(ids.map((_, i) => this.past + i)), [1, ids.length]);
+    if (layout.positionIds)
+      feeds.position_ids = new ort.Tensor('int64', int64(ids.map((_, i) => this.past + i)), [1, ids.length]);
     if (layout.logitsToKeep) feeds.num_logits_to_keep = new ort.Tensor('int64', new BigInt64Array([1n]), []);
     const out = await this.session.run(feeds);
     this.release();
@@ -84,7 +91,13 @@ export class KvDecoder {
   private pastFeeds(): Record<string, Tensor> {
     if (this.past > 0) return this.cache;
     const { ort, layout } = this;
-    const empty = () => new ort.Tensor(layout.cacheType, layout.cacheType === 'float16' ? new Uint16Array(0) : new Float32Array(0), [1, layout.kvHeads, 0, layout.headDim]);
+    const empty = () =>
+      new ort.Tensor(layout.cacheType, layout.cacheType === 'float16' ? new Uint16Array(0) : new Float32Array(0), [
+        1,
+        layout.kvHeads,
+        0,
+        layout.headDim,
+      ]);
     const feeds: Record<string, Tensor> = {};
     for (let i = 0; i < layout.layers; i++) {
       feeds[`past_key_values.${i}.key`] = empty();

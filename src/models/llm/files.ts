@@ -2,7 +2,14 @@ import type { FileLoader, LoadOptions } from '../../store/loader';
 
 /** onnx-community file suffix per dtype. */
 export const DTYPE_SUFFIX: Readonly<Record<string, string>> = {
-  fp32: '', fp16: '_fp16', q8: '_quantized', int8: '_int8', uint8: '_uint8', q4: '_q4', q4f16: '_q4f16', bnb4: '_bnb4',
+  fp32: '',
+  fp16: '_fp16',
+  q8: '_quantized',
+  int8: '_int8',
+  uint8: '_uint8',
+  q4: '_q4',
+  q4f16: '_q4f16',
+  bnb4: '_bnb4',
 };
 
 /** The graph file and the external-data files it names (path as written inside the graph). */
@@ -31,20 +38,33 @@ async function externalDataOf(loader: FileLoader, graph: string, options: LoadOp
  * Finds the first dtype (in order of preference) the source has, under `onnx/` as onnx-community
  * lays it out or at the top level as other exporters do.
  */
-export async function findModelFiles(loader: FileLoader, dtypes: readonly string[], options: LoadOptions = {}): Promise<ModelFiles> {
+export async function findModelFiles(
+  loader: FileLoader,
+  dtypes: readonly string[],
+  options: LoadOptions = {},
+): Promise<ModelFiles> {
   for (const dtype of dtypes) {
     const suffix = DTYPE_SUFFIX[dtype];
-    if (suffix === undefined) throw new Error(`Unknown dtype '${dtype}': use one of ${Object.keys(DTYPE_SUFFIX).join(', ')}.`);
+    if (suffix === undefined)
+      throw new Error(`Unknown dtype '${dtype}': use one of ${Object.keys(DTYPE_SUFFIX).join(', ')}.`);
     for (const folder of ['onnx/', '']) {
       const graph = `${folder}model${suffix}.onnx`;
-      if (await loader.has(graph, options)) return { dtype, graph, externalData: await externalDataOf(loader, graph, options) };
+      if (await loader.has(graph, options))
+        return { dtype, graph, externalData: await externalDataOf(loader, graph, options) };
     }
   }
-  throw new Error(`The model source has no ONNX decoder for dtype ${dtypes.join(' or ')} (looked for onnx/model{suffix}.onnx and model{suffix}.onnx).`);
+  throw new Error(
+    `The model source has no ONNX decoder for dtype ${dtypes.join(' or ')} (looked for onnx/model{suffix}.onnx and model{suffix}.onnx).`,
+  );
 }
 
 /** External data as onnxruntime-web takes it: the name the graph refers to, and the bytes. */
 export async function loadExternalData(loader: FileLoader, files: ModelFiles, options: LoadOptions = {}) {
   const folder = folderOf(files.graph);
-  return Promise.all(files.externalData.map(async (file) => ({ path: file.slice(folder.length), data: await loader.load(file, options) })));
+  return Promise.all(
+    files.externalData.map(async (file) => ({
+      path: file.slice(folder.length),
+      data: await loader.load(file, options),
+    })),
+  );
 }

@@ -32,10 +32,21 @@ function offeredTools(params: ChatParams): ToolDefinition[] | undefined {
 function promptIds(model: LoadedLlm, params: ChatParams, tools: ToolDefinition[] | undefined): number[] {
   const template = model.template(tools !== undefined);
   try {
-    const text = template.render({ messages: params.messages, tools, bosToken: model.tokenizer.bosToken, eosToken: model.tokenizer.eosToken });
+    const text = template.render({
+      messages: params.messages,
+      tools,
+      bosToken: model.tokenizer.bosToken,
+      eosToken: model.tokenizer.eosToken,
+    });
     return model.tokenizer.encode(text);
   } catch (error) {
-    if (error instanceof TemplateRejected) throw new ApiError(400, `The model's chat template rejected the messages: ${error.message}`, 'invalid_messages', 'messages');
+    if (error instanceof TemplateRejected)
+      throw new ApiError(
+        400,
+        `The model's chat template rejected the messages: ${error.message}`,
+        'invalid_messages',
+        'messages',
+      );
     throw error;
   }
 }
@@ -56,7 +67,12 @@ function completionBudget(model: LoadedLlm, params: ChatParams, prompt: number):
 }
 
 /** Generates one chat completion, streaming deltas; stops early when `cancelled()` turns true. */
-export async function generate(model: LoadedLlm, params: ChatParams, events: GenerationEvents, cancelled: () => boolean): Promise<ChatOutcome> {
+export async function generate(
+  model: LoadedLlm,
+  params: ChatParams,
+  events: GenerationEvents,
+  cancelled: () => boolean,
+): Promise<ChatOutcome> {
   const tools = offeredTools(params);
   const prompt = promptIds(model, params, tools);
   const budget = completionBudget(model, params, prompt.length);

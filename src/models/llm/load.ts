@@ -29,13 +29,19 @@ export interface LoadRequest {
 }
 
 const utf8 = new TextDecoder();
-const json = async (loader: FileLoader, file: string, options: LoadOptions) => JSON.parse(utf8.decode(await loader.load(file, options))) as Json;
+const json = async (loader: FileLoader, file: string, options: LoadOptions) =>
+  JSON.parse(utf8.decode(await loader.load(file, options))) as Json;
 const optionalJson = async (loader: FileLoader, file: string, options: LoadOptions) =>
   (await loader.has(file, options)) ? json(loader, file, options) : undefined;
 
-async function templateSource(loader: FileLoader, tokenizerConfig: Json, options: LoadOptions): Promise<TemplateSource> {
+async function templateSource(
+  loader: FileLoader,
+  tokenizerConfig: Json,
+  options: LoadOptions,
+): Promise<TemplateSource> {
   if (tokenizerConfig.chat_template) return tokenizerConfig.chat_template as TemplateSource;
-  if (await loader.has('chat_template.jinja', options)) return utf8.decode(await loader.load('chat_template.jinja', options));
+  if (await loader.has('chat_template.jinja', options))
+    return utf8.decode(await loader.load('chat_template.jinja', options));
   throw new Error('The model has no chat template (tokenizer_config.json chat_template or chat_template.jinja).');
 }
 
@@ -49,7 +55,13 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
   ]);
   const genai = config ? undefined : await optionalJson(loader, 'genai_config.json', options);
   const tokenizer = new TextTokenizer(tokenizerJson, tokenizerConfig);
-  const llmConfig = readConfig({ config, genai, generation, tokenizerConfig, eosTokenId: tokenizer.id(tokenizer.eosToken) });
+  const llmConfig = readConfig({
+    config,
+    genai,
+    generation,
+    tokenizerConfig,
+    eosTokenId: tokenizer.id(tokenizer.eosToken),
+  });
   const source = await templateSource(loader, tokenizerConfig, options);
   const templates = new Map<string, ChatTemplate>();
   const template = (withTools: boolean) => {
@@ -60,12 +72,18 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
 
   const gpu = request.backend === 'wasm' ? undefined : await probeWebGpu();
   const attempts = backendAttempts(request.backend, gpu, request.dtype);
-  const ort = await loadOrt(attempts.some((attempt) => attempt.backend === 'webgpu'), request.threads);
+  const ort = await loadOrt(
+    attempts.some((attempt) => attempt.backend === 'webgpu'),
+    request.threads,
+  );
   const failures: string[] = [];
   for (const attempt of attempts) {
     try {
       const files = await findModelFiles(loader, attempt.dtypes, options);
-      const [graph, externalData] = await Promise.all([loader.load(files.graph, options), loadExternalData(loader, files, options)]);
+      const [graph, externalData] = await Promise.all([
+        loader.load(files.graph, options),
+        loadExternalData(loader, files, options),
+      ]);
       const session = await createSession(ort, { backend: attempt.backend, graph, externalData });
       const layout = layoutOf(session, llmConfig);
       if (attempt.backend === 'webgpu' && layout.cacheType === 'float16' && !gpu?.f16) {

@@ -31,7 +31,8 @@ export interface WhisperConfig {
   melBins: number;
 }
 
-const numbers = (value: unknown): number[] => (Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : []);
+const numbers = (value: unknown): number[] =>
+  Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
 
 function required(tokenId: (token: string) => number | undefined, ...tokens: string[]): number {
   for (const token of tokens) {
@@ -42,7 +43,11 @@ function required(tokenId: (token: string) => number | undefined, ...tokens: str
 }
 
 /** Reads config.json, generation_config.json and the tokenizer's special tokens. */
-export function readWhisperConfig(config: Json, generation: Json | undefined, tokenId: (token: string) => number | undefined): WhisperConfig {
+export function readWhisperConfig(
+  config: Json,
+  generation: Json | undefined,
+  tokenId: (token: string) => number | undefined,
+): WhisperConfig {
   const gen = generation ?? {};
   const noTimestamps = required(tokenId, '<|notimestamps|>');
   const dModel = Number(config.d_model);
@@ -67,7 +72,8 @@ export function readWhisperConfig(config: Json, generation: Json | undefined, to
     suppressTokens: numbers(gen.suppress_tokens ?? config.suppress_tokens),
     beginSuppressTokens: numbers(gen.begin_suppress_tokens ?? config.begin_suppress_tokens),
     maxLength: Number(gen.max_length ?? config.max_target_positions ?? 448),
-    maxInitialTimestampIndex: typeof gen.max_initial_timestamp_index === 'number' ? gen.max_initial_timestamp_index : undefined,
+    maxInitialTimestampIndex:
+      typeof gen.max_initial_timestamp_index === 'number' ? gen.max_initial_timestamp_index : undefined,
     decoderLayers: Number(config.decoder_layers),
     heads,
     headDim: dModel / heads,

@@ -48,24 +48,40 @@ function halfToFloat(bits: number): number {
 export class WhisperDecoder {
   private readonly cacheType: 'float32' | 'float16';
 
-  constructor(private readonly ort: Ort, private readonly encoder: OrtSession, private readonly decoder: OrtSession, readonly config: WhisperConfig) {
+  constructor(
+    private readonly ort: Ort,
+    private readonly encoder: OrtSession,
+    private readonly decoder: OrtSession,
+    readonly config: WhisperConfig,
+  ) {
     const past = decoder.inputMetadata.find((input) => input.name === 'past_key_values.0.decoder.key');
     this.cacheType = past && past.isTensor && past.type === 'float16' ? 'float16' : 'float32';
   }
 
   /** input_features [1, mels, 3000] → last_hidden_state. */
   async encode(features: Float32Array): Promise<Tensor> {
-    const input = new this.ort.Tensor('float32', features, [1, this.config.melBins, features.length / this.config.melBins]);
+    const input = new this.ort.Tensor('float32', features, [
+      1,
+      this.config.melBins,
+      features.length / this.config.melBins,
+    ]);
     const output = await this.encoder.run({ input_features: input });
     return output.last_hidden_state!;
   }
 
   private emptyCache(): Record<string, Tensor> {
     const { decoderLayers, heads, headDim } = this.config;
-    const empty = () => new this.ort.Tensor(this.cacheType, this.cacheType === 'float16' ? new Uint16Array(0) : new Float32Array(0), [1, heads, 0, headDim]);
+    const empty = () =>
+      new this.ort.Tensor(this.cacheType, this.cacheType === 'float16' ? new Uint16Array(0) : new Float32Array(0), [
+        1,
+        heads,
+        0,
+        headDim,
+      ]);
     const feeds: Record<string, Tensor> = {};
     for (let i = 0; i < decoderLayers; i++) {
-      for (const part of ['decoder.key', 'decoder.value', 'encoder.key', 'encoder.value']) feeds[`past_key_values.${i}.${part}`] = empty();
+      for (const part of ['decoder.key', 'decoder.value', 'encoder.key', 'encoder.value'])
+        feeds[`past_key_values.${i}.${part}`] = empty();
     }
     return feeds;
   }
@@ -107,10 +123,15 @@ export class WhisperDecoder {
 
   private async cachedRun(feeds: Record<string, Tensor>, encoded: Tensor) {
     const fetches = ['logits'];
-    for (let i = 0; i < this.config.decoderLayers; i++) fetches.push(`present.${i}.decoder.key`, `present.${i}.decoder.value`);
+    for (let i = 0; i < this.config.decoderLayers; i++)
+      fetches.push(`present.${i}.decoder.key`, `present.${i}.decoder.value`);
     if (this.slimEncoderInput !== false && encoded.location === 'cpu') {
       const width = encoded.dims[2]!;
-      const slim = new this.ort.Tensor(encoded.type as 'float32', encoded.type === 'float16' ? new Uint16Array(width) : new Float32Array(width), [1, 1, width]);
+      const slim = new this.ort.Tensor(
+        encoded.type as 'float32',
+        encoded.type === 'float16' ? new Uint16Array(width) : new Float32Array(width),
+        [1, 1, width],
+      );
       try {
         const output = await this.decoder.run({ ...feeds, encoder_hidden_states: slim }, fetches);
         this.slimEncoderInput = true;

@@ -9,9 +9,14 @@ export interface WhisperGraphs {
 }
 
 /** `onnx/encoder_model{suffix}.onnx` and `onnx/decoder_model_merged{suffix}.onnx` when the source has both. */
-export async function findWhisperGraphs(loader: FileLoader, dtype: string, options: LoadOptions = {}): Promise<WhisperGraphs | undefined> {
+export async function findWhisperGraphs(
+  loader: FileLoader,
+  dtype: string,
+  options: LoadOptions = {},
+): Promise<WhisperGraphs | undefined> {
   const suffix = DTYPE_SUFFIX[dtype];
-  if (suffix === undefined) throw new Error(`Unknown dtype '${dtype}': use one of ${Object.keys(DTYPE_SUFFIX).join(', ')}.`);
+  if (suffix === undefined)
+    throw new Error(`Unknown dtype '${dtype}': use one of ${Object.keys(DTYPE_SUFFIX).join(', ')}.`);
   const encoder = `onnx/encoder_model${suffix}.onnx`;
   const decoder = `onnx/decoder_model_merged${suffix}.onnx`;
   const [hasEncoder, hasDecoder] = await Promise.all([loader.has(encoder, options), loader.has(decoder, options)]);
@@ -33,5 +38,7 @@ export async function whisperFiles(loader: FileLoader, dtypes: readonly string[]
       { name: graphs.decoder },
     ];
   }
-  throw new Error(`The model source has no onnx/encoder_model{suffix}.onnx + onnx/decoder_model_merged{suffix}.onnx for ${dtypes.join(' or ')}.`);
+  throw new Error(
+    `The model source has no onnx/encoder_model{suffix}.onnx + onnx/decoder_model_merged{suffix}.onnx for ${dtypes.join(' or ')}.`,
+  );
 }

@@ -16,7 +16,12 @@ export function logSumExp(logits: Float32Array): number {
  * no `<|notimestamps|>`, a timestamp first, timestamps in pairs, and a timestamp whenever the
  * timestamps together are likelier than any single text token.
  */
-export function applyWhisperRules(logits: Float32Array, generated: readonly number[], config: WhisperConfig, timestamps: boolean): void {
+export function applyWhisperRules(
+  logits: Float32Array,
+  generated: readonly number[],
+  config: WhisperConfig,
+  timestamps: boolean,
+): void {
   const { eot, noTimestamps, timestampBegin } = config.ids;
   for (const id of config.suppressTokens) logits[id] = -Infinity;
   if (generated.length === 0) for (const id of config.beginSuppressTokens) logits[id] = -Infinity;
@@ -25,7 +30,8 @@ export function applyWhisperRules(logits: Float32Array, generated: readonly numb
   logits[noTimestamps] = -Infinity;
   if (generated.length === 0) {
     logits.fill(-Infinity, 0, timestampBegin);
-    if (config.maxInitialTimestampIndex !== undefined) logits.fill(-Infinity, timestampBegin + config.maxInitialTimestampIndex + 1);
+    if (config.maxInitialTimestampIndex !== undefined)
+      logits.fill(-Infinity, timestampBegin + config.maxInitialTimestampIndex + 1);
     return;
   }
   const isTimestamp = (token: number | undefined) => token !== undefined && token >= timestampBegin;

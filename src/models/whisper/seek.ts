@@ -31,7 +31,12 @@ function shiftFeatures(features: Float32Array, mels: number, seek: number): Floa
 
 const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
 
-async function pass(decoder: WhisperDecoder, features: Float32Array, seek: number, request: DecodeRequest): Promise<DecodeResult> {
+async function pass(
+  decoder: WhisperDecoder,
+  features: Float32Array,
+  seek: number,
+  request: DecodeRequest,
+): Promise<DecodeResult> {
   const encoded = await decoder.encode(shiftFeatures(features, decoder.config.melBins, seek));
   try {
     return await decoder.decode(encoded, request);
@@ -45,7 +50,11 @@ async function pass(decoder: WhisperDecoder, features: Float32Array, seek: numbe
  * segment boundary before the window's end, decoding restarts from that boundary, and the
  * timestamps of each pass are shifted by where it started.
  */
-export async function decodeWindow(decoder: WhisperDecoder, features: Float32Array, request: DecodeRequest): Promise<WindowTokens> {
+export async function decodeWindow(
+  decoder: WhisperDecoder,
+  features: Float32Array,
+  request: DecodeRequest,
+): Promise<WindowTokens> {
   if (!request.timestamps) {
     const result = await pass(decoder, features, 0, request);
     return {

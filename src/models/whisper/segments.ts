@@ -22,7 +22,13 @@ const round2 = (seconds: number) => Math.round(seconds * 100) / 100;
 export function splitSegments(tokens: readonly PassToken[], passes: readonly Pass[], ids: WhisperIds): WindowSegment[] {
   const segments: WindowSegment[] = [];
   let open: WindowSegment | undefined;
-  const segment = (pass: number): WindowSegment => ({ start: undefined, end: undefined, textTokens: [], tokens: [], pass: passes[pass]! });
+  const segment = (pass: number): WindowSegment => ({
+    start: undefined,
+    end: undefined,
+    textTokens: [],
+    tokens: [],
+    pass: passes[pass]!,
+  });
   for (const { token, pass } of tokens) {
     open ??= segment(pass);
     if (token >= ids.timestampBegin && token <= ids.timestampBegin + 1500) {

@@ -24,7 +24,10 @@ export interface TranscribeOptions {
 
 /** A request the model cannot serve as asked (e.g. a language it does not know); the route answers 400. */
 export class WhisperRequestError extends Error {
-  constructor(message: string, readonly param: string) {
+  constructor(
+    message: string,
+    readonly param: string,
+  ) {
     super(message);
     this.name = 'WhisperRequestError';
   }
@@ -50,7 +53,11 @@ export function windows(length: number): Window[] {
   const out: Window[] = [];
   for (let from = 0; ; from += WINDOW - 2 * STRIDE) {
     const last = from + WINDOW >= length;
-    out.push({ from, keepFrom: from === 0 ? 0 : (from + STRIDE) / SAMPLE_RATE, keepTo: (last ? length : from + WINDOW - STRIDE) / SAMPLE_RATE });
+    out.push({
+      from,
+      keepFrom: from === 0 ? 0 : (from + STRIDE) / SAMPLE_RATE,
+      keepTo: (last ? length : from + WINDOW - STRIDE) / SAMPLE_RATE,
+    });
     if (last) return out;
   }
 }
@@ -59,7 +66,9 @@ export function windows(length: number): Window[] {
 async function compressionRatio(text: string): Promise<number> {
   const bytes = new TextEncoder().encode(text);
   if (bytes.length === 0) return 0;
-  const compressed = await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer();
+  const compressed = await new Response(
+    new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate')),
+  ).arrayBuffer();
   return bytes.length / compressed.byteLength;
 }
 
@@ -79,10 +88,17 @@ function prefixOf(model: LoadedWhisper, options: TranscribeOptions, language: st
 }
 
 /** Speech to text with one Whisper model: 16 kHz mono samples in, OpenAI's transcript shape out. */
-export async function transcribe(model: LoadedWhisper, samples: Float32Array, options: TranscribeOptions): Promise<Transcript> {
+export async function transcribe(
+  model: LoadedWhisper,
+  samples: Float32Array,
+  options: TranscribeOptions,
+): Promise<Transcript> {
   const { config } = model.decoder;
   if (options.language !== undefined && !config.languages.has(options.language)) {
-    throw new WhisperRequestError(`This model does not recognise the language '${options.language}'. GET /v1/models lists the languages it knows.`, 'language');
+    throw new WhisperRequestError(
+      `This model does not recognise the language '${options.language}'. GET /v1/models lists the languages it knows.`,
+      'language',
+    );
   }
   const plan = windows(samples.length);
   const timestamps = options.timestamps || plan.length > 1;
@@ -92,7 +108,12 @@ export async function transcribe(model: LoadedWhisper, samples: Float32Array, op
     const features = model.mel.extract(samples.subarray(window.from, window.from + WINDOW));
     language ??= await detectLanguage(model, features);
     const prefix = prefixOf(model, options, language, timestamps);
-    const { tokens, passes } = await decodeWindow(model.decoder, features, { prefix, timestamps, temperature: options.temperature, cancelled: options.cancelled });
+    const { tokens, passes } = await decodeWindow(model.decoder, features, {
+      prefix,
+      timestamps,
+      temperature: options.temperature,
+      cancelled: options.cancelled,
+    });
     const offset = window.from / SAMPLE_RATE;
     for (const segment of (timestamps ? splitSegments : wholeSegment)(tokens, passes, config.ids)) {
       const start = offset + (segment.start ?? 0);
@@ -120,7 +141,10 @@ export async function transcribe(model: LoadedWhisper, samples: Float32Array, op
     task: options.task,
     language: languageName(language ?? 'en'),
     duration,
-    text: segments.map((segment) => segment.text).join('').trim(),
+    text: segments
+      .map((segment) => segment.text)
+      .join('')
+      .trim(),
     segments,
   };
 }

@@ -16,7 +16,9 @@ interface EspeakModule {
   eSpeakNGWorker: new () => EspeakInstance;
 }
 
-type EspeakFactory = (module?: { getPreloadedPackage?(name: string, size: number): ArrayBuffer }) => Promise<EspeakModule>;
+type EspeakFactory = (module?: {
+  getPreloadedPackage?(name: string, size: number): ArrayBuffer;
+}) => Promise<EspeakModule>;
 
 /** The plug-in's package; an import map may point this bare name at its espeak-ng.js. */
 export const ESPEAK_PACKAGE = '@echogarden/espeak-ng-emscripten';
@@ -39,10 +41,21 @@ export async function loadEspeak(moduleUrl: string, data?: Uint8Array): Promise<
     );
   }
   try {
-    const module = await factory(data ? { getPreloadedPackage: () => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer } : {});
+    const module = await factory(
+      data
+        ? {
+            getPreloadedPackage: () =>
+              data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer,
+          }
+        : {},
+    );
     return new Espeak(new module.eSpeakNGWorker());
   } catch (error) {
-    throw new TtsError(503, `eSpeak-NG could not start (is espeak-ng.data reachable?): ${error instanceof Error ? error.message : String(error)}`, 'tts_plugin_failed');
+    throw new TtsError(
+      503,
+      `eSpeak-NG could not start (is espeak-ng.data reachable?): ${error instanceof Error ? error.message : String(error)}`,
+      'tts_plugin_failed',
+    );
   }
 }
 
@@ -75,14 +88,26 @@ export class Espeak {
   /** Selects a voice, failing (instead of keeping the previous voice) when eSpeak lacks it. */
   useVoice(voice: string): void {
     const code = this.engine.set_voice(voice);
-    if (code !== 0) throw new TtsError(400, `eSpeak-NG cannot load the voice '${voice}' (error ${code}).`, 'voice_unavailable', 'voice');
+    if (code !== 0)
+      throw new TtsError(
+        400,
+        `eSpeak-NG cannot load the voice '${voice}' (error ${code}).`,
+        'voice_unavailable',
+        'voice',
+      );
   }
 
   /** Speaks `text`; `stopped` is checked between clauses (it may yield so a cancel can arrive). */
-  async speak(voice: string, text: string, params: ProsodyParams, stopped: () => Promise<boolean>): Promise<Float32Array> {
+  async speak(
+    voice: string,
+    text: string,
+    params: ProsodyParams,
+    stopped: () => Promise<boolean>,
+  ): Promise<Float32Array> {
     this.useVoice(voice);
     const clauses = planClauses(text, params);
-    if (clauses.length === 0) throw new TtsError(400, '`input` has no letters or digits to speak.', 'invalid_value', 'input');
+    if (clauses.length === 0)
+      throw new TtsError(400, '`input` has no letters or digits to speak.', 'invalid_value', 'input');
     const chunks: Int16Array[] = [];
     const silence: number[] = [];
     for (const clause of clauses) {
@@ -108,7 +133,12 @@ export class Espeak {
   phonemes(voice: string, text: string): string {
     this.useVoice(voice);
     const { code, ipa } = this.engine.synthesize_ipa(text);
-    if (code !== 0) throw new TtsError(500, `eSpeak-NG could not phonemise the input (error ${code}).`, 'phonemizer_failed');
-    return ipa.replace(/\([a-z-]+\)/g, '').replace(/_/g, '').replace(/\s+/g, ' ').trim();
+    if (code !== 0)
+      throw new TtsError(500, `eSpeak-NG could not phonemise the input (error ${code}).`, 'phonemizer_failed');
+    return ipa
+      .replace(/\([a-z-]+\)/g, '')
+      .replace(/_/g, '')
+      .replace(/\s+/g, ' ')
+      .trim();
   }
 }

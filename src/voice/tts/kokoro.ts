@@ -22,11 +22,15 @@ const styles = memo<Float32Array>();
  */
 export const speakKokoro: Runtime = async (job, context) => {
   const spec = job.voice.spec;
-  if (spec.engine !== 'kokoro') throw new TtsError(500, `Voice '${job.voice.id}' is not a Kokoro voice.`, 'internal_error');
+  if (spec.engine !== 'kokoro')
+    throw new TtsError(500, `Voice '${job.voice.id}' is not a Kokoro voice.`, 'internal_error');
   const files = context.files();
   const key = `${job.weightsBase}|${job.dtype}`;
   const model = await models(key, async () => {
-    const [session, tokenizer] = await Promise.all([openSession(files, modelFile(job.dtype)), loadJson<KokoroTokenizerJson>(files, 'tokenizer.json')]);
+    const [session, tokenizer] = await Promise.all([
+      openSession(files, modelFile(job.dtype)),
+      loadJson<KokoroTokenizerJson>(files, 'tokenizer.json'),
+    ]);
     return { session, vocab: tokenizer.model.vocab };
   });
   const style = await styles(`${job.weightsBase}|${spec.styleFile}`, async () => {
@@ -34,8 +38,12 @@ export const speakKokoro: Runtime = async (job, context) => {
     return new Float32Array(bytes.slice().buffer, 0, Math.floor(bytes.byteLength / 4));
   });
   const espeak = await context.espeak();
-  const ids = kokoroIds(kokoroText(splitClauses(job.text), (clause) => espeak.phonemes(spec.phonemeLanguage, clause)), model.vocab);
-  if (ids.length === 0) throw new TtsError(400, '`input` has nothing this voice can pronounce.', 'invalid_value', 'input');
+  const ids = kokoroIds(
+    kokoroText(splitClauses(job.text), (clause) => espeak.phonemes(spec.phonemeLanguage, clause)),
+    model.vocab,
+  );
+  if (ids.length === 0)
+    throw new TtsError(400, '`input` has nothing this voice can pronounce.', 'invalid_value', 'input');
   const ort = await loadOrt();
   const parts: Float32Array[] = [];
   for (const batch of kokoroBatches(ids, model.vocab[' '])) {

@@ -17,9 +17,24 @@ export function loadOrt(): Promise<Ort> {
 
 /** The onnx-community file for a dtype; q8 (model_quantized.onnx) unless the model source names another. */
 export function modelFile(dtype = 'q8'): string {
-  const suffix: Record<string, string> = { fp32: '', fp16: '_fp16', q8: '_quantized', int8: '_quantized', uint8: '_uint8', q8f16: '_q8f16', q4: '_q4', q4f16: '_q4f16' };
+  const suffix: Record<string, string> = {
+    fp32: '',
+    fp16: '_fp16',
+    q8: '_quantized',
+    int8: '_quantized',
+    uint8: '_uint8',
+    q8f16: '_q8f16',
+    q4: '_q4',
+    q4f16: '_q4f16',
+  };
   const name = suffix[dtype];
-  if (name === undefined) throw new TtsError(400, `Unknown dtype '${dtype}' for a neural voice; use one of ${Object.keys(suffix).join(', ')}.`, 'invalid_value', 'model');
+  if (name === undefined)
+    throw new TtsError(
+      400,
+      `Unknown dtype '${dtype}' for a neural voice; use one of ${Object.keys(suffix).join(', ')}.`,
+      'invalid_value',
+      'model',
+    );
   return `onnx/model${name}.onnx`;
 }
 
@@ -28,18 +43,29 @@ export async function loadFile(loader: FileLoader, file: string): Promise<Uint8A
   try {
     return await loader.load(file);
   } catch (error) {
-    throw new TtsError(503, `The voice's file ${file} could not be loaded: ${error instanceof Error ? error.message : String(error)}`, 'model_load_failed', 'voice');
+    throw new TtsError(
+      503,
+      `The voice's file ${file} could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+      'model_load_failed',
+      'voice',
+    );
   }
 }
 
-export const loadJson = async <T>(loader: FileLoader, file: string): Promise<T> => JSON.parse(new TextDecoder().decode(await loadFile(loader, file))) as T;
+export const loadJson = async <T>(loader: FileLoader, file: string): Promise<T> =>
+  JSON.parse(new TextDecoder().decode(await loadFile(loader, file))) as T;
 
 export async function openSession(loader: FileLoader, file: string): Promise<Session> {
   const [runtime, bytes] = await Promise.all([loadOrt(), loadFile(loader, file)]);
   try {
     return await runtime.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
   } catch (error) {
-    throw new TtsError(503, `The voice's model ${file} could not be opened: ${error instanceof Error ? error.message : String(error)}`, 'model_load_failed', 'voice');
+    throw new TtsError(
+      503,
+      `The voice's model ${file} could not be opened: ${error instanceof Error ? error.message : String(error)}`,
+      'model_load_failed',
+      'voice',
+    );
   }
 }
 
@@ -58,7 +84,9 @@ export function memo<T>(): (key: string, make: () => Promise<T>) => Promise<T> {
 }
 
 export function concat(parts: Float32Array[], gapSamples = 0): Float32Array {
-  const out = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0) + gapSamples * Math.max(0, parts.length - 1));
+  const out = new Float32Array(
+    parts.reduce((sum, part) => sum + part.length, 0) + gapSamples * Math.max(0, parts.length - 1),
+  );
   let offset = 0;
   for (const part of parts) {
     out.set(part, offset);

@@ -29,7 +29,13 @@ export const speakVits: Runtime = async (job, context) => {
       loadJson<VitsTokenizerConfig>(files, 'tokenizer_config.json'),
       loadJson<{ sampling_rate?: number }>(files, 'config.json'),
     ]);
-    if (tokenizer.is_uroman) throw new TtsError(400, `Voice '${job.voice.id}' needs uroman romanisation, which this runtime does not do.`, 'voice_unavailable', 'voice');
+    if (tokenizer.is_uroman)
+      throw new TtsError(
+        400,
+        `Voice '${job.voice.id}' needs uroman romanisation, which this runtime does not do.`,
+        'voice_unavailable',
+        'voice',
+      );
     return { session, vocab, tokenizer, sampleRate: config.sampling_rate ?? 16_000 };
   });
   const ort = await loadOrt();
@@ -39,12 +45,22 @@ export const speakVits: Runtime = async (job, context) => {
     const ids = vitsIds(clause, model.vocab, model.tokenizer);
     if (ids.length <= 1) continue;
     const shape = [1, ids.length];
-    const feeds: Record<string, import('onnxruntime-web').Tensor> = { input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), shape) };
-    if (model.session.inputNames.includes('attention_mask')) feeds.attention_mask = new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), shape);
+    const feeds: Record<string, import('onnxruntime-web').Tensor> = {
+      input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), shape),
+    };
+    if (model.session.inputNames.includes('attention_mask'))
+      feeds.attention_mask = new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), shape);
     const output = await model.session.run(feeds);
     parts.push(output.waveform!.data as Float32Array);
   }
-  if (parts.length === 0) throw new TtsError(400, '`input` has nothing this voice can pronounce.', 'invalid_value', 'input');
+  if (parts.length === 0)
+    throw new TtsError(400, '`input` has nothing this voice can pronounce.', 'invalid_value', 'input');
   const samples = concat(parts, Math.round(CLAUSE_GAP_SECONDS * model.sampleRate));
-  return { samples: job.speed === 1 ? samples : await sonicStretch(samples, model.sampleRate, Float64Array.of(0, samples.length), Float32Array.of(job.speed)), sampleRate: model.sampleRate };
+  return {
+    samples:
+      job.speed === 1
+        ? samples
+        : await sonicStretch(samples, model.sampleRate, Float64Array.of(0, samples.length), Float32Array.of(job.speed)),
+    sampleRate: model.sampleRate,
+  };
 };

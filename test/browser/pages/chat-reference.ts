@@ -26,7 +26,10 @@ export interface ReferenceRequest {
 }
 
 export async function greedyWithoutCache(request: ReferenceRequest) {
-  const [tokenizerJson, tokenizerConfig] = await Promise.all([json(`${request.base}tokenizer.json`), json(`${request.base}tokenizer_config.json`)]);
+  const [tokenizerJson, tokenizerConfig] = await Promise.all([
+    json(`${request.base}tokenizer.json`),
+    json(`${request.base}tokenizer_config.json`),
+  ]);
   const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
   const token = (value: unknown) => (typeof value === 'string' ? value : (value as { content: string }).content);
   const prompt = new Template(tokenizerConfig.chat_template).render({
@@ -40,7 +43,12 @@ export async function greedyWithoutCache(request: ReferenceRequest) {
   ort.env.wasm.numThreads = 1;
   const session = await ort.InferenceSession.create(await bytes(request.base + request.graph), {
     executionProviders: ['wasm'],
-    externalData: await Promise.all(request.externalData.map(async (file) => ({ path: file.slice(folder.length), data: await bytes(request.base + file) }))),
+    externalData: await Promise.all(
+      request.externalData.map(async (file) => ({
+        path: file.slice(folder.length),
+        data: await bytes(request.base + file),
+      })),
+    ),
   });
   const ids = [...promptIds];
   const generated: number[] = [];
@@ -51,11 +59,17 @@ export async function greedyWithoutCache(request: ReferenceRequest) {
       attention_mask: new ort.Tensor('int64', new BigInt64Array(n).fill(1n), [1, n]),
     };
     for (const input of session.inputMetadata) {
-      if (input.name === 'position_ids') feeds.position_ids = new ort.Tensor('int64', BigInt64Array.from(ids.map((_, i) => BigInt(i))), [1, n]);
-      if (input.name === 'num_logits_to_keep') feeds.num_logits_to_keep = new ort.Tensor('int64', new BigInt64Array([1n]), []);
+      if (input.name === 'position_ids')
+        feeds.position_ids = new ort.Tensor('int64', BigInt64Array.from(ids.map((_, i) => BigInt(i))), [1, n]);
+      if (input.name === 'num_logits_to_keep')
+        feeds.num_logits_to_keep = new ort.Tensor('int64', new BigInt64Array([1n]), []);
       if (input.name.startsWith('past_key_values.') && input.isTensor) {
         const [, heads, , dim] = input.shape as number[];
-        feeds[input.name] = new ort.Tensor(input.type as 'float32', input.type === 'float16' ? new Uint16Array(0) : new Float32Array(0), [1, heads!, 0, dim!]);
+        feeds[input.name] = new ort.Tensor(
+          input.type as 'float32',
+          input.type === 'float16' ? new Uint16Array(0) : new Float32Array(0),
+          [1, heads!, 0, dim!],
+        );
       }
     }
     const out = await session.run(feeds);
@@ -69,5 +83,9 @@ export async function greedyWithoutCache(request: ReferenceRequest) {
     ids.push(best);
   }
   await session.release();
-  return { promptTokens: promptIds.length, generated, text: tokenizer.decode(generated, { skip_special_tokens: true }) };
+  return {
+    promptTokens: promptIds.length,
+    generated,
+    text: tokenizer.decode(generated, { skip_special_tokens: true }),
+  };
 }

@@ -2,7 +2,8 @@ import * as Comlink from 'comlink';
 import { storeLoader } from '../../../src/store/store-loader';
 import type { StoreLoaderOptions } from '../../../src/store/store-loader';
 
-const hex = (buffer: ArrayBuffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
+const hex = (buffer: ArrayBuffer) =>
+  Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /** Loads files through the store inside a worker, as an engine does, and describes what it got. */
 Comlink.expose({

@@ -54,11 +54,18 @@ export function envelopes(samples: Float32Array, sampleRate: number): (Float64Ar
   const window = Float64Array.from({ length: size }, (_, i) => 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (size - 1)));
   const frames: Float64Array[] = [];
   for (let start = 0; start + size <= samples.length; start += hop) {
-    frames.push(Float64Array.from({ length: size }, (_, i) => (samples[start + i]! - 0.97 * (samples[start + i - 1] ?? 0)) * window[i]!));
+    frames.push(
+      Float64Array.from(
+        { length: size },
+        (_, i) => (samples[start + i]! - 0.97 * (samples[start + i - 1] ?? 0)) * window[i]!,
+      ),
+    );
   }
   const energy = frames.map((f) => f.reduce((s, v) => s + v * v, 0));
   const loudest = Math.max(...energy);
-  return frames.map((frame, i) => (energy[i]! < loudest / 100 ? null : lpcEnvelope(levinson(autocorrelation(frame, ORDER), ORDER))));
+  return frames.map((frame, i) =>
+    energy[i]! < loudest / 100 ? null : lpcEnvelope(levinson(autocorrelation(frame, ORDER), ORDER)),
+  );
 }
 
 /** The frequency scale s for which `after(f)` best matches `before(f / s)` from 300 Hz to 4 kHz (least squares, means removed). */

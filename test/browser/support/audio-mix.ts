@@ -28,7 +28,17 @@ export function encodeClip(name: string, encoding: keyof typeof ENCODINGS): Uint
   const folder = new URL('../../.fixtures/audio/', import.meta.url).pathname;
   mkdirSync(folder, { recursive: true });
   const path = `${folder}${name}.${encoding}.${extension}`;
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', `${SHARED_AUDIO}/${name}`, '-c:a', codec, path]);
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    `${SHARED_AUDIO}/${name}`,
+    '-c:a',
+    codec,
+    path,
+  ]);
   return new Uint8Array(readFileSync(path));
 }
 
@@ -102,20 +112,23 @@ export const startVaani = (page: Page) =>
 
 /** POSTs a multipart upload to the in-page service with plain fetch + FormData; the body comes back as base64. */
 export function post(page: Page, path: string, upload: Upload): Promise<Answer> {
-  return page.evaluate(async ({ path, upload }) => {
-    const vaani = (window as unknown as { vaani: { fetch: typeof fetch } }).vaani;
-    const form = new FormData();
-    if (upload.file !== null) {
-      const bytes = Uint8Array.from(atob(upload.file), (c) => c.charCodeAt(0));
-      form.append('file', new Blob([bytes]), upload.filename ?? 'audio.wav');
-    }
-    for (const [key, value] of Object.entries(upload.fields ?? {})) form.append(key, value);
-    const response = await vaani.fetch(path, { method: 'POST', body: form });
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    let binary = '';
-    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    return { status: response.status, type: response.headers.get('content-type'), body: btoa(binary) };
-  }, { path, upload });
+  return page.evaluate(
+    async ({ path, upload }) => {
+      const vaani = (window as unknown as { vaani: { fetch: typeof fetch } }).vaani;
+      const form = new FormData();
+      if (upload.file !== null) {
+        const bytes = Uint8Array.from(atob(upload.file), (c) => c.charCodeAt(0));
+        form.append('file', new Blob([bytes]), upload.filename ?? 'audio.wav');
+      }
+      for (const [key, value] of Object.entries(upload.fields ?? {})) form.append(key, value);
+      const response = await vaani.fetch(path, { method: 'POST', body: form });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      let binary = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return { status: response.status, type: response.headers.get('content-type'), body: btoa(binary) };
+    },
+    { path, upload },
+  );
 }
 
 export function audioOf(answer: Answer) {
@@ -125,4 +138,6 @@ export function audioOf(answer: Answer) {
 }
 
 export const errorOf = (answer: Answer) =>
-  JSON.parse(Buffer.from(answer.body, 'base64').toString()) as { error: { code: string | null; type: string; message: string; param: string | null } };
+  JSON.parse(Buffer.from(answer.body, 'base64').toString()) as {
+    error: { code: string | null; type: string; message: string; param: string | null };
+  };

@@ -14,21 +14,33 @@ export interface Answer {
 }
 
 /** POSTs chat completions (stream false) through a fresh Vaani whose chat-v2 is `source`, in order. */
-export function complete(page: Page, source: ModelSource, bodies: Body[], backend: 'auto' | 'wasm' | 'webgpu' = 'wasm'): Promise<Answer[]> {
-  return page.evaluate(async ({ source, bodies, backend }) => {
-    const ai = window.Vaani.createVaani({ backend, models: { 'chat-v2': source } });
-    const answers = [];
-    for (const body of bodies) {
-      const response = await ai.fetch('/v1/chat/completions', {
-        method: 'POST',
-        headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'chat-v2', ...body }),
-      });
-      answers.push({ status: response.status, backend: response.headers.get('x-vaani-backend'), json: await response.json() });
-    }
-    ai.dispose();
-    return answers;
-  }, { source, bodies, backend }) as Promise<Answer[]>;
+export function complete(
+  page: Page,
+  source: ModelSource,
+  bodies: Body[],
+  backend: 'auto' | 'wasm' | 'webgpu' = 'wasm',
+): Promise<Answer[]> {
+  return page.evaluate(
+    async ({ source, bodies, backend }) => {
+      const ai = window.Vaani.createVaani({ backend, models: { 'chat-v2': source } });
+      const answers = [];
+      for (const body of bodies) {
+        const response = await ai.fetch('/v1/chat/completions', {
+          method: 'POST',
+          headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'chat-v2', ...body }),
+        });
+        answers.push({
+          status: response.status,
+          backend: response.headers.get('x-vaani-backend'),
+          json: await response.json(),
+        });
+      }
+      ai.dispose();
+      return answers;
+    },
+    { source, bodies, backend },
+  ) as Promise<Answer[]>;
 }
 
 /** Decodes ids with the fixture's own tokenizer (in node), dropping special tokens. */

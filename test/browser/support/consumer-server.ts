@@ -20,7 +20,10 @@ const isolate = (res: ServerResponse) => {
 export async function serveFolders(mounts: Record<string, string>): Promise<StaticServer> {
   const handlers = Object.entries(mounts)
     .sort(([a], [b]) => b.length - a.length)
-    .map(([prefix, dir]) => ({ prefix: prefix.replace(/\/+$/, ''), serve: sirv(dir, { dev: true, setHeaders: isolate }) }));
+    .map(([prefix, dir]) => ({
+      prefix: prefix.replace(/\/+$/, ''),
+      serve: sirv(dir, { dev: true, setHeaders: isolate }),
+    }));
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
     const mount = handlers.find(({ prefix }) => url === prefix || url.startsWith(`${prefix}/`));

@@ -80,10 +80,21 @@ export class FileServer {
     this.log.push(entry);
     const file = this.files.get(path);
     const behaviour = this.behaviours.get(path) ?? {};
-    const finish = (status: number, headers: Record<string, string | number>, body: Uint8Array) => this.send(req, res, entry, status, headers, body, behaviour);
+    const finish = (status: number, headers: Record<string, string | number>, body: Uint8Array) =>
+      this.send(req, res, entry, status, headers, body, behaviour);
 
-    if (behaviour.html) return finish(200, { 'content-type': 'text/html; charset=utf-8' }, new TextEncoder().encode('<!DOCTYPE html><html><body>Sign in to continue</body></html>'));
-    if (behaviour.status || !file) return finish(behaviour.status ?? 404, { 'content-type': 'text/plain' }, new TextEncoder().encode('Entry not found'));
+    if (behaviour.html)
+      return finish(
+        200,
+        { 'content-type': 'text/html; charset=utf-8' },
+        new TextEncoder().encode('<!DOCTYPE html><html><body>Sign in to continue</body></html>'),
+      );
+    if (behaviour.status || !file)
+      return finish(
+        behaviour.status ?? 404,
+        { 'content-type': 'text/plain' },
+        new TextEncoder().encode('Entry not found'),
+      );
     const etag = `"${createHash('sha1').update(file).digest('hex')}"`;
     const headers = { 'content-type': 'application/octet-stream', 'accept-ranges': 'bytes', etag };
     const range = req.headers.range?.match(/^bytes=(\d+)-(\d*)$/);
@@ -92,12 +103,24 @@ export class FileServer {
       const asked = range[2] ? Math.min(Number(range[2]), file.length - 1) : file.length - 1;
       const end = behaviour.rangeCap ? Math.min(asked, start + behaviour.rangeCap - 1) : asked;
       if (start >= file.length) return finish(416, { 'content-range': `bytes */${file.length}` }, new Uint8Array(0));
-      return finish(206, { ...headers, 'content-range': `bytes ${start}-${end}/${file.length}` }, file.subarray(start, end + 1));
+      return finish(
+        206,
+        { ...headers, 'content-range': `bytes ${start}-${end}/${file.length}` },
+        file.subarray(start, end + 1),
+      );
     }
     return finish(200, headers, file);
   }
 
-  private async send(req: IncomingMessage, res: ServerResponse, entry: Served, status: number, headers: Record<string, string | number>, body: Uint8Array, behaviour: Behaviour): Promise<void> {
+  private async send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: Served,
+    status: number,
+    headers: Record<string, string | number>,
+    body: Uint8Array,
+    behaviour: Behaviour,
+  ): Promise<void> {
     entry.status = status;
     res.writeHead(status, { ...headers, 'content-length': body.length });
     if (req.method === 'HEAD') return void res.end();

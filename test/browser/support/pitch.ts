@@ -70,7 +70,8 @@ export function pitchTrack(samples: Float32Array, sampleRate: number, options: P
   const frameLength = Math.max(Math.round((sampleRate * frameMs) / 1000), maxLag * 2);
   const hop = Math.round((sampleRate * hopMs) / 1000);
   const frames: Float32Array[] = [];
-  for (let start = 0; start + frameLength <= samples.length; start += hop) frames.push(samples.subarray(start, start + frameLength));
+  for (let start = 0; start + frameLength <= samples.length; start += hop)
+    frames.push(samples.subarray(start, start + frameLength));
   const loudness = frames.map(rms);
   const gate = Math.max(0, ...loudness) * silence;
   return frames.map((frame, i) => (loudness[i]! < gate ? NaN : yinFrame(frame, sampleRate, minLag, maxLag, threshold)));
@@ -82,7 +83,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 export function pitchStats(samples: Float32Array, sampleRate: number, options: PitchOptions = {}): PitchStats {
   const track = pitchTrack(samples, sampleRate, options);
   const voiced = track.filter((f0) => Number.isFinite(f0)).sort((a, b) => a - b);
-  if (voiced.length === 0) return { median: NaN, spreadSemitones: NaN, rangeSemitones: NaN, voicedFrames: 0, frames: track.length };
+  if (voiced.length === 0)
+    return { median: NaN, spreadSemitones: NaN, rangeSemitones: NaN, voicedFrames: 0, frames: track.length };
   const semitones = voiced.map((f0) => 12 * Math.log2(f0));
   const mean = semitones.reduce((a, b) => a + b, 0) / semitones.length;
   const variance = semitones.reduce((sum, s) => sum + (s - mean) ** 2, 0) / semitones.length;

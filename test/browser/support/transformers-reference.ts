@@ -19,11 +19,17 @@ declare global {
  *     messages: [{ role: 'user', content: 'नमस्ते' }], maxNewTokens: 16 });
  *   // reference.promptIds, reference.tokens (greedy ids, eos included if reached), reference.text
  */
-export async function transformersReference(pageOrContext: Page | BrowserContext, request: ReferenceRequest): Promise<ReferenceResult> {
+export async function transformersReference(
+  pageOrContext: Page | BrowserContext,
+  request: ReferenceRequest,
+): Promise<ReferenceResult> {
   const context = 'context' in pageOrContext ? pageOrContext.context() : pageOrContext;
   const page = await context.newPage();
   // Vite's HMR socket would reload the page whenever anyone edits a page of the shared test server.
-  await page.routeWebSocket(() => true, () => {});
+  await page.routeWebSocket(
+    () => true,
+    () => {},
+  );
   try {
     for (let attempt = 1; ; attempt++) {
       await page.goto('/test/browser/pages/llm-fixture-transformers.html');

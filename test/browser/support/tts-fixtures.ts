@@ -22,23 +22,45 @@ export const STYLE_ROWS = 510;
 
 const value = (name: string, elemType: number, dims: (number | string)[]): onnx.IValueInfoProto => ({
   name,
-  type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) } } },
+  type: {
+    tensorType: {
+      elemType,
+      shape: { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) },
+    },
+  },
 });
 const floats = (name: string, dims: number[], data: number[]): onnx.ITensorProto => {
   const array = Float32Array.from(data);
   return { name, dims, dataType: FLOAT, rawData: new Uint8Array(array.buffer) };
 };
-const ints = (name: string, data: number[]): onnx.ITensorProto => ({ name, dims: [data.length], dataType: INT64, int64Data: data });
-const node = (opType: string, input: string[], output: string, attribute: onnx.IAttributeProto[] = []): onnx.INodeProto => ({ opType, input, output: [output], name: output, attribute });
+const ints = (name: string, data: number[]): onnx.ITensorProto => ({
+  name,
+  dims: [data.length],
+  dataType: INT64,
+  int64Data: data,
+});
+const node = (
+  opType: string,
+  input: string[],
+  output: string,
+  attribute: onnx.IAttributeProto[] = [],
+): onnx.INodeProto => ({ opType, input, output: [output], name: output, attribute });
 
 function model(graph: onnx.IGraphProto): Uint8Array {
-  return proto.ModelProto.encode({ irVersion: 8, opsetImport: [{ domain: '', version: 13 }], producerName: 'vaani-tests', graph }).finish();
+  return proto.ModelProto.encode({
+    irVersion: 8,
+    opsetImport: [{ domain: '', version: 13 }],
+    producerName: 'vaani-tests',
+    graph,
+  }).finish();
 }
 
 /** The ids → [1, 1, n] floats → nearest-neighbour upsampled; shared by both models. */
 const upsample = (embedded: string, scales: string): onnx.INodeProto[] => [
   node('Transpose', [embedded], 'row', [{ name: 'perm', type: A.INTS, ints: [0, 2, 1] }]),
-  node('Resize', ['row', '', scales], 'upsampled', [{ name: 'mode', type: A.STRING, s: new TextEncoder().encode('nearest') }]),
+  node('Resize', ['row', '', scales], 'upsampled', [
+    { name: 'mode', type: A.STRING, s: new TextEncoder().encode('nearest') },
+  ]),
 ];
 
 export function kokoroModel(vocabSize: number): Uint8Array {
@@ -70,7 +92,11 @@ export function vitsModel(vocabSize: number): Uint8Array {
     input: [value('input_ids', INT64, [1, 'tokens']), value('attention_mask', INT64, [1, 'tokens'])],
     output: [value('waveform', FLOAT, [1, 'samples'])],
     initializer: [
-      floats('embedding', [vocabSize, 1], Array.from({ length: vocabSize }, (_, id) => id / 100)),
+      floats(
+        'embedding',
+        [vocabSize, 1],
+        Array.from({ length: vocabSize }, (_, id) => id / 100),
+      ),
       floats('scales', [3], [1, 1, VITS_SAMPLES_PER_TOKEN]),
       ints('mask_axis', [2]),
       ints('row_shape', [1, -1]),
@@ -92,10 +118,13 @@ export const KOKORO_VOCAB: Record<string, number> = Object.fromEntries(
 );
 
 /** A VITS character vocabulary: blank '_' = 0, then a–z and space. */
-export const VITS_VOCAB: Record<string, number> = Object.fromEntries(['_', ...'abcdefghijklmnopqrstuvwxyz', ' '].map((c, id) => [c, id]));
+export const VITS_VOCAB: Record<string, number> = Object.fromEntries(
+  ['_', ...'abcdefghijklmnopqrstuvwxyz', ' '].map((c, id) => [c, id]),
+);
 
 /** Style file: row r (for r phonemes) is filled with (r + 1) / 1000. */
-export const styleRows = () => Float32Array.from({ length: STYLE_ROWS * 256 }, (_, i) => (Math.floor(i / 256) + 1) / 1000);
+export const styleRows = () =>
+  Float32Array.from({ length: STYLE_ROWS * 256 }, (_, i) => (Math.floor(i / 256) + 1) / 1000);
 
 function write(root: string, files: Record<string, Uint8Array | string>): void {
   for (const [path, content] of Object.entries(files)) {
@@ -110,7 +139,9 @@ export function writeTtsFixtures(repoRoot: string): { kokoro: string; vits: stri
   write(join(repoRoot, 'test/.fixtures/tts/kokoro'), {
     'onnx/model_quantized.onnx': kokoroModel(Object.keys(KOKORO_VOCAB).length),
     'tokenizer.json': JSON.stringify({ model: { type: 'WordLevel', vocab: KOKORO_VOCAB } }),
-    ...Object.fromEntries(['hf_alpha', 'hf_beta', 'hm_omega', 'hm_psi'].map((name) => [`voices/${name}.bin`, new Uint8Array(style.buffer)])),
+    ...Object.fromEntries(
+      ['hf_alpha', 'hf_beta', 'hm_omega', 'hm_psi'].map((name) => [`voices/${name}.bin`, new Uint8Array(style.buffer)]),
+    ),
   });
   for (const uroman of [false, true]) {
     write(join(repoRoot, `test/.fixtures/tts/vits${uroman ? '-uroman' : ''}`), {
@@ -120,5 +151,9 @@ export function writeTtsFixtures(repoRoot: string): { kokoro: string; vits: stri
       'config.json': JSON.stringify({ sampling_rate: 16000 }),
     });
   }
-  return { kokoro: '/test/.fixtures/tts/kokoro/', vits: '/test/.fixtures/tts/vits/', vitsUroman: '/test/.fixtures/tts/vits-uroman/' };
+  return {
+    kokoro: '/test/.fixtures/tts/kokoro/',
+    vits: '/test/.fixtures/tts/vits/',
+    vitsUroman: '/test/.fixtures/tts/vits-uroman/',
+  };
 }

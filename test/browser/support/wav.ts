@@ -1,5 +1,10 @@
 /** Reads a 16-bit PCM mono WAV (what /v1/audio/* answer) into float samples, checking its header. */
-export function readWav(bytes: Uint8Array): { samples: Float32Array; sampleRate: number; channels: number; bits: number } {
+export function readWav(bytes: Uint8Array): {
+  samples: Float32Array;
+  sampleRate: number;
+  channels: number;
+  bits: number;
+} {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const ascii = (offset: number) => String.fromCharCode(...bytes.subarray(offset, offset + 4));
   if (ascii(0) !== 'RIFF' || ascii(8) !== 'WAVE' || ascii(36) !== 'data') throw new Error('not a canonical WAV file');

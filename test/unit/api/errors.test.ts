@@ -25,21 +25,33 @@ describe('errors in the OpenAI shape', () => {
   });
 
   it('400 on malformed JSON', async () => {
-    expect(await error(await ai.fetch(`${BASE}/chat/completions`, postJson('{"model": ')))).toMatchObject({ status: 400, code: 'invalid_json' });
+    expect(await error(await ai.fetch(`${BASE}/chat/completions`, postJson('{"model": ')))).toMatchObject({
+      status: 400,
+      code: 'invalid_json',
+    });
   });
 
   it('400 naming the parameter on wrong types and out-of-range values', async () => {
-    const wrongType = await error(await ai.fetch(`${BASE}/chat/completions`, postJson({ ...chat, temperature: 'hot' })));
+    const wrongType = await error(
+      await ai.fetch(`${BASE}/chat/completions`, postJson({ ...chat, temperature: 'hot' })),
+    );
     expect(wrongType).toMatchObject({ status: 400, param: 'temperature', code: 'invalid_type' });
     const range = await error(await ai.fetch(`${BASE}/chat/completions`, postJson({ ...chat, temperature: 2.5 })));
     expect(range).toMatchObject({ status: 400, param: 'temperature', code: 'invalid_value' });
-    const speed = await error(await ai.fetch(`${BASE}/audio/speech`, postJson({ model: 'speech-tts-v1', voice: 'x', input: 'a', speed: 3 })));
+    const speed = await error(
+      await ai.fetch(`${BASE}/audio/speech`, postJson({ model: 'speech-tts-v1', voice: 'x', input: 'a', speed: 3 })),
+    );
     expect(speed).toMatchObject({ status: 400, param: 'speed' });
   });
 
   it('400 on empty messages, a bad role, a missing model', async () => {
-    expect(await error(await ai.fetch(`${BASE}/chat/completions`, postJson({ ...chat, messages: [] })))).toMatchObject({ status: 400, param: 'messages' });
-    const role = await error(await ai.fetch(`${BASE}/chat/completions`, postJson({ ...chat, messages: [{ role: 'wizard', content: 'x' }] })));
+    expect(await error(await ai.fetch(`${BASE}/chat/completions`, postJson({ ...chat, messages: [] })))).toMatchObject({
+      status: 400,
+      param: 'messages',
+    });
+    const role = await error(
+      await ai.fetch(`${BASE}/chat/completions`, postJson({ ...chat, messages: [{ role: 'wizard', content: 'x' }] })),
+    );
     expect(role).toMatchObject({ status: 400, param: 'messages[0].role' });
     const model = await error(await ai.fetch(`${BASE}/chat/completions`, postJson({ messages: chat.messages })));
     expect(model).toMatchObject({ status: 400, param: 'model', code: 'missing_required_parameter' });
@@ -55,7 +67,10 @@ describe('errors in the OpenAI shape', () => {
   });
 
   it('404 on unknown routes and unknown models', async () => {
-    expect(await error(await ai.fetch(`${BASE}/nope`, { headers: AUTH }))).toMatchObject({ status: 404, code: 'unknown_route' });
+    expect(await error(await ai.fetch(`${BASE}/nope`, { headers: AUTH }))).toMatchObject({
+      status: 404,
+      code: 'unknown_route',
+    });
     const model = await error(await ai.fetch(`${BASE}/chat/completions`, postJson({ ...chat, model: 'gpt-9' })));
     expect(model).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
     expect((await error(await ai.fetch(`${BASE}/models/gpt-9`, { headers: AUTH }))).code).toBe('model_not_found');
@@ -74,11 +89,18 @@ describe('errors in the OpenAI shape', () => {
 
   it('413 over the JSON limit', async () => {
     const huge = JSON.stringify({ ...chat, messages: [{ role: 'user', content: 'x'.repeat(5 * 1024 * 1024) }] });
-    expect(await error(await ai.fetch(`${BASE}/chat/completions`, postJson(huge)))).toMatchObject({ status: 413, code: 'request_too_large' });
+    expect(await error(await ai.fetch(`${BASE}/chat/completions`, postJson(huge)))).toMatchObject({
+      status: 413,
+      code: 'request_too_large',
+    });
   });
 
   it('415 on a wrong content type', async () => {
-    const res = await ai.fetch(`${BASE}/chat/completions`, { method: 'POST', headers: { ...AUTH, 'content-type': 'text/plain' }, body: '{}' });
+    const res = await ai.fetch(`${BASE}/chat/completions`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'text/plain' },
+      body: '{}',
+    });
     expect(await error(res)).toMatchObject({ status: 415, code: 'unsupported_media_type' });
     const audio = await ai.fetch(`${BASE}/audio/isolate`, postJson({}));
     expect((await error(audio)).status).toBe(415);
@@ -90,12 +112,20 @@ describe('errors in the OpenAI shape', () => {
     expect(res.message).toContain("'chat-v2'");
     expect(res.message).toContain('remote');
     const only = service({ routing: 'remote-only' });
-    expect((await error(await only.fetch(`${BASE}/images/generations`, postJson({ prompt: 'warli peacock' })))).message).toContain('remote-only');
+    expect(
+      (await error(await only.fetch(`${BASE}/images/generations`, postJson({ prompt: 'warli peacock' })))).message,
+    ).toContain('remote-only');
   });
 
   it('501 coming_soon for memory and data', async () => {
-    expect(await error(await ai.fetch(`${BASE}/memory/store`, postJson({})))).toMatchObject({ status: 501, code: 'coming_soon' });
-    expect(await error(await ai.fetch(`${BASE}/data/query`, postJson({})))).toMatchObject({ status: 501, code: 'coming_soon' });
+    expect(await error(await ai.fetch(`${BASE}/memory/store`, postJson({})))).toMatchObject({
+      status: 501,
+      code: 'coming_soon',
+    });
+    expect(await error(await ai.fetch(`${BASE}/data/query`, postJson({})))).toMatchObject({
+      status: 501,
+      code: 'coming_soon',
+    });
   });
 
   it('the next valid request works after errors', async () => {

@@ -23,7 +23,9 @@ describe('sseResponse', () => {
       throw new Error('engine fell over');
     });
     const text = await res.text();
-    expect(JSON.parse(text.split('\n\n')[0]!.slice(6))).toMatchObject({ error: { message: 'engine fell over', type: 'server_error' } });
+    expect(JSON.parse(text.split('\n\n')[0]!.slice(6))).toMatchObject({
+      error: { message: 'engine fell over', type: 'server_error' },
+    });
   });
 
   it('aborts the producer when the reader cancels', async () => {

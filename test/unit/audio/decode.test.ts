@@ -8,7 +8,8 @@ import { decodeMono, toMono } from '../../../src/audio/mono';
 import { SHARED_DIR } from '../../support/shared';
 
 const shared = (name: string) => new Uint8Array(readFileSync(`${SHARED_DIR}audio/${name}`));
-const sine = (length: number, rate: number, hz: number) => Float32Array.from({ length }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
+const sine = (length: number, rate: number, hz: number) =>
+  Float32Array.from({ length }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
 
 describe('decodeAudio', () => {
   it('decodes the stereo FLAC and the MP3 clip', async () => {
@@ -33,15 +34,23 @@ describe('decodeAudio', () => {
   it('refuses bytes that are not audio, headers with no samples, and audio over the limit', async () => {
     const text = new TextEncoder().encode('this is a text file, not audio at all');
     await expect(decodeAudio(text)).rejects.toMatchObject({ name: 'InvalidAudioError' });
-    await expect(decodeAudio(new TextEncoder().encode('RIFF\0\0\0\0WAVEjunk'))).rejects.toMatchObject({ name: 'InvalidAudioError' });
-    await expect(decodeAudio(shared('jfk.flac'), { maxSeconds: 5 })).rejects.toMatchObject({ name: 'AudioTooLongError' });
+    await expect(decodeAudio(new TextEncoder().encode('RIFF\0\0\0\0WAVEjunk'))).rejects.toMatchObject({
+      name: 'InvalidAudioError',
+    });
+    await expect(decodeAudio(shared('jfk.flac'), { maxSeconds: 5 })).rejects.toMatchObject({
+      name: 'AudioTooLongError',
+    });
   });
 
   it('maps audio problems to a 400 naming the file, even after a worker boundary', async () => {
     const crossed = Object.assign(new Error('The file is not audio.'), { name: 'InvalidAudioError' });
     const mapped = toAudioApiError(crossed);
     expect(mapped).toBeInstanceOf(ApiError);
-    expect((mapped as ApiError).body.error).toMatchObject({ code: 'invalid_audio', param: 'file', type: 'invalid_request_error' });
+    expect((mapped as ApiError).body.error).toMatchObject({
+      code: 'invalid_audio',
+      param: 'file',
+      type: 'invalid_request_error',
+    });
     const other = new Error('boom');
     expect(toAudioApiError(other)).toBe(other);
   });

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { resample } from '../../../src/audio/resample';
 
-const sine = (length: number, rate: number, hz: number) => Float32Array.from({ length }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
+const sine = (length: number, rate: number, hz: number) =>
+  Float32Array.from({ length }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
 const rms = (x: Float32Array) => Math.sqrt(x.reduce((sum, v) => sum + v * v, 0) / x.length);
 
 describe('resample', () => {
-  it.each([[44100, 16000], [16000, 48000], [22050, 16000], [48000, 44100]])('%i → %i Hz keeps length, level and timing', async (from, to) => {
+  it.each([
+    [44100, 16000],
+    [16000, 48000],
+    [22050, 16000],
+    [48000, 44100],
+  ])('%i → %i Hz keeps length, level and timing', async (from, to) => {
     const input = sine(from * 2, from, 440);
     const output = await resample(input, from, to);
     expect(output.length).toBe(Math.round((input.length * to) / from));

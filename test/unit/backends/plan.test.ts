@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { WASM_DTYPES, WEBGPU_F16_DTYPES, WEBGPU_F32_DTYPES, backendAttempts, possibleBackends } from '../../../src/backends/plan';
+import {
+  WASM_DTYPES,
+  WEBGPU_F16_DTYPES,
+  WEBGPU_F32_DTYPES,
+  backendAttempts,
+  possibleBackends,
+} from '../../../src/backends/plan';
 
 describe('backendAttempts', () => {
   it('auto tries WebGPU first when an adapter exists, then falls back to WASM', () => {

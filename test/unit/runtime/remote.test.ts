@@ -3,7 +3,11 @@ import { scriptedChat } from '../../support/chat-engine';
 import { startRemote } from '../../support/remote-server';
 import { AUTH, BASE, postJson, service } from '../api/helpers';
 
-const chat = (content: string, extra: object = {}) => ({ model: 'chat-v2', messages: [{ role: 'user', content }], ...extra });
+const chat = (content: string, extra: object = {}) => ({
+  model: 'chat-v2',
+  messages: [{ role: 'user', content }],
+  ...extra,
+});
 let remote: Awaited<ReturnType<typeof startRemote>>;
 afterEach(() => remote?.close());
 
@@ -25,10 +29,15 @@ describe('remote fallback', () => {
 
   it('returns the remote status and error body as they are', async () => {
     remote = await startRemote((_, res) => {
-      res.writeHead(429, { 'content-type': 'application/json' }).end('{"error":{"message":"slow down","type":"rate_limit_error","param":null,"code":"x"}}');
+      res
+        .writeHead(429, { 'content-type': 'application/json' })
+        .end('{"error":{"message":"slow down","type":"rate_limit_error","param":null,"code":"x"}}');
       return true;
     });
-    const res = await service({ remote: { baseURL: remote.url } }).fetch(`${BASE}/chat/completions`, postJson(chat('a')));
+    const res = await service({ remote: { baseURL: remote.url } }).fetch(
+      `${BASE}/chat/completions`,
+      postJson(chat('a')),
+    );
     expect(res.status).toBe(429);
     expect((await res.json()).error.message).toBe('slow down');
     expect(remote.requests).toHaveLength(1);
@@ -51,7 +60,10 @@ describe('remote fallback', () => {
       res.writeHead(503).end('down');
       return true;
     });
-    const res = await service({ remote: { baseURL: remote.url, backoffMs: 10 } }).fetch(`${BASE}/chat/completions`, postJson(chat('a', { stream: true })));
+    const res = await service({ remote: { baseURL: remote.url, backoffMs: 10 } }).fetch(
+      `${BASE}/chat/completions`,
+      postJson(chat('a', { stream: true })),
+    );
     expect(res.status).toBe(503);
     expect(remote.requests).toHaveLength(1);
   });
@@ -60,7 +72,10 @@ describe('remote fallback', () => {
     remote = await startRemote();
     const url = remote.url;
     await remote.close();
-    const res = await service({ remote: { baseURL: url, backoffMs: 5 } }).fetch(`${BASE}/chat/completions`, postJson(chat('a')));
+    const res = await service({ remote: { baseURL: url, backoffMs: 5 } }).fetch(
+      `${BASE}/chat/completions`,
+      postJson(chat('a')),
+    );
     expect(res.status).toBe(502);
     expect((await res.json()).error.code).toBe('remote_unreachable');
   });
@@ -68,7 +83,10 @@ describe('remote fallback', () => {
   it('local-first falls back to the remote when the engine fails before its first output', async () => {
     remote = await startRemote();
     const { factory } = scriptedChat([], { failBeforeOutput: new Error('weights unavailable') });
-    const res = await service({ remote: { baseURL: remote.url } }, [factory]).fetch(`${BASE}/chat/completions`, postJson(chat('b')));
+    const res = await service({ remote: { baseURL: remote.url } }, [factory]).fetch(
+      `${BASE}/chat/completions`,
+      postJson(chat('b')),
+    );
     expect((await res.json()).choices[0].message.content).toBe('remote: b');
   });
 
@@ -76,9 +94,14 @@ describe('remote fallback', () => {
     remote = await startRemote();
     const { factory } = scriptedChat(['local']);
     const ai = service({ remote: { baseURL: remote.url }, routing: { 'chat-v2': 'remote-only' } }, [factory]);
-    expect((await (await ai.fetch(`${BASE}/chat/completions`, postJson(chat('c')))).json()).choices[0].message.content).toBe('remote: c');
+    expect(
+      (await (await ai.fetch(`${BASE}/chat/completions`, postJson(chat('c')))).json()).choices[0].message.content,
+    ).toBe('remote: c');
     const localOnly = service({ remote: { baseURL: remote.url }, routing: 'local-only' }, [factory]);
-    expect((await (await localOnly.fetch(`${BASE}/chat/completions`, postJson(chat('c')))).json()).choices[0].message.content).toBe('local');
+    expect(
+      (await (await localOnly.fetch(`${BASE}/chat/completions`, postJson(chat('c')))).json()).choices[0].message
+        .content,
+    ).toBe('local');
   });
 
   it('remote-first uses the local engine when the remote is unreachable', async () => {
@@ -87,12 +110,17 @@ describe('remote fallback', () => {
     await remote.close();
     const { factory } = scriptedChat(['local']);
     const ai = service({ remote: { baseURL: url, attempts: 1 }, routing: 'remote-first' }, [factory]);
-    expect((await (await ai.fetch(`${BASE}/chat/completions`, postJson(chat('c')))).json()).choices[0].message.content).toBe('local');
+    expect(
+      (await (await ai.fetch(`${BASE}/chat/completions`, postJson(chat('c')))).json()).choices[0].message.content,
+    ).toBe('local');
   });
 
   it('memory and data forward to a configured remote', async () => {
     remote = await startRemote();
-    const res = await service({ remote: { baseURL: remote.url } }).fetch(`${BASE}/memory/store`, postJson({ text: 'x' }));
+    const res = await service({ remote: { baseURL: remote.url } }).fetch(
+      `${BASE}/memory/store`,
+      postJson({ text: 'x' }),
+    );
     expect(await res.json()).toEqual({ remote: true, path: '/v1/memory/store' });
   });
 });

@@ -6,7 +6,20 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 const URL_ = 'https://host.test/m/resolve/main/';
 
 /** A real ModelProto start: ir_version 8, producer_name "pytorch", producer_version "2.1", opset_import {...}. */
-const onnxStart = new Uint8Array([0x08, 0x08, 0x12, 0x07, ...bytes('pytorch'), 0x1a, 0x03, ...bytes('2.1'), 0x3a, 0x02, 0x0a, 0x00]);
+const onnxStart = new Uint8Array([
+  0x08,
+  0x08,
+  0x12,
+  0x07,
+  ...bytes('pytorch'),
+  0x1a,
+  0x03,
+  ...bytes('2.1'),
+  0x3a,
+  0x02,
+  0x0a,
+  0x00,
+]);
 
 function rejection(fn: () => void): StoreError {
   try {
@@ -21,26 +34,50 @@ describe('checkStart', () => {
   it('accepts a real ONNX start, JSON and binary data', () => {
     expect(() => checkStart('onnx/model.onnx', URL_, onnxStart, 'application/octet-stream', 1000)).not.toThrow();
     expect(() => checkStart('config.json', URL_, bytes(' \n{"a":1}'), 'application/json', 9)).not.toThrow();
-    expect(() => checkStart('onnx/model.onnx_data', URL_, new Uint8Array([0, 0, 128, 63, 1, 2]), null, 6)).not.toThrow();
+    expect(() =>
+      checkStart('onnx/model.onnx_data', URL_, new Uint8Array([0, 0, 128, 63, 1, 2]), null, 6),
+    ).not.toThrow();
   });
 
   it('rejects an HTML page naming the file and URL', () => {
-    const error = rejection(() => checkStart('onnx/model.onnx', `${URL_}onnx/model.onnx`, bytes('<!DOCTYPE html><html>'), 'text/html', undefined));
+    const error = rejection(() =>
+      checkStart('onnx/model.onnx', `${URL_}onnx/model.onnx`, bytes('<!DOCTYPE html><html>'), 'text/html', undefined),
+    );
     expect(error.code).toBe('not_a_file');
     expect(error.message).toContain('onnx/model.onnx');
     expect(error.message).toContain(`${URL_}onnx/model.onnx`);
   });
 
   it('rejects HTML by content type and by leading markup, XML error pages and LFS pointers', () => {
-    expect(rejection(() => checkStart('tokenizer.json', URL_, bytes('{}'), 'text/html; charset=utf-8', 2)).code).toBe('not_a_file');
-    expect(rejection(() => checkStart('model.onnx_data', URL_, bytes('\uFEFF  <html><body>'), null, 20)).code).toBe('not_a_file');
-    expect(rejection(() => checkStart('model.bin', URL_, bytes('<?xml version="1.0"?><Error>'), 'application/xml', 30)).code).toBe('not_a_file');
-    expect(rejection(() => checkStart('model.onnx', URL_, bytes('version https://git-lfs.github.com/spec/v1\noid sha256:ab'), 'text/plain', 60)).message).toContain('Git LFS pointer');
+    expect(rejection(() => checkStart('tokenizer.json', URL_, bytes('{}'), 'text/html; charset=utf-8', 2)).code).toBe(
+      'not_a_file',
+    );
+    expect(rejection(() => checkStart('model.onnx_data', URL_, bytes('\uFEFF  <html><body>'), null, 20)).code).toBe(
+      'not_a_file',
+    );
+    expect(
+      rejection(() => checkStart('model.bin', URL_, bytes('<?xml version="1.0"?><Error>'), 'application/xml', 30)).code,
+    ).toBe('not_a_file');
+    expect(
+      rejection(() =>
+        checkStart(
+          'model.onnx',
+          URL_,
+          bytes('version https://git-lfs.github.com/spec/v1\noid sha256:ab'),
+          'text/plain',
+          60,
+        ),
+      ).message,
+    ).toContain('Git LFS pointer');
   });
 
   it('rejects a .json that is not JSON and an .onnx that is not a ModelProto', () => {
-    expect(rejection(() => checkStart('config.json', URL_, bytes('not json'), 'text/plain', 8)).code).toBe('not_a_file');
-    expect(rejection(() => checkStart('model.onnx', URL_, bytes('garbage bytes here'), null, 18)).message).toContain('ONNX');
+    expect(rejection(() => checkStart('config.json', URL_, bytes('not json'), 'text/plain', 8)).code).toBe(
+      'not_a_file',
+    );
+    expect(rejection(() => checkStart('model.onnx', URL_, bytes('garbage bytes here'), null, 18)).message).toContain(
+      'ONNX',
+    );
   });
 });
 

@@ -28,14 +28,24 @@ describe('progress', () => {
     expect(meter.sample(1000, 1000)).toBe(1000);
     expect(meter.sample(4000, 2000)).toBeCloseTo(3000);
     expect(transferProgress(250, 1000, 100)).toEqual({ loaded: 250, total: 1000, fraction: 0.25, rate: 100, eta: 7.5 });
-    expect(transferProgress(10, undefined, 5)).toEqual({ loaded: 10, total: undefined, fraction: undefined, rate: 5, eta: undefined });
+    expect(transferProgress(10, undefined, 5)).toEqual({
+      loaded: 10,
+      total: undefined,
+      fraction: undefined,
+      rate: 5,
+      eta: undefined,
+    });
     expect(transferProgress(0, 0, 0).fraction).toBe(1);
   });
 
   it('throttles and flushes the last value', () => {
     let now = 0;
     const seen: number[] = [];
-    const t = throttle((v: number) => seen.push(v), 100, () => now);
+    const t = throttle(
+      (v: number) => seen.push(v),
+      100,
+      () => now,
+    );
     t.push(1);
     now = 50;
     t.push(2);
@@ -51,7 +61,11 @@ describe('progress', () => {
   });
 
   it('aggregates files into model progress', () => {
-    const file = (name: string, loaded: number, total: number | undefined, rate: number) => ({ file: name, url: name, ...transferProgress(loaded, total, rate) });
+    const file = (name: string, loaded: number, total: number | undefined, rate: number) => ({
+      file: name,
+      url: name,
+      ...transferProgress(loaded, total, rate),
+    });
     const all = modelProgress('m', [file('a', 100, 100, 0), file('b', 50, 300, 25)]);
     expect(all).toMatchObject({ model: 'm', loaded: 150, total: 400, fraction: 0.375, rate: 25, eta: 10 });
     expect(modelProgress('m', [file('a', 1, undefined, 1)]).total).toBeUndefined();
@@ -66,13 +80,23 @@ describe('eviction', () => {
   ];
 
   it('evicts least recently used first, only as much as needed', () => {
-    expect(planEviction(models, 250, 100)).toMatchObject({ fits: true, evict: [{ id: 'old' }, { id: 'mid' }].map((m) => expect.objectContaining(m)) });
+    expect(planEviction(models, 250, 100)).toMatchObject({
+      fits: true,
+      evict: [{ id: 'old' }, { id: 'mid' }].map((m) => expect.objectContaining(m)),
+    });
     expect(planEviction(models, 50, 100)).toEqual({ evict: [], fits: true });
     expect(planEviction(models, 1000, 0).fits).toBe(false);
   });
 
   it('says how much is needed and what could be deleted', () => {
-    const error = quotaError('model.onnx', 'https://h/model.onnx', 3 * 1024 * 1024, 1024, [{ id: 'chat-v2', bytes: 5 * 1024 * 1024 }], 'quota');
+    const error = quotaError(
+      'model.onnx',
+      'https://h/model.onnx',
+      3 * 1024 * 1024,
+      1024,
+      [{ id: 'chat-v2', bytes: 5 * 1024 * 1024 }],
+      'quota',
+    );
     expect(error.code).toBe('quota_exceeded');
     expect(error.message).toMatch(/model\.onnx from https:\/\/h\/model\.onnx: it needs 3\.0 MB but 1\.0 KB is free/);
     expect(error.message).toContain('chat-v2 (5.0 MB)');

@@ -17,7 +17,10 @@ const onnx = (size: number) => {
 };
 
 /** A streamed response in pieces, with or without a Content-Length. */
-function serve(body: Uint8Array, { length = true, type = 'application/octet-stream', status = 200, announce = body.length } = {}) {
+function serve(
+  body: Uint8Array,
+  { length = true, type = 'application/octet-stream', status = 200, announce = body.length } = {},
+) {
   const pieces = [body.subarray(0, 300), body.subarray(300, 2000), body.subarray(2000)];
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -27,7 +30,10 @@ function serve(body: Uint8Array, { length = true, type = 'application/octet-stre
   });
   const headers: Record<string, string> = { 'content-type': type };
   if (length) headers['content-length'] = String(announce);
-  vi.stubGlobal('fetch', vi.fn(async () => new Response(stream, { status, headers })));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(stream, { status, headers })),
+  );
 }
 
 describe('fetchUncached', () => {
@@ -38,7 +44,12 @@ describe('fetchUncached', () => {
       const body = onnx(1_500_000);
       serve(body, { length });
       const fractions: (number | undefined)[] = [];
-      const bytes = await fetchUncached({ spec: { name: 'onnx/model.onnx' }, url: URL_, model: 'm', onProgress: (p) => fractions.push(p.fraction) });
+      const bytes = await fetchUncached({
+        spec: { name: 'onnx/model.onnx' },
+        url: URL_,
+        model: 'm',
+        onProgress: (p) => fractions.push(p.fraction),
+      });
       expect(Buffer.from(bytes).equals(Buffer.from(body))).toBe(true);
       expect(bytes.length).toBe(body.length);
       expect(fractions.at(-1)).toBe(length ? 1 : undefined);
@@ -47,16 +58,31 @@ describe('fetchUncached', () => {
 
   it('rejects what is not the file, naming the file and URL, and a body cut short as a broken connection', async () => {
     serve(new TextEncoder().encode('<!doctype html><title>Sign in</title>'.padEnd(600)), { type: 'text/html' });
-    await expect(fetchUncached({ spec: { name: 'model.onnx' }, url: URL_, model: 'm' })).rejects.toMatchObject({ code: 'not_a_file', file: 'model.onnx', url: URL_ });
+    await expect(fetchUncached({ spec: { name: 'model.onnx' }, url: URL_, model: 'm' })).rejects.toMatchObject({
+      code: 'not_a_file',
+      file: 'model.onnx',
+      url: URL_,
+    });
     serve(onnx(4000));
-    await expect(fetchUncached({ spec: { name: 'model.onnx_data', size: 5000 }, url: URL_, model: 'm' })).rejects.toMatchObject({ code: 'wrong_size' });
+    await expect(
+      fetchUncached({ spec: { name: 'model.onnx_data', size: 5000 }, url: URL_, model: 'm' }),
+    ).rejects.toMatchObject({ code: 'wrong_size' });
     serve(onnx(4000), { length: false });
-    await expect(fetchUncached({ spec: { name: 'model.onnx_data', size: 3000 }, url: URL_, model: 'm' })).rejects.toMatchObject({ code: 'wrong_size' });
+    await expect(
+      fetchUncached({ spec: { name: 'model.onnx_data', size: 3000 }, url: URL_, model: 'm' }),
+    ).rejects.toMatchObject({ code: 'wrong_size' });
     serve(onnx(4000));
-    await expect(fetchUncached({ spec: { name: 'model.onnx', sha256: '00'.repeat(32) }, url: URL_, model: 'm' })).rejects.toMatchObject({ code: 'bad_checksum' });
+    await expect(
+      fetchUncached({ spec: { name: 'model.onnx', sha256: '00'.repeat(32) }, url: URL_, model: 'm' }),
+    ).rejects.toMatchObject({ code: 'bad_checksum' });
     serve(onnx(4000), { announce: 6000 });
-    await expect(fetchUncached({ spec: { name: 'model.onnx' }, url: URL_, model: 'm' })).rejects.toMatchObject({ code: 'network_error', message: expect.stringContaining('2000 bytes early') });
+    await expect(fetchUncached({ spec: { name: 'model.onnx' }, url: URL_, model: 'm' })).rejects.toMatchObject({
+      code: 'network_error',
+      message: expect.stringContaining('2000 bytes early'),
+    });
     serve(new Uint8Array(10), { status: 404 });
-    await expect(fetchUncached({ spec: { name: 'model.onnx' }, url: URL_, model: 'm' })).rejects.toMatchObject({ code: 'file_not_found' });
+    await expect(fetchUncached({ spec: { name: 'model.onnx' }, url: URL_, model: 'm' })).rejects.toMatchObject({
+      code: 'file_not_found',
+    });
   });
 });

@@ -14,7 +14,12 @@ const CHATML_WITH_TOOLS = `{%- if tools %}<tools>{% for t in tools %}{{ t.functi
 describe('ChatTemplate', () => {
   it('renders the Llama-2 template with bos/eos and a system prompt', () => {
     const text = llama.render({
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'नमस्ते' }, { role: 'assistant', content: 'Hi' }, { role: 'user', content: 'Again' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'नमस्ते' },
+        { role: 'assistant', content: 'Hi' },
+        { role: 'user', content: 'Again' },
+      ],
       bosToken: tokenizer.bosToken,
       eosToken: tokenizer.eosToken,
     });
@@ -23,15 +28,33 @@ describe('ChatTemplate', () => {
   });
 
   it('turns raise_exception into TemplateRejected', () => {
-    expect(() => llama.render({ messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] })).toThrow(TemplateRejected);
-    expect(() => llama.render({ messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] })).toThrow(/must alternate/);
+    expect(() =>
+      llama.render({
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'user', content: 'b' },
+        ],
+      }),
+    ).toThrow(TemplateRejected);
+    expect(() =>
+      llama.render({
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'user', content: 'b' },
+        ],
+      }),
+    ).toThrow(/must alternate/);
   });
 
   it('passes tools and tool-call arguments as objects, and null content as empty text', () => {
     const text = new ChatTemplate(CHATML_WITH_TOOLS).render({
       messages: [
         { role: 'user', content: 'weather?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'w', arguments: '{"city":"Pune"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'w', arguments: '{"city":"Pune"}' } }],
+        },
       ],
       tools: [{ type: 'function', function: { name: 'w' } }],
     });
@@ -41,7 +64,10 @@ describe('ChatTemplate', () => {
   });
 
   it('picks the tool_use template when tools are given', () => {
-    const named = [{ name: 'default', template: 'D' }, { name: 'tool_use', template: 'T' }];
+    const named = [
+      { name: 'default', template: 'D' },
+      { name: 'tool_use', template: 'T' },
+    ];
     expect(pickTemplate(named, true)).toBe('T');
     expect(pickTemplate(named, false)).toBe('D');
     expect(pickTemplate({ default: 'D' }, true)).toBe('D');

@@ -29,7 +29,9 @@ describe('StreamingDecoder', () => {
   }
 
   const byteIds = (text: string) =>
-    Array.from(new TextEncoder().encode(text), (byte) => tokenizer.id(`<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`)!);
+    Array.from(new TextEncoder().encode(text), (byte) =>
+      tokenizer.id(`<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`)!,
+    );
 
   it('holds a byte-fallback sequence until its character completes', () => {
     const ids = byteIds('ॐ');

@@ -40,7 +40,11 @@ describe('OutputText', () => {
     const { deltas, calls } = run('<tool_call>\n{"name": "lookup", "arguments": {"q": "चाय"}}\n</tool_call>', [], true);
     expect(calls).toBe(1);
     expect(content(deltas)).toBe('');
-    expect(deltas[0]!.tool_calls![0]).toMatchObject({ index: 0, type: 'function', function: { name: 'lookup', arguments: '' } });
+    expect(deltas[0]!.tool_calls![0]).toMatchObject({
+      index: 0,
+      type: 'function',
+      function: { name: 'lookup', arguments: '' },
+    });
     expect(deltas[1]!.tool_calls![0]!.function.arguments).toBe('{"q":"चाय"}');
   });
 

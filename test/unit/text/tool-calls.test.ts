@@ -9,7 +9,8 @@ const stream = (pieces: string[]) => {
 };
 
 /** Splits text into pieces of `size` characters, as a token stream would. */
-const chunks = (text: string, size: number) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+const chunks = (text: string, size: number) =>
+  Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
 
 describe('ToolCallStream (Hermes / Qwen syntax)', () => {
   const CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "पुणे", "days": 2}}\n</tool_call>';
@@ -19,7 +20,11 @@ describe('ToolCallStream (Hermes / Qwen syntax)', () => {
       const deltas = stream(chunks(CALL, size));
       expect(deltas).toHaveLength(2);
       const [head, args] = deltas as [ChatDelta, ChatDelta];
-      expect(head.tool_calls?.[0]).toMatchObject({ index: 0, type: 'function', function: { name: 'get_weather', arguments: '' } });
+      expect(head.tool_calls?.[0]).toMatchObject({
+        index: 0,
+        type: 'function',
+        function: { name: 'get_weather', arguments: '' },
+      });
       expect(head.tool_calls?.[0]?.id).toMatch(/^call_[0-9a-f]{24}$/);
       expect(args.tool_calls?.[0]).toEqual({ index: 0, function: { arguments: '{"city":"पुणे","days":2}' } });
     });
@@ -28,19 +33,31 @@ describe('ToolCallStream (Hermes / Qwen syntax)', () => {
   it('numbers several calls and drops the whitespace between them', () => {
     const deltas = stream(chunks(`${CALL}\n${CALL.replace('get_weather', 'get_time')}\n`, 5));
     const heads = deltas.filter((d) => d.tool_calls?.[0]?.id);
-    expect(heads.map((d) => [d.tool_calls![0]!.index, d.tool_calls![0]!.function.name])).toEqual([[0, 'get_weather'], [1, 'get_time']]);
+    expect(heads.map((d) => [d.tool_calls![0]!.index, d.tool_calls![0]!.function.name])).toEqual([
+      [0, 'get_weather'],
+      [1, 'get_time'],
+    ]);
     expect(deltas.some((d) => d.content !== undefined)).toBe(false);
   });
 
   it('keeps text before a call as content', () => {
     const deltas = stream(chunks(`Let me check.${CALL}`, 4));
-    expect(deltas.filter((d) => d.content).map((d) => d.content).join('')).toBe('Let me check.');
+    expect(
+      deltas
+        .filter((d) => d.content)
+        .map((d) => d.content)
+        .join(''),
+    ).toBe('Let me check.');
     expect(deltas.filter((d) => d.tool_calls)).toHaveLength(2);
   });
 
   it('passes text that only looks like a call through as content', () => {
     const text = 'a <tool_call>not json</tool_call> b';
-    expect(stream(chunks(text, 2)).map((d) => d.content).join('')).toBe(text);
+    expect(
+      stream(chunks(text, 2))
+        .map((d) => d.content)
+        .join(''),
+    ).toBe(text);
   });
 
   it('parses a call the model ended without its closing tag', () => {

@@ -11,7 +11,12 @@ describe('voice catalogue', () => {
   });
 
   it('has a female and a male offline voice for every bundled language and English accent', () => {
-    for (const code of [...INDIAN.map((c) => LANGUAGES.find((l) => l.code === c)!.languageCode), 'en-IN', 'en-US', 'en-GB']) {
+    for (const code of [
+      ...INDIAN.map((c) => LANGUAGES.find((l) => l.code === c)!.languageCode),
+      'en-IN',
+      'en-US',
+      'en-GB',
+    ]) {
       for (const gender of ['female', 'male']) {
         const voice = findVoice(`${code}-${gender}-1`);
         expect(voice, `${code} ${gender}`).toBeDefined();

@@ -9,7 +9,8 @@ import { pitchStats } from '../../browser/support/pitch';
 import { SHARED_DIR } from '../../support/shared';
 
 const clip = () => decodeMono(new Uint8Array(readFileSync(`${SHARED_DIR}audio/1272-141231-0002.mp3`)), 16000);
-const sine = (length: number, rate: number, hz: number) => Float32Array.from({ length }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
+const sine = (length: number, rate: number, hz: number) =>
+  Float32Array.from({ length }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
 
 describe('playback', () => {
   it('plays a block faster or slower like a tape, moving its pitch', () => {
@@ -29,7 +30,13 @@ describe('warpFormants', () => {
     const { samples } = await clip();
     expect([...warpFormants(samples, 16000, () => 1)]).toEqual([...samples]);
     for (const alpha of [0.85, 1.17]) {
-      expect(formantScaleBetween(samples, warpFormants(samples, 16000, () => alpha), 16000) / alpha).toBeCloseTo(1, 1);
+      expect(
+        formantScaleBetween(
+          samples,
+          warpFormants(samples, 16000, () => alpha),
+          16000,
+        ) / alpha,
+      ).toBeCloseTo(1, 1);
     }
   });
 });

@@ -25,7 +25,8 @@ describe('pitchFactors', () => {
 
   it('keeps the contour by default and widens it with range', () => {
     const glide = Array.from({ length: 200 }, (_, i) => 100 * 2 ** (i / 200));
-    const out = (range: number) => pitchFactors(track(glide), 200, { range, variation: 1 }).map((factor, i) => factor * glide[i]!);
+    const out = (range: number) =>
+      pitchFactors(track(glide), 200, { range, variation: 1 }).map((factor, i) => factor * glide[i]!);
     const semitones = (f: Float32Array) => 12 * Math.log2(f[180]! / f[20]!);
     const source = 12 * Math.log2(glide[180]! / glide[20]!);
     expect(semitones(out(1))).toBeCloseTo(source, 1);
@@ -35,7 +36,8 @@ describe('pitchFactors', () => {
   it('flattens fast variation when variation is 0', () => {
     const wobbly = Array.from({ length: 200 }, (_, i) => 120 * 2 ** (Math.sin((2 * Math.PI * i) / 6) / 12));
     const out = pitchFactors(track(wobbly), 120, { range: 1, variation: 0 }).map((factor, i) => factor * wobbly[i]!);
-    const semitoneSpread = (f: ArrayLike<number>) => 12 * Math.log2(Math.max(...Array.from(f).slice(10, 190)) / Math.min(...Array.from(f).slice(10, 190)));
+    const semitoneSpread = (f: ArrayLike<number>) =>
+      12 * Math.log2(Math.max(...Array.from(f).slice(10, 190)) / Math.min(...Array.from(f).slice(10, 190)));
     expect(semitoneSpread(out)).toBeLessThan(0.4 * semitoneSpread(wobbly));
   });
 });

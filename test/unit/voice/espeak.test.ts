@@ -14,11 +14,15 @@ beforeAll(async () => {
 describe('eSpeak-NG engine (node)', { timeout: 60_000 }, () => {
   it('refuses a voice eSpeak lacks instead of keeping the previous one', async () => {
     await espeak.speak('hi+f3', 'नमस्ते', defaults, never);
-    await expect(espeak.speak('sa+f3', 'नमः', defaults, never)).rejects.toMatchObject({ status: 400, code: 'voice_unavailable' });
+    await expect(espeak.speak('sa+f3', 'नमः', defaults, never)).rejects.toMatchObject({
+      status: 400,
+      code: 'voice_unavailable',
+    });
   });
 
   it('speaks slower and faster with speed', async () => {
-    const duration = async (speed: number) => (await espeak.speak('hi+f3', HINDI, { ...defaults, speed }, never)).length / espeak.sampleRate;
+    const duration = async (speed: number) =>
+      (await espeak.speak('hi+f3', HINDI, { ...defaults, speed }, never)).length / espeak.sampleRate;
     const [slow, normal, fast] = [await duration(0.5), await duration(1), await duration(2)];
     expect(slow / normal).toBeGreaterThan(1.6);
     expect(normal / fast).toBeGreaterThan(1.6);

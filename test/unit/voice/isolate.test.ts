@@ -19,7 +19,10 @@ const correlation = (a: Float32Array, b: Float32Array, lag: number) => {
 
 describe('RNNoise isolation', () => {
   it('keeps clean speech time-aligned: the model delay is compensated', async () => {
-    const { samples } = await decodeMono(new Uint8Array(readFileSync(`${SHARED_DIR}audio/common_voice_en_59751.mp3`)), 48000);
+    const { samples } = await decodeMono(
+      new Uint8Array(readFileSync(`${SHARED_DIR}audio/common_voice_en_59751.mp3`)),
+      48000,
+    );
     const out = await denoise48k(samples);
     expect(out.length).toBe(samples.length);
     const aligned = correlation(samples, out, 0);
@@ -38,7 +41,8 @@ describe('trackPitch', () => {
   it('finds the F0 of a vowel-like pulse train and leaves silence unvoiced', () => {
     const rate = 16000;
     const samples = new Float32Array(rate);
-    for (let i = 0; i < rate / 2; i++) samples[i] = Math.sin((2 * Math.PI * 150 * i) / rate) + 0.5 * Math.sin((2 * Math.PI * 300 * i) / rate);
+    for (let i = 0; i < rate / 2; i++)
+      samples[i] = Math.sin((2 * Math.PI * 150 * i) / rate) + 0.5 * Math.sin((2 * Math.PI * 300 * i) / rate);
     const track = trackPitch(samples, rate);
     expect(track.f0.length).toBe(100);
     expect(medianF0(track)).toBeCloseTo(150, 0);

@@ -26,11 +26,14 @@ describe('TTS prosody', () => {
     expect(spread(1)).toBe(0);
     expect(spread(0.5)).toBeGreaterThanOrEqual(14);
     expect(spread(0)).toBeGreaterThanOrEqual(28);
-    expect(planClauses(text, { speed: 1, stability: 0, style: 0.35 })).toEqual(planClauses(text, { speed: 1, stability: 0, style: 0.35 }));
+    expect(planClauses(text, { speed: 1, stability: 0, style: 0.35 })).toEqual(
+      planClauses(text, { speed: 1, stability: 0, style: 0.35 }),
+    );
   });
 
   it('shortens pauses as speed rises', () => {
-    const pauses = (speed: number) => planClauses('a, b.', { speed, stability: 1, style: 0.35 }).map((clause) => clause.pauseMs);
+    const pauses = (speed: number) =>
+      planClauses('a, b.', { speed, stability: 1, style: 0.35 }).map((clause) => clause.pauseMs);
     expect(pauses(1)).toEqual([180, 380]);
     expect(pauses(2)).toEqual([90, 190]);
   });

@@ -24,7 +24,13 @@ describe('WhisperMel', () => {
   it('equals transformers.js WhisperFeatureExtractor on jfk.flac (max abs diff < 1e-4)', async () => {
     const samples = await jfk16k();
     const reference = new WhisperFeatureExtractor({
-      feature_size: 80, sampling_rate: 16000, hop_length: 160, chunk_length: 30, n_fft: 400, n_samples: 480000, nb_max_frames: 3000,
+      feature_size: 80,
+      sampling_rate: 16000,
+      hop_length: 160,
+      chunk_length: 30,
+      n_fft: 400,
+      n_samples: 480000,
+      nb_max_frames: 3000,
     });
     const { input_features } = await reference(samples);
     const expected = input_features.data as Float32Array;

@@ -5,10 +5,27 @@ import type { Pass } from '../../../src/models/whisper/seek';
 import { splitSegments } from '../../../src/models/whisper/segments';
 import { windows } from '../../../src/models/whisper/transcribe';
 
-const ids = { eot: 50257, sot: 50258, translate: 50358, transcribe: 50359, startOfPrev: 50361, noSpeech: 50362, noTimestamps: 50363, timestampBegin: 50364 };
+const ids = {
+  eot: 50257,
+  sot: 50258,
+  translate: 50358,
+  transcribe: 50359,
+  startOfPrev: 50361,
+  noSpeech: 50362,
+  noTimestamps: 50363,
+  timestampBegin: 50364,
+};
 const config: WhisperConfig = {
-  ids, languages: new Map([['en', 50259]]), suppressTokens: [1], beginSuppressTokens: [220, 50257], maxLength: 448,
-  maxInitialTimestampIndex: 50, decoderLayers: 1, heads: 1, headDim: 1, melBins: 80,
+  ids,
+  languages: new Map([['en', 50259]]),
+  suppressTokens: [1],
+  beginSuppressTokens: [220, 50257],
+  maxLength: 448,
+  maxInitialTimestampIndex: 50,
+  decoderLayers: 1,
+  heads: 1,
+  headDim: 1,
+  melBins: 80,
 };
 const ts = (seconds: number) => ids.timestampBegin + Math.round(seconds / 0.02);
 const logits = () => new Float32Array(51865);
@@ -23,7 +40,11 @@ describe('windows', () => {
       { from: 20 * 16000, keepFrom: 25, keepTo: 44 },
     ]);
     const plan = windows(70 * 16000);
-    expect(plan.map((w) => [w.from / 16000, w.keepFrom, w.keepTo])).toEqual([[0, 0, 25], [20, 25, 45], [40, 45, 70]]);
+    expect(plan.map((w) => [w.from / 16000, w.keepFrom, w.keepTo])).toEqual([
+      [0, 0, 25],
+      [20, 25, 45],
+      [40, 45, 70],
+    ]);
   });
 });
 
@@ -75,6 +96,10 @@ describe('splitSegments', () => {
     const pass: Pass = { seek: 0, avgLogprob: -1, noSpeechProb: 0 };
     const tokens = [ts(0), 10, 11, ts(1.5), ts(1.5), 12, ts(2), 13].map((token) => ({ token, pass: 0 }));
     const segments = splitSegments(tokens, [pass], ids);
-    expect(segments.map((s) => [s.start, s.end, s.textTokens])).toEqual([[0, 1.5, [10, 11]], [1.5, 2, [12]], [undefined, undefined, [13]]]);
+    expect(segments.map((s) => [s.start, s.end, s.textTokens])).toEqual([
+      [0, 1.5, [10, 11]],
+      [1.5, 2, [12]],
+      [undefined, undefined, [13]],
+    ]);
   });
 });

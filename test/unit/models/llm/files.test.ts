@@ -9,9 +9,19 @@ const loaderOf = (files: string[]): FileLoader => ({
 
 describe('findModelFiles', () => {
   it('takes the first dtype the source has, under onnx/, with chunked external data', async () => {
-    const loader = loaderOf(['onnx/model.onnx', 'onnx/model_q4.onnx', 'onnx/model_q4.onnx_data', 'onnx/model_q4.onnx_data_1', 'onnx/model_q4.onnx_data_2']);
+    const loader = loaderOf([
+      'onnx/model.onnx',
+      'onnx/model_q4.onnx',
+      'onnx/model_q4.onnx_data',
+      'onnx/model_q4.onnx_data_1',
+      'onnx/model_q4.onnx_data_2',
+    ]);
     const files = await findModelFiles(loader, ['q8', 'q4', 'fp32']);
-    expect(files).toEqual({ dtype: 'q4', graph: 'onnx/model_q4.onnx', externalData: ['onnx/model_q4.onnx_data', 'onnx/model_q4.onnx_data_1', 'onnx/model_q4.onnx_data_2'] });
+    expect(files).toEqual({
+      dtype: 'q4',
+      graph: 'onnx/model_q4.onnx',
+      externalData: ['onnx/model_q4.onnx_data', 'onnx/model_q4.onnx_data_1', 'onnx/model_q4.onnx_data_2'],
+    });
     const data = await loadExternalData(loader, files);
     expect(data.map((d) => d.path)).toEqual(['model_q4.onnx_data', 'model_q4.onnx_data_1', 'model_q4.onnx_data_2']);
   });
@@ -26,7 +36,9 @@ describe('findModelFiles', () => {
   });
 
   it('says what it looked for when nothing fits, and rejects unknown dtypes', async () => {
-    await expect(findModelFiles(loaderOf(['onnx/model.onnx']), ['q4f16'])).rejects.toThrow(/no ONNX decoder for dtype q4f16/);
+    await expect(findModelFiles(loaderOf(['onnx/model.onnx']), ['q4f16'])).rejects.toThrow(
+      /no ONNX decoder for dtype q4f16/,
+    );
     await expect(findModelFiles(loaderOf([]), ['q3'])).rejects.toThrow(/Unknown dtype 'q3'/);
   });
 });
@@ -35,7 +47,12 @@ describe('llmFiles', () => {
   it('lists what loadLlm reads, with the files it can do without marked optional', async () => {
     const { llmFiles } = await import('../../../../src/models/llm/manifest');
     const files = await llmFiles(loaderOf(['onnx/model_quantized.onnx', 'onnx/model_quantized.onnx_data']), ['q8']);
-    expect(files.filter((f) => !f.optional).map((f) => f.name)).toEqual(['tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx', 'onnx/model_quantized.onnx_data']);
+    expect(files.filter((f) => !f.optional).map((f) => f.name)).toEqual([
+      'tokenizer.json',
+      'tokenizer_config.json',
+      'onnx/model_quantized.onnx',
+      'onnx/model_quantized.onnx_data',
+    ]);
     expect(files.filter((f) => f.optional).map((f) => f.name)).toContain('generation_config.json');
   });
 });
