@@ -1,0 +1,53 @@
+import { Tokenizer } from '@huggingface/tokenizers';
+import { tokenText } from '../../text/tokenizer';
+
+/** Token ids of one input after truncation, and whether truncation cut it. */
+export interface TokenizedInput {
+  ids: number[];
+  truncated: boolean;
+}
+
+/**
+ * An encoder's tokenizer.json with its post-processor's special tokens ([CLS] … [SEP], <s> … </s>)
+ * around every input, truncated to `maxLength` tokens as Hugging Face truncates: the text's tokens
+ * are cut, the special tokens kept.
+ */
+export class EncoderTokenizer {
+  private readonly tokenizer: Tokenizer;
+  private readonly lead: number[];
+  private readonly trail: number[];
+  readonly padId: number;
+
+  constructor(
+    tokenizerJson: object,
+    config: Record<string, unknown>,
+    readonly maxLength: number,
+  ) {
+    this.tokenizer = new Tokenizer(tokenizerJson, config);
+    [this.lead, this.trail] = this.specialsAround();
+    this.padId = this.tokenizer.token_to_id(tokenText(config.pad_token) ?? '') ?? 0;
+    if (maxLength <= this.lead.length + this.trail.length)
+      throw new Error(`A maximum length of ${maxLength} tokens leaves no room for text.`);
+  }
+
+  /** The ids the post-processor puts before and after a text, found around a probe word. */
+  private specialsAround(): [number[], number[]] {
+    const probe = 'a';
+    const bare = this.tokenizer.encode(probe, { add_special_tokens: false }).ids;
+    const full = this.tokenizer.encode(probe, { add_special_tokens: true }).ids;
+    for (let start = 0; start + bare.length <= full.length; start++) {
+      if (bare.every((id, i) => full[start + i] === id)) return [full.slice(0, start), full.slice(start + bare.length)];
+    }
+    return [[], []];
+  }
+
+  encode(text: string): TokenizedInput {
+    return this.wrap(this.tokenizer.encode(text, { add_special_tokens: false }).ids);
+  }
+
+  /** Special tokens around ids given by the caller (token-array inputs), truncated like text. */
+  wrap(ids: readonly number[]): TokenizedInput {
+    const room = this.maxLength - this.lead.length - this.trail.length;
+    return { ids: [...this.lead, ...ids.slice(0, room), ...this.trail], truncated: ids.length > room };
+  }
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { planBatches } from '../../../../src/models/encoder/batches';
+import { poolingFolder, readEncoderConfig } from '../../../../src/models/encoder/config';
+import { normalizeL2, pool } from '../../../../src/models/encoder/pooling';
+
+describe('readEncoderConfig', () => {
+  it('takes pooling from 1_Pooling and normalisation from modules.json', () => {
+    const config = readEncoderConfig({
+      config: { model_type: 'xlm-roberta', max_position_embeddings: 8194, hidden_size: 1024 },
+      tokenizerConfig: { model_max_length: 8192 },
+      pooling: { pooling_mode_cls_token: true },
+      modules: [{ type: 'sentence_transformers.models.Transformer' }, { type: 'sentence_transformers.models.Pooling' }],
+    });
+    expect(config).toEqual({
+      pooling: 'cls',
+      normalize: false,
+      maxLength: 8192,
+      prefixes: { query: '', passage: '' },
+      hiddenSize: 1024,
+    });
+  });
+
+  it('the shortest of max_seq_length, model_max_length and the position table; e5 prompts; huge tokenizer limits ignored', () => {
+    const config = readEncoderConfig({
+      config: { model_type: 'bert', max_position_embeddings: 512 },
+      tokenizerConfig: { model_max_length: 1e30 },
+      sentenceBert: { max_seq_length: 256 },
+      sentenceTransformers: { prompts: { query: 'query: ', passage: 'passage: ' } },
+      pooling: { pooling_mode_mean_tokens: true },
+    });
+    expect(config).toMatchObject({ pooling: 'mean', normalize: true, maxLength: 256 });
+    expect(config.prefixes).toEqual({ query: 'query: ', passage: 'passage: ' });
+  });
+
+  it('decoder embedders without sentence-transformers files pool the last token; the override wins', () => {
+    expect(readEncoderConfig({ config: { model_type: 'qwen3' } }).pooling).toBe('last');
+    const config = readEncoderConfig(
+      { config: { model_type: 'bert' } },
+      { pooling: 'cls', normalize: false, maxLength: 64, prefixes: { query: 'q: ' } },
+    );
+    expect(config).toMatchObject({
+      pooling: 'cls',
+      normalize: false,
+      maxLength: 64,
+      prefixes: { query: 'q: ', passage: '' },
+    });
+  });
+
+  it('finds the pooling folder modules.json names', () => {
+    expect(poolingFolder([{ type: 'sentence_transformers.models.Pooling', path: '2_Pool' }])).toBe('2_Pool');
+    expect(poolingFolder(undefined)).toBe('1_Pooling');
+  });
+});
+
+describe('pool', () => {
+  // Two rows, three positions, width 2; row 0 right-padded, row 1 left-padded.
+  const hidden = Float32Array.from([1, 2, 3, 4, 9, 9, /**/ 9, 9, 5, 6, 7, 8]);
+  const mask = [1, 1, 0, 0, 1, 1];
+  it('mean over the mask, first token, last attended token', () => {
+    expect(pool(hidden, [2, 3, 2], mask, 'mean').map((v) => [...v])).toEqual([
+      [2, 3],
+      [6, 7],
+    ]);
+    expect(pool(hidden, [2, 3, 2], mask, 'cls').map((v) => [...v])).toEqual([
+      [1, 2],
+      [9, 9],
+    ]);
+    expect(pool(hidden, [2, 3, 2], mask, 'last').map((v) => [...v])).toEqual([
+      [3, 4],
+      [7, 8],
+    ]);
+  });
+  it('normalizeL2 gives unit length and leaves zeros alone', () => {
+    expect([...normalizeL2(Float32Array.from([3, 4]))]).toEqual([0.6000000238418579, 0.800000011920929]);
+    expect([...normalizeL2(new Float32Array(2))]).toEqual([0, 0]);
+  });
+});
+
+describe('planBatches', () => {
+  it('buckets by length: less padding than arrival order, every input once', () => {
+    const lengths = [3, 120, 4, 118, 5, 119, 6, 121];
+    const plan = planBatches(lengths, { maxBatch: 4, maxTokens: 100_000 });
+    expect(plan.batches.flat().sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(plan.tokens).toBe(496);
+    const naive = 4 * 120 + 4 * 121;
+    expect(plan.paddedTokens).toBe(4 * 6 + 4 * 121);
+    expect(plan.paddedTokens).toBeLessThan(naive);
+  });
+  it('a run stays under maxTokens', () => {
+    const plan = planBatches([100, 100, 100, 100], { maxBatch: 32, maxTokens: 250 });
+    expect(plan.batches).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
+  });
+});
