@@ -1,0 +1,72 @@
+import { TopK, type Ranked } from './top-k';
+
+/**
+ * Exact nearest-neighbour search by dot product (cosine for unit vectors) over rows kept in one
+ * growing Float32Array; removal moves the last row into the hole.
+ */
+export class VectorIndex {
+  private data: Float32Array;
+  private readonly ids: string[] = [];
+  private readonly rows = new Map<string, number>();
+
+  constructor(
+    readonly dimensions: number,
+    capacity = 1024,
+  ) {
+    this.data = new Float32Array(dimensions * capacity);
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  has(id: string): boolean {
+    return this.rows.has(id);
+  }
+
+  set(id: string, vector: Float32Array): void {
+    if (vector.length !== this.dimensions)
+      throw new Error(`A vector of ${vector.length} dimensions cannot join an index of ${this.dimensions}.`);
+    let row = this.rows.get(id);
+    if (row === undefined) {
+      row = this.ids.length;
+      if ((row + 1) * this.dimensions > this.data.length) {
+        const grown = new Float32Array(this.data.length * 2);
+        grown.set(this.data);
+        this.data = grown;
+      }
+      this.ids.push(id);
+      this.rows.set(id, row);
+    }
+    this.data.set(vector, row * this.dimensions);
+  }
+
+  remove(id: string): void {
+    const row = this.rows.get(id);
+    if (row === undefined) return;
+    const last = this.ids.length - 1;
+    if (row !== last) {
+      const moved = this.ids[last]!;
+      this.data.copyWithin(row * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions);
+      this.ids[row] = moved;
+      this.rows.set(moved, row);
+    }
+    this.ids.pop();
+    this.rows.delete(id);
+  }
+
+  /** The `k` accepted rows most similar to `query`, best first. */
+  top(query: Float32Array, k: number, accept?: (id: string) => boolean): Ranked[] {
+    const best = new TopK(k);
+    const { data, dimensions: dim } = this;
+    for (let row = 0; row < this.ids.length; row++) {
+      const id = this.ids[row]!;
+      if (accept && !accept(id)) continue;
+      let dot = 0;
+      const base = row * dim;
+      for (let d = 0; d < dim; d++) dot += data[base + d]! * query[d]!;
+      best.offer(id, dot);
+    }
+    return best.sorted();
+  }
+}
