@@ -23,13 +23,14 @@ const slaneyHzToMel = (hz: number) => (hz >= 1000 ? 15 + Math.log(hz / 1000) / (
 const slaneyMelToHz = (mel: number) =>
   mel >= 15 ? 1000 * Math.exp((Math.log(6.4) / 27) * (mel - 15)) : (200 * mel) / 3;
 
-interface Filter {
+/** One triangular mel filter, kept sparse: weights of FFT bins first … first + weights.length − 1. */
+export interface Filter {
   first: number;
   weights: Float64Array;
 }
 
 /** Slaney-normalised triangular filters on the Slaney mel scale, 0 Hz to 8 kHz, kept sparse. */
-function melFilters(bins: number, mels: number, sampleRate: number): Filter[] {
+export function melFilters(bins: number, mels: number, sampleRate: number): Filter[] {
   const melMax = slaneyHzToMel(8000);
   const edges = Array.from({ length: mels + 2 }, (_, i) => slaneyMelToHz((melMax * i) / (mels + 1)));
   const binHz = Math.floor(sampleRate / 2) / (bins - 1);
