@@ -36,7 +36,11 @@ export function joinWords(tokens: readonly TimedToken[], frameSeconds: number, o
   let current: { text: string; start: number; end: number } | undefined;
   const flush = () => {
     if (current && current.text)
-      words.push({ word: current.text, start: offset + current.start * frameSeconds, end: offset + current.end * frameSeconds });
+      words.push({
+        word: current.text,
+        start: offset + current.start * frameSeconds,
+        end: offset + current.end * frameSeconds,
+      });
     current = undefined;
   };
   for (const token of tokens) {

@@ -20,7 +20,8 @@ export class IndicVocabulary {
 
   /** `blankId`: the local blank (config.json BLANK_ID); the mask's last column when absent. */
   constructor(vocab: unknown, masks: unknown, blankId?: number) {
-    if (!isRecord(vocab) || !isRecord(masks)) throw new VocabularyError('vocab.json and language_masks.json must be objects.');
+    if (!isRecord(vocab) || !isRecord(masks))
+      throw new VocabularyError('vocab.json and language_masks.json must be objects.');
     for (const [language, mask] of Object.entries(masks)) {
       const pieces = vocab[language];
       if (!Array.isArray(mask) || !Array.isArray(pieces) || !pieces.every((p) => typeof p === 'string'))
@@ -28,7 +29,9 @@ export class IndicVocabulary {
       const columns = Int32Array.from(mask.flatMap((on, i) => (on === true || on === 1 ? [i] : [])));
       const blank = blankId ?? columns.length - 1;
       if (columns.length < 2 || blank >= columns.length)
-        throw new VocabularyError(`language '${language}': its mask selects ${columns.length} outputs, blank ${blank}.`);
+        throw new VocabularyError(
+          `language '${language}': its mask selects ${columns.length} outputs, blank ${blank}.`,
+        );
       this.byLanguage.set(language, { language, columns, pieces, blank });
     }
   }
