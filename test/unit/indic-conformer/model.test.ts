@@ -90,7 +90,7 @@ class Reference {
     const f = (await jointEnc!.run({ input: new ortNode.Tensor('float32', transposed, [1, time!, d!]) })).output!;
     const width = f.dims[2]!;
     const zeros = () => new ortNode.Tensor('float32', new Float32Array(2 * 24), [2, 1, 24]);
-    let state = [zeros(), zeros()];
+    let state: ortNode.Tensor[] = [zeros(), zeros()];
     const hyp = [5632];
     for (let t = 0; t < time!; t++) {
       for (let symbols = 0; symbols < 10; symbols++) {
