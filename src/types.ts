@@ -15,6 +15,17 @@ export interface ModelSource {
   dtype?: string;
   /** The model's files under the source (names, or specs with size/sha256); lets `ai.models.load` fetch a model no engine lists. */
   files?: (string | FileSpec)[];
+  /** Embedding models: settings that win over the model's files (pooling, normalize, maxLength, prefixes, truncatable). */
+  embedding?: EmbeddingSettings;
+}
+
+/** Per-model embedding settings; `truncatable` lets `dimensions` shorten vectors (Matryoshka-trained models only). */
+export interface EmbeddingSettings {
+  pooling?: 'mean' | 'cls' | 'last';
+  normalize?: boolean;
+  maxLength?: number;
+  prefixes?: { query?: string; passage?: string };
+  truncatable?: boolean;
 }
 
 export interface VaaniOptions {

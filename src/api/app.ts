@@ -7,6 +7,7 @@ import { transform } from './audio/transform';
 import { chatCompletions } from './chat/completions';
 import { codeCompletions } from './code/completions';
 import { comingSoon } from './coming-soon';
+import { embeddings } from './embeddings';
 import type { Context } from './context';
 import { ApiError, toApiError } from './errors';
 import { imageGenerations } from './images/generations';
@@ -28,6 +29,7 @@ const POST: Record<string, Route> = {
   '/images/generations': imageGenerations,
   '/code/completions': codeCompletions,
   '/agents/run': agentsRun,
+  '/embeddings': embeddings,
   '/memory/store': comingSoon(product('memory')),
   '/data/query': comingSoon(product('data')),
 };

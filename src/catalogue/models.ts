@@ -97,6 +97,20 @@ export const MODELS: readonly CatalogueEntry[] = [
     price: { currency: 'INR', amount: null, per: 'second' },
     status: 'available',
   },
+  {
+    id: 'embed-v1',
+    product: 'memory',
+    route: '/embeddings',
+    context_window: 512,
+    price: { currency: 'INR', amount: null, per: '1M tokens' },
+    status: 'available',
+  },
 ];
 
-export const findModel = (id: string) => MODELS.find((model) => model.id === id);
+/** Other names a request may use for a catalogue model (OpenAI's embedding models answer as embed-v1). */
+export const MODEL_ALIASES: Readonly<Record<string, string>> = {
+  'text-embedding-3-small': 'embed-v1',
+  'text-embedding-3-large': 'embed-v1',
+};
+
+export const findModel = (id: string) => MODELS.find((model) => model.id === (MODEL_ALIASES[id] ?? id));

@@ -10,6 +10,11 @@ export const DEFAULT_SOURCES: Record<string, ModelSource> = {
   'chat-v2-pro': { repo: 'onnx-community/Qwen3-1.7B-ONNX' },
   /** Whisper base (multilingual, Hindi and 10 more Indian languages; q8: 23 MB encoder + 54 MB decoder). */
   'speech-stt-v1': { repo: 'onnx-community/whisper-base' },
+  /** multilingual-e5-small (MIT, 384 dimensions, ~94 languages; q8 ≈ 118 MB): mean pooling, e5's prefixes. */
+  'embed-v1': {
+    repo: 'Xenova/multilingual-e5-small',
+    embedding: { prefixes: { query: 'query: ', passage: 'passage: ' } },
+  },
 };
 
 /** A model's source: the user's override (merged over the default, so `{ dtype }` alone works). */

@@ -1,5 +1,6 @@
 import type { SpeechEngine, TranscriptionEngine, Voice, VoiceTransformEngine } from '../protocol/audio';
 import type { ChatEngine } from '../protocol/chat';
+import type { EmbeddingsEngine } from '../protocol/embeddings';
 import type { ModelFiles } from '../store/types';
 
 /** What each kind of local engine offers the routes. A new kind is a new key here. */
@@ -8,6 +9,7 @@ export interface EngineKinds {
   speech: SpeechEngine;
   transcription: TranscriptionEngine;
   transform: VoiceTransformEngine;
+  embeddings: EmbeddingsEngine;
 }
 export type EngineKind = keyof EngineKinds;
 

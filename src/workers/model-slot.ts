@@ -23,19 +23,16 @@ export type ErrorResult = { error: { status: number; message: string; code: stri
  * The one model a worker keeps loaded: loaded through the weight store on first use, kept while
  * jobs ask for the same source, dtype and backend, forgotten when loading fails (a 503 naming it).
  */
-export function modelSlot<T>(
+export function modelSlot<T, J extends ModelJob = ModelJob>(
   what: string,
-  load: (loader: FileLoader, request: Pick<ModelJob, 'backend' | 'dtype' | 'threads'>) => Promise<T>,
+  load: (loader: FileLoader, request: Omit<J, 'model' | 'base' | 'store'>) => Promise<T>,
 ) {
   let current: { key: string; ready: Promise<T> } | undefined;
-  return (job: ModelJob): Promise<T> => {
+  return (job: J): Promise<T> => {
     const key = JSON.stringify([job.base, job.dtype, job.backend]);
     if (current?.key !== key) {
-      const ready = load(storeLoader(job.base, { ...job.store, model: job.model }), {
-        backend: job.backend,
-        dtype: job.dtype,
-        threads: job.threads,
-      }).catch((error: unknown) => {
+      const { model, base, store, ...request } = job;
+      const ready = load(storeLoader(base, { ...store, model }), request).catch((error: unknown) => {
         current = undefined;
         throw new ApiError(
           503,

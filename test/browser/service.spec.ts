@@ -29,6 +29,7 @@ test.describe('the service through the openai SDK', () => {
       'agent-v1',
       'speech-tts-v1',
       'speech-stt-v1',
+      'embed-v1',
     ]);
     expect(result.pro).toMatchObject({
       id: 'chat-v2-pro',

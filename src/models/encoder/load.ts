@@ -2,6 +2,7 @@ import { loadOrt, type Ort } from '../../backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
 import type { FileLoader, LoadOptions } from '../../store/loader';
+import type { FileSpec } from '../../store/types';
 import type { Backend } from '../../types';
 import { findModelFiles, loadExternalData } from '../llm/files';
 import type { BatchLimits } from './batches';
@@ -113,4 +114,21 @@ export async function loadEncoder(
     }
   }
   throw new Error(`Could not start the embedding model (${failures.join('; ')}).`);
+}
+
+/** Every file `loadEncoder` reads for the first of `dtypes` the source has (what `ai.models.load` fetches). */
+export async function encoderFiles(loader: FileLoader, dtypes: readonly string[]): Promise<FileSpec[]> {
+  const found = await findModelFiles(loader, dtypes);
+  const optional = (name: string) => ({ name, optional: true });
+  return [
+    { name: 'tokenizer.json' },
+    optional('config.json'),
+    optional('tokenizer_config.json'),
+    optional('modules.json'),
+    optional('1_Pooling/config.json'),
+    optional('sentence_bert_config.json'),
+    optional('config_sentence_transformers.json'),
+    { name: found.graph },
+    ...found.externalData.map((name) => ({ name })),
+  ];
 }

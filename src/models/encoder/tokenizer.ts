@@ -17,6 +17,8 @@ export class EncoderTokenizer {
   private readonly lead: number[];
   private readonly trail: number[];
   readonly padId: number;
+  /** Entries of the vocabulary, added tokens included (token-array inputs must stay below it). */
+  readonly vocabSize: number;
 
   constructor(
     tokenizerJson: object,
@@ -26,6 +28,7 @@ export class EncoderTokenizer {
     this.tokenizer = new Tokenizer(tokenizerJson, config);
     [this.lead, this.trail] = this.specialsAround();
     this.padId = this.tokenizer.token_to_id(tokenText(config.pad_token) ?? '') ?? 0;
+    this.vocabSize = vocabularySize(tokenizerJson);
     if (maxLength <= this.lead.length + this.trail.length)
       throw new Error(`A maximum length of ${maxLength} tokens leaves no room for text.`);
   }
@@ -50,4 +53,16 @@ export class EncoderTokenizer {
     const room = this.maxLength - this.lead.length - this.trail.length;
     return { ids: [...this.lead, ...ids.slice(0, room), ...this.trail], truncated: ids.length > room };
   }
+}
+
+/** Size of a tokenizer.json vocabulary: the model's entries (object or [piece, score] list) and added tokens. */
+function vocabularySize(json: object): number {
+  const { model, added_tokens: added = [] } = json as { model?: { vocab?: unknown }; added_tokens?: { id: number }[] };
+  const vocab = model?.vocab;
+  const entries = Array.isArray(vocab)
+    ? vocab.length
+    : vocab && typeof vocab === 'object'
+      ? Math.max(-1, ...Object.values(vocab as Record<string, number>)) + 1
+      : 0;
+  return Math.max(entries, ...added.map((token) => token.id + 1));
 }

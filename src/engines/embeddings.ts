@@ -1,0 +1,80 @@
+import { ApiError } from '../api/errors';
+import { possibleBackends } from '../backends/plan';
+import { modelSource } from '../catalogue/sources';
+import { encoderFiles } from '../models/encoder/load';
+import type { EmbeddingModel, EmbeddingsEngine } from '../protocol/embeddings';
+import { abortError } from '../runtime/abort';
+import type { EngineFactory } from '../runtime/engines';
+import { WorkerHost } from '../runtime/worker-host';
+import { sourceBase } from '../store/source';
+import type { VaaniOptions } from '../types';
+import type { EmbeddingsWorkerApi } from '../workers/embeddings.worker';
+import { modelFiles } from './model-files';
+
+/** Catalogue ids answered by a local sentence-embedding model. */
+export const LOCAL_EMBEDDING_MODELS = ['embed-v1'] as const;
+
+function embeddingsEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }) {
+  const source = modelSource(modelId, options.models);
+  const base = sourceBase(source);
+  const host = new WorkerHost<EmbeddingsWorkerApi>({
+    create: () =>
+      new Worker(new URL('../workers/embeddings.worker.ts', import.meta.url), {
+        type: 'module',
+        name: `vaani-embeddings-${modelId}`,
+      }),
+    name: `embeddings (${modelId})`,
+    maxQueue: options.maxQueue,
+  });
+  const engine: EmbeddingsEngine & { dispose(): void } = {
+    async embed(params, signal) {
+      const result = await host.run(async (api) => {
+        const cancel = () => void api.cancel();
+        signal.addEventListener('abort', cancel, { once: true });
+        try {
+          return await api.embed({
+            model: modelId,
+            base,
+            store: options.store,
+            dtype: source.dtype,
+            backend: options.backend ?? 'auto',
+            threads: options.threads,
+            settings: source.embedding,
+            params,
+          });
+        } finally {
+          signal.removeEventListener('abort', cancel);
+        }
+      }, signal);
+      if (signal.aborted) throw abortError(signal);
+      if ('error' in result)
+        throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
+      seen.backend = result.backend;
+      const model: EmbeddingModel = {
+        id: modelId,
+        source: source.repo ?? base,
+        revision: source.revision ?? 'main',
+        dimensions: result.dimensions,
+        prefixes: result.prefixes,
+        truncatable: source.embedding?.truncatable ?? false,
+      };
+      return { vectors: result.vectors, tokens: result.tokens, truncated: result.truncated, model };
+    },
+    dispose: () => host.dispose(),
+  };
+  return engine;
+}
+
+/** embed-v1 on a sentence-transformers encoder export (multilingual-e5-small by default). */
+export function embeddingsEngines(options: VaaniOptions): EngineFactory<'embeddings'>[] {
+  return LOCAL_EMBEDDING_MODELS.map((modelId) => {
+    const seen: { backend?: string } = {};
+    return {
+      kind: 'embeddings',
+      models: [modelId],
+      info: () => ({ backends: seen.backend ? [seen.backend] : possibleBackends(options.backend) }),
+      create: () => embeddingsEngine(modelId, options, seen),
+      files: () => modelFiles(modelId, options, encoderFiles),
+    };
+  });
+}
