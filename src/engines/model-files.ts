@@ -1,12 +1,17 @@
 import { backendAttempts } from '../backends/plan';
 import { probeWebGpu } from '../backends/webgpu';
 import { modelSource } from '../catalogue/sources';
+import { folderLoader } from '../store/folder';
+import { isFolderBase, pullCommand } from '../store/folder-manifest';
 import { fetchLoader, type FileLoader } from '../store/loader';
 import { sourceBase } from '../store/source';
 import type { FileSpec, ModelFiles } from '../store/types';
 import type { VaaniOptions } from '../types';
 
-/** What `ai.models.load(modelId)` fetches: the files `list` names for the first dtypes this browser would try. */
+/**
+ * What `ai.models.load(modelId)` fetches: the files `list` names for the first dtypes this browser
+ * would try; for a folder with a vaani-manifest.json, read from it with its sizes and SHA-256.
+ */
 export async function modelFiles(
   modelId: string,
   options: VaaniOptions,
@@ -16,5 +21,9 @@ export async function modelFiles(
   const base = sourceBase(source);
   const choice = options.backend ?? 'auto';
   const [first] = backendAttempts(choice, choice === 'wasm' ? undefined : await probeWebGpu(), source.dtype);
-  return { base, files: await list(fetchLoader(base), first!.dtypes) };
+  if (!isFolderBase(base)) return { base, files: await list(fetchLoader(base), first!.dtypes) };
+  const folder = folderLoader(base, { pull: pullCommand(modelId) }, () => fetchLoader(base));
+  const listed = (await folder.manifest())?.files ?? [];
+  const files = await list(folder, first!.dtypes);
+  return { base, files: files.map((spec) => ({ ...spec, ...listed.find((file) => file.name === spec.name) })) };
 }

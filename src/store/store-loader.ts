@@ -1,4 +1,6 @@
 import { StoreError } from './errors';
+import { folderLoader } from './folder';
+import { isFolderBase } from './folder-manifest';
 import { ensureFile, readFile } from './files';
 import { readManifest, storageAvailable, touchRecord } from './idb';
 import type { FileLoader } from './loader';
@@ -10,16 +12,32 @@ export interface StoreLoaderOptions extends StoreOptions {
   model?: string;
   /** Known sizes and SHA-256 sums, checked on download. */
   files?: FileSpec[];
+  /**
+   * The command that fetches the model's files (e.g. `npx vaani pull chat-v2 --to public/models`).
+   * Given for models `vaani pull` makes: a folder base then reads its vaani-manifest.json instead of probing.
+   */
+  pull?: string;
 }
 
 const isHtmlFile = (file: string) => /\.html?$/i.test(file);
+
+/**
+ * The weight store's FileLoader. For a model in a folder of your site (not a hub URL), the folder's
+ * vaani-manifest.json says which files exist and their sizes and SHA-256 (src/store/folder.ts).
+ */
+export function storeLoader(base: string, options: StoreLoaderOptions = {}): FileLoader {
+  if (!options.pull || !isFolderBase(base)) return cacheLoader(base, options);
+  return folderLoader(base, options, (files) =>
+    cacheLoader(base, { ...options, files: [...(options.files ?? []), ...files] }),
+  );
+}
 
 /**
  * A FileLoader over the IndexedDB weight store: a cached file is read back as one buffer, an
  * absent one is downloaded (resumed, checked, cached) first. Where IndexedDB is unavailable, files
  * are downloaded and checked every time instead. Works in pages and workers.
  */
-export function storeLoader(base: string, options: StoreLoaderOptions = {}): FileLoader {
+function cacheLoader(base: string, options: StoreLoaderOptions): FileLoader {
   const url = (file: string) => new URL(file, base).href;
   const spec = (file: string): FileSpec => options.files?.find((known) => known.name === file) ?? { name: file };
   return {

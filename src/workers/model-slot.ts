@@ -1,5 +1,6 @@
 import { ApiError } from '../api/errors';
 import type { FileLoader } from '../store/loader';
+import { pullCommand } from '../store/folder-manifest';
 import { storeLoader } from '../store/store-loader';
 import type { StoreOptions } from '../store/types';
 import type { Backend } from '../types';
@@ -32,15 +33,17 @@ export function modelSlot<T, J extends ModelJob = ModelJob>(
     const key = JSON.stringify([job.base, job.dtype, job.backend]);
     if (current?.key !== key) {
       const { model, base, store, ...request } = job;
-      const ready = load(storeLoader(base, { ...store, model }), request).catch((error: unknown) => {
-        current = undefined;
-        throw new ApiError(
-          503,
-          `The ${what} could not be loaded from ${job.base}: ${error instanceof Error ? error.message : String(error)}`,
-          'model_unavailable',
-          'model',
-        );
-      });
+      const ready = load(storeLoader(base, { ...store, model, pull: pullCommand(model) }), request).catch(
+        (error: unknown) => {
+          current = undefined;
+          throw new ApiError(
+            503,
+            `The ${what} could not be loaded from ${job.base}: ${error instanceof Error ? error.message : String(error)}`,
+            'model_unavailable',
+            'model',
+          );
+        },
+      );
       current = { key, ready };
     }
     return current.ready;

@@ -1,4 +1,5 @@
 import * as Comlink from 'comlink';
+import { pullCommand } from '../store/folder-manifest';
 import { storeLoader } from '../store/store-loader';
 import type { StoreOptions } from '../store/types';
 import { ESPEAK_KEY } from '../voice/catalogue';
@@ -54,7 +55,9 @@ const api = {
       files: () =>
         storeLoader(job.weightsBase!, {
           ...job.store,
-          model: job.voice.spec.engine === 'espeak' ? undefined : job.voice.spec.download.weights,
+          ...(job.voice.spec.engine === 'espeak'
+            ? {}
+            : { model: job.voice.spec.download.weights, pull: pullCommand(job.voice.spec.download.weights) }),
         }),
       stopped: async () => {
         await yieldToMessages();

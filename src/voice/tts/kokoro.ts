@@ -2,7 +2,8 @@ import { splitClauses } from './prosody';
 import { TtsError } from './errors';
 import type { Runtime } from './job';
 import { kokoroBatches, kokoroIds, kokoroText, PAD_ID, type KokoroTokenizerJson } from './kokoro-tokens';
-import { concat, loadFile, loadJson, loadOrt, memo, modelFile, openSession, type Session } from './onnx';
+import { concat, loadFile, loadJson, loadOrt, memo, openSession, type Session } from './onnx';
+import { modelFile } from './model-file';
 
 export const KOKORO_SAMPLE_RATE = 24_000;
 const STYLE_SIZE = 256;

@@ -1,7 +1,8 @@
 import { splitClauses } from './prosody';
 import { TtsError } from './errors';
 import type { Runtime } from './job';
-import { concat, loadJson, loadOrt, memo, modelFile, openSession, type Session } from './onnx';
+import { concat, loadJson, loadOrt, memo, openSession, type Session } from './onnx';
+import { modelFile } from './model-file';
 import { sonicStretch } from '../changer-sonic';
 import { vitsIds, type VitsTokenizerConfig } from './vits-tokens';
 

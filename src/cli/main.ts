@@ -1,0 +1,119 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_HOST } from '../store/source';
+import { describe } from './hub';
+import { parseTarget, planPull, PULLABLE, type Plan } from './plan';
+import { formatSize } from './progress';
+import { pull, readManifestIn, snippet } from './pull';
+
+const HELP = `vaani — model files for Vaani, served from your own site
+
+  vaani pull <model…> [--to public/models] [--dtype q8] [--host <mirror>] [--revision main]
+      Downloads exactly the files the browser engine reads (per dtype), with resume and retries,
+      into <to>/<model>/ with vaani-manifest.json (names, sizes, SHA-256), and prints the
+      createVaani({ models }) line that points at them.
+  vaani ls [<model…>] [--to public/models] [--dtype q8] [--host <mirror>]
+      Sizes first: what each model weighs, and whether <to> already has it.
+
+  <model> is one of ${PULLABLE.join(', ')},
+  a hub repo (owner/name), or id=owner/name (that repo for that id).
+  --host defaults to $HF_ENDPOINT or ${DEFAULT_HOST}.
+`;
+
+const OPTIONS = {
+  to: { type: 'string', default: 'public/models' },
+  dtype: { type: 'string', multiple: true },
+  host: { type: 'string' },
+  revision: { type: 'string' },
+  retries: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+async function pullCommand(ids: string[], values: Values) {
+  if (!ids.length) throw new Error(`Name a model to pull: ${PULLABLE.join(', ')}, or a hub repo.`);
+  const plans: Plan[] = [];
+  for (const id of ids) {
+    const plan = await planPull(parseTarget(id, host(values), values.revision), values.dtype ?? []);
+    await pull(plan, { to: values.to, retries: values.retries === undefined ? undefined : Number(values.retries) });
+    plans.push(plan);
+  }
+  process.stdout.write(
+    `\nDone. Serve ${values.to} with your site and point Vaani at it:\n\n  ${snippet(plans, values.to)}\n`,
+  );
+}
+
+/** A manifest's files that are missing or have another size on disk. */
+async function damaged(folder: string, files: { name: string; size: number }[]) {
+  const bad: string[] = [];
+  for (const file of files) {
+    const size = (await stat(join(folder, ...file.name.split('/'))).catch(() => undefined))?.size;
+    if (size !== file.size) bad.push(file.name);
+  }
+  return bad;
+}
+
+async function lsCommand(ids: string[], values: Values) {
+  const rows: [string, string, string, string][] = [['SIZE', 'MODEL', 'STATE', 'SOURCE']];
+  const unknown = new Set<string>();
+  for (const id of ids.length ? ids : PULLABLE) {
+    const target = parseTarget(id, host(values), values.revision);
+    const folder = join(values.to, target.id);
+    const manifest = await readManifestIn(folder).catch(() => undefined);
+    if (manifest) {
+      const bytes = manifest.files.reduce((sum, file) => sum + file.size, 0);
+      const bad = await damaged(folder, manifest.files);
+      const state = bad.length ? `incomplete: ${bad.join(', ')} missing` : `pulled (${manifest.dtypes.join(', ')})`;
+      rows.push([formatSize(bytes), target.id, state, `${manifest.source.repo}@${manifest.source.revision}`]);
+      continue;
+    }
+    try {
+      const plan = await planPull(target, values.dtype ?? []);
+      const bytes = plan.files.reduce((sum, file) => sum + file.size, 0);
+      rows.push([formatSize(bytes), target.id, `not pulled (${plan.dtypes.join(', ')})`, plan.repo.repo]);
+    } catch (error) {
+      unknown.add(describe(error));
+      rows.push(['?', target.id, 'not pulled', target.repo.repo]);
+    }
+  }
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  for (const row of rows)
+    process.stdout.write(
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd() + '\n',
+    );
+  for (const why of unknown) process.stdout.write(`? size unknown: ${why}\n`);
+}
+
+type Values = { to: string; dtype?: string[]; host?: string; revision?: string; retries?: string; help?: boolean };
+const host = (values: Values) => values.host ?? process.env.HF_ENDPOINT ?? DEFAULT_HOST;
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  } catch (error) {
+    process.stderr.write(`${describe(error)}\n\n${HELP}`);
+    return 2;
+  }
+  const [command, ...ids] = parsed.positionals;
+  const values = parsed.values as Values;
+  if (values.help || !command || command === 'help') {
+    process.stdout.write(HELP);
+    return command || values.help ? 0 : 2;
+  }
+  try {
+    if (command === 'pull') await pullCommand(ids, values);
+    else if (command === 'ls') await lsCommand(ids, values);
+    else {
+      process.stderr.write(`Unknown command '${command}'.\n\n${HELP}`);
+      return 2;
+    }
+    return 0;
+  } catch (error) {
+    process.stderr.write(`\nvaani ${command}: ${describe(error)}\n`);
+    return 1;
+  }
+}
