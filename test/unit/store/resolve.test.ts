@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EngineRegistry } from '../../../src/runtime/engines';
 import { modelResolver } from '../../../src/store/resolve';
 
@@ -44,5 +44,47 @@ describe('modelResolver', () => {
       files: [{ name: 'config.json' }],
     });
     expect(await resolve('speech-tts-v1')).toBeUndefined();
+  });
+});
+
+describe('modelResolver over a pulled folder', () => {
+  const manifest = {
+    vaani: 1,
+    model: 'kokoro-82m',
+    source: { host: 'https://hub.test', repo: 'org/kokoro', revision: 'main' },
+    dtypes: ['q8'],
+    files: [{ name: 'onnx/model_quantized.onnx', size: 12, sha256: 'a'.repeat(64) }],
+  };
+  const serve = (answer: () => Response) => {
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => (calls.push(String(url)), answer()));
+    return calls;
+  };
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("lists a model no engine lists (a voice's weights) from its folder's vaani-manifest.json", async () => {
+    const calls = serve(() => Response.json(manifest));
+    const resolve = modelResolver(
+      { models: { 'kokoro-82m': { baseURL: 'https://site.test/models/kokoro-82m' } } },
+      new EngineRegistry(),
+    );
+    expect(await resolve('kokoro-82m')).toEqual({
+      base: 'https://site.test/models/kokoro-82m/',
+      files: manifest.files,
+    });
+    expect(calls).toEqual(['https://site.test/models/kokoro-82m/vaani-manifest.json']);
+  });
+
+  it('stays unknown without a manifest (a 404 or an HTML fallback page) and names a broken one', async () => {
+    const registry = new EngineRegistry();
+    const options = { models: { x: { baseURL: 'https://site.test/x/' } } };
+    serve(() => new Response('Not found', { status: 404 }));
+    expect(await modelResolver(options, registry)('x')).toBeUndefined();
+    serve(() => new Response('<!doctype html>', { headers: { 'content-type': 'text/html' } }));
+    expect(await modelResolver(options, registry)('x')).toBeUndefined();
+    serve(() => Response.json({ vaani: 1, files: [{ name: 'a' }] }));
+    await expect(modelResolver(options, registry)('x')).rejects.toThrow(
+      'https://site.test/x/vaani-manifest.json is not a vaani manifest',
+    );
   });
 });
