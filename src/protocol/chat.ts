@@ -17,8 +17,14 @@ export interface ChatMessage {
 
 export interface ToolDefinition {
   type: 'function';
-  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null };
 }
+
+/** OpenAI's `response_format`: free text, any JSON object, or JSON matching a schema. */
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; json_schema: { name: string; schema?: Record<string, unknown>; strict?: boolean | null } };
 
 export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
 
@@ -35,6 +41,9 @@ export interface ChatParams {
   frequency_penalty: number;
   tools?: ToolDefinition[];
   tool_choice?: ToolChoice;
+  /** Default true: a required or `auto` answer may hold several calls. */
+  parallel_tool_calls?: boolean;
+  response_format?: ResponseFormat;
 }
 
 export interface ToolCallDelta {
