@@ -10,6 +10,8 @@ export function mountChat(service: Service): void {
   const model = byId<HTMLSelectElement>('chat-model');
   const maxTokens = byId<HTMLInputElement>('chat-max-tokens');
   const temperature = byId<HTMLInputElement>('chat-temperature');
+  const format = byId<HTMLSelectElement>('chat-format');
+  const schema = byId<HTMLTextAreaElement>('chat-schema');
   const send = byId<HTMLButtonElement>('chat-send');
   const stop = byId<HTMLButtonElement>('chat-stop');
   const log = byId('chat-log');
@@ -45,6 +47,14 @@ export function mountChat(service: Service): void {
     return node.querySelector('span')!;
   };
 
+  /** Structured outputs: the engine constrains decoding to JSON, or to the schema in the box. */
+  function responseFormat() {
+    if (format.value === 'json_object') return { type: 'json_object' as const };
+    if (format.value !== 'json_schema') return undefined;
+    const parsed = JSON.parse(schema.value) as Record<string, unknown>;
+    return { type: 'json_schema' as const, json_schema: { name: 'demo', schema: parsed, strict: true } };
+  }
+
   async function ask(text: string) {
     history.push({ role: 'user', content: text });
     message('user', text);
@@ -67,6 +77,7 @@ export function mountChat(service: Service): void {
             stream_options: { include_usage: true },
             max_tokens: Number(maxTokens.value),
             temperature: Number(temperature.value),
+            response_format: responseFormat(),
           },
           { signal: running.signal },
         )
@@ -113,6 +124,7 @@ export function mountChat(service: Service): void {
     void ask(text);
   });
   stop.addEventListener('click', () => running?.abort());
+  format.addEventListener('change', () => (schema.hidden = format.value !== 'json_schema'));
   byId('chat-clear').addEventListener('click', () => {
     history.length = 0;
     log.replaceChildren();

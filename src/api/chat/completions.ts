@@ -1,6 +1,9 @@
 import type { ChatDelta, ChatEngine, ChatMessage, ChatOutcome, ChatParams, ToolCall } from '../../protocol/chat';
 import { Channel } from '../../runtime/channel';
+import { checkSchema } from '../../text/grammar/schema';
+import { requestedSchemas } from '../../text/grammar/request';
 import { readJson, parse } from '../body';
+import { badRequest } from '../errors';
 import { dispatch, type Context } from '../context';
 import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
@@ -24,7 +27,18 @@ function toParams(body: ChatRequest): ChatParams {
     frequency_penalty: body.frequency_penalty ?? 0,
     tools: body.tool_choice === 'none' ? undefined : body.tools,
     tool_choice: body.tool_choice,
+    parallel_tool_calls: body.parallel_tool_calls ?? undefined,
+    response_format: body.response_format ?? undefined,
   };
+}
+
+/** A strict schema (response_format or a strict function) with keywords the grammar cannot enforce is a 400 naming them. */
+function requireEnforceable(params: ChatParams): void {
+  for (const { param, schema, strict } of requestedSchemas(params)) {
+    const { problems } = checkSchema(schema, strict);
+    if (strict && problems.length)
+      throw badRequest(`Invalid schema for ${param}: ${problems.join('; ')}.`, param, 'unsupported_schema');
+  }
 }
 
 /** POST /chat/completions */
@@ -39,19 +53,23 @@ export async function chatCompletions(ctx: Context, request: Request, path: stri
     streaming: body.stream,
     model: body.model,
     kind: 'chat',
-    local: (engine) => run(engine, body, request.signal),
+    local: (engine) => {
+      const params = toParams(body);
+      requireEnforceable(params);
+      return run(engine, params, body, request.signal);
+    },
   });
 }
 
 /** Starts the engine and answers once it has produced its first output (or finished). */
-async function run(engine: ChatEngine, body: ChatRequest, signal: AbortSignal): Promise<Response> {
+async function run(engine: ChatEngine, params: ChatParams, body: ChatRequest, signal: AbortSignal): Promise<Response> {
   const stop = new AbortController();
   signal.addEventListener('abort', () => stop.abort(signal.reason), { once: true });
   const deltas = new Channel<ChatDelta>();
   let backend = '';
   let firstOutput!: () => void;
   const started = new Promise<void>((resolve) => (firstOutput = resolve));
-  const done = engine.complete(toParams(body), {
+  const done = engine.complete(params, {
     signal: stop.signal,
     onStart: (info) => (backend = info.backend),
     onDelta: (delta) => {

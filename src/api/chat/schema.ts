@@ -36,8 +36,27 @@ const tool = v.object({
     name: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)),
     description: v.optional(v.string()),
     parameters: v.optional(v.record(v.string(), v.unknown())),
+    strict: v.optional(v.nullable(v.boolean())),
   }),
 });
+
+const responseFormat = v.variant(
+  'type',
+  [
+    v.object({ type: v.literal('text') }),
+    v.object({ type: v.literal('json_object') }),
+    v.object({
+      type: v.literal('json_schema'),
+      json_schema: v.object({
+        name: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)),
+        description: v.optional(v.string()),
+        schema: v.optional(v.record(v.string(), v.unknown())),
+        strict: v.optional(v.nullable(v.boolean())),
+      }),
+    }),
+  ],
+  'must be one of text, json_object or json_schema',
+);
 
 const toolChoice = v.union([
   v.picklist(['none', 'auto', 'required']),
@@ -66,7 +85,8 @@ export const chatRequestSchema = v.object({
   frequency_penalty: v.optional(v.nullable(range(-2, 2)), 0),
   tools: v.optional(v.array(tool)),
   tool_choice: v.optional(toolChoice),
-  response_format: v.optional(v.object({ type: v.literal('text', "only 'text' is supported") })),
+  parallel_tool_calls: v.optional(v.nullable(v.boolean())),
+  response_format: v.optional(v.nullable(responseFormat)),
   user: v.optional(v.string()),
 });
 

@@ -2,7 +2,9 @@ import { ApiError } from '../../api/errors';
 import type { ChatDelta, ChatOutcome, ChatParams, ToolDefinition } from '../../protocol/chat';
 import { TemplateRejected } from '../../text/chat-template';
 import { OutputText } from '../../text/output';
-import { toolCallSyntaxOf } from '../../text/tool-calls';
+import { closingStage, GrammarRejected, type TokenConstraint } from '../../text/grammar/constraint';
+import { grammarRequest, type GrammarRequest } from '../../text/grammar/request';
+import { HERMES_SYNTAX, toolCallSyntaxOf, type ToolCallSyntax } from '../../text/tool-calls';
 import type { LoadedLlm } from './load';
 import { Sampler } from './sampler';
 
@@ -66,6 +68,31 @@ function completionBudget(model: LoadedLlm, params: ChatParams, prompt: number):
   return budget;
 }
 
+/**
+ * The tool-call syntax of the model's template; when a call is required and the template teaches
+ * none, Hermes (the grammar then writes it, so the model need not know it).
+ */
+function toolSyntax(model: LoadedLlm, params: ChatParams, tools: ToolDefinition[] | undefined) {
+  if (!tools) return undefined;
+  const required = params.tool_choice === 'required' || typeof params.tool_choice === 'object';
+  return toolCallSyntaxOf(model.template(true).source) ?? (required ? HERMES_SYNTAX : undefined);
+}
+
+async function openConstraint(model: LoadedLlm, request: GrammarRequest, size: number): Promise<TokenConstraint> {
+  try {
+    return await model.grammars.open(request, size);
+  } catch (error) {
+    if (error instanceof GrammarRejected)
+      throw new ApiError(
+        400,
+        error.message,
+        'unsupported_schema',
+        request.kind === 'json' ? 'response_format' : 'tools',
+      );
+    throw error;
+  }
+}
+
 /** Generates one chat completion, streaming deltas; stops early when `cancelled()` turns true. */
 export async function generate(
   model: LoadedLlm,
@@ -76,7 +103,8 @@ export async function generate(
   const tools = offeredTools(params);
   const prompt = promptIds(model, params, tools);
   const budget = completionBudget(model, params, prompt.length);
-  const syntax = tools ? toolCallSyntaxOf(model.template(true).source) : undefined;
+  const syntax: ToolCallSyntax | undefined = toolSyntax(model, params, tools);
+  const grammar = grammarRequest(params, tools, syntax);
   const output = new OutputText((ids) => model.tokenizer.decode(ids), params.stop, syntax);
   const sampler = new Sampler(params);
   const eos = new Set(model.config.eosIds);
@@ -84,30 +112,37 @@ export async function generate(
 
   model.decoder.reset();
   let logits = await model.decoder.step(prompt);
+  const constraint = grammar && (await openConstraint(model, grammar, logits.length));
   let generated = 0;
   let finish: ChatOutcome['finish_reason'] = 'length';
   let stopped = false;
-  while (generated < budget) {
-    const token = sampler.next(logits);
-    if (eos.has(token)) {
-      finish = 'stop';
-      break;
+  try {
+    while (generated < budget) {
+      if (constraint) await constraint.mask(logits, closingStage(budget - generated, budget));
+      const token = sampler.next(logits);
+      constraint?.accept(token);
+      if (eos.has(token)) {
+        finish = 'stop';
+        break;
+      }
+      generated++;
+      const result = output.push(token);
+      for (const delta of result.deltas) events.delta(delta);
+      if (result.stopped) {
+        finish = 'stop';
+        stopped = true;
+        break;
+      }
+      if (generated >= budget) break;
+      await yieldToEvents();
+      if (cancelled()) {
+        finish = 'stop';
+        break;
+      }
+      logits = await model.decoder.step([token]);
     }
-    generated++;
-    const result = output.push(token);
-    for (const delta of result.deltas) events.delta(delta);
-    if (result.stopped) {
-      finish = 'stop';
-      stopped = true;
-      break;
-    }
-    if (generated >= budget) break;
-    await yieldToEvents();
-    if (cancelled()) {
-      finish = 'stop';
-      break;
-    }
-    logits = await model.decoder.step([token]);
+  } finally {
+    constraint?.dispose();
   }
   if (!stopped) for (const delta of output.finish()) events.delta(delta);
   return {

@@ -3,6 +3,8 @@ import { backendAttempts, type RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
 import type { FileLoader, LoadOptions } from '../../store/loader';
 import { ChatTemplate, pickTemplate, type TemplateSource } from '../../text/chat-template';
+import { Grammars } from '../../text/grammar/constraint';
+import { grammarVocabulary } from '../../text/grammar/vocabulary';
 import { TextTokenizer } from '../../text/tokenizer';
 import type { Backend } from '../../types';
 import { readConfig, type Json, type LlmConfig } from './config';
@@ -16,6 +18,8 @@ export interface LoadedLlm {
   template(withTools: boolean): ChatTemplate;
   config: LlmConfig;
   decoder: KvDecoder;
+  /** Constrained decoding over the model's own vocabulary (compiled on first use). */
+  grammars: Grammars;
   backend: RuntimeBackend;
   dtype: string;
 }
@@ -91,7 +95,16 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
         throw new Error(`${files.graph} computes in float16 but this WebGPU adapter lacks shader-f16`);
       }
       const kv = new KvDecoder(ort, session, layout);
-      return { tokenizer, template, config: llmConfig, decoder: kv, backend: attempt.backend, dtype: files.dtype };
+      const grammars = new Grammars((size) => grammarVocabulary(tokenizerJson, size), llmConfig.eosIds);
+      return {
+        tokenizer,
+        template,
+        config: llmConfig,
+        decoder: kv,
+        grammars,
+        backend: attempt.backend,
+        dtype: files.dtype,
+      };
     } catch (error) {
       failures.push(`${attempt.backend}: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -23,15 +23,15 @@ export class GrammarRejected extends Error {
   override name = 'GrammarRejected';
 }
 
-/** Compact JSON: no free whitespace, `,` and `:` without spaces. */
-const SEPARATORS: [string, string] = [',', ':'];
+/** At most one whitespace character between JSON tokens: `json.dumps` style or compact, never a run. */
+const WHITESPACE = 1;
 const CACHED = 16;
 
 /**
  * How soon a token ends JSON: one that starts with `"` closes the string it is in (or opens the
  * shortest value), `}` or `]` closes a container, `,` moves on to a required next member; one that
- * goes on to open more (`,` `:` `{` `[` `"` after its first character) counts less. Byte tokens
- * (`<0x22>`…) count as their character.
+ * goes on to open more (`,` `:` `{` `[` `"` after its first character) counts less, and one that
+ * starts with whitespace least. Byte tokens (`<0x22>`…) count as their character.
  */
 function closerScores(vocabulary: GrammarVocabulary): Float32Array {
   const bytes = new Map([
@@ -49,13 +49,14 @@ function closerScores(vocabulary: GrammarVocabulary): Float32Array {
   const scores = new Float32Array(vocabulary.tokens.length);
   vocabulary.tokens.forEach((token, id) => {
     const text = bytes.get(token) ?? token;
-    scores[id] = (first.get(text[0] ?? '') ?? 0) - (/[,:{["]/.test(text.slice(1)) ? 2 : 0);
+    const lead = text[0] ?? '';
+    scores[id] = (first.get(lead) ?? (/\s|Ġ|Ċ|ĉ|▁/.test(lead) ? -3 : 0)) - (/[,:{["]/.test(text.slice(1)) ? 2 : 0);
   });
   return scores;
 }
 
-/** Whether the budget is nearly spent: the last quarter of it, at least 32 tokens. */
-export const closingStage = (remaining: number, budget: number) => remaining <= Math.max(32, budget / 4);
+/** Whether the budget is nearly spent: the last quarter of it, at least 64 tokens. */
+export const closingStage = (remaining: number, budget: number) => remaining <= Math.max(64, budget / 4);
 
 interface Compiler {
   xg: XGrammar;
@@ -123,17 +124,25 @@ export class Grammars {
       if (request.kind === 'json') {
         const { schema, strict } = request.json;
         if (schema === undefined) return await compiler.compileGrammar(COMPACT_JSON_OBJECT);
-        return await compiler.compileJSONSchema(enforceable(schema), false, -1, SEPARATORS, strict);
+        return await compiler.compileJSONSchema(enforceable(schema), true, undefined, undefined, strict, WHITESPACE);
       }
       const tags = await Promise.all(
         request.tools.map(async (tool) => ({
           type: 'tag' as const,
-          begin: `${request.syntax.open}\n{"name": "${tool.name}", "arguments": `,
+          begin: request.syntax.open,
           content: {
-            type: 'grammar' as const,
-            grammar: await jsonEbnf(xg, { schema: tool.parameters, strict: tool.strict }),
+            type: 'sequence' as const,
+            elements: [
+              { type: 'regex' as const, pattern: '\\n?' },
+              { type: 'const_string' as const, value: `{"name": "${tool.name}", "arguments": ` },
+              {
+                type: 'grammar' as const,
+                grammar: await jsonEbnf(xg, { schema: tool.parameters, strict: tool.strict }),
+              },
+              { type: 'regex' as const, pattern: '\\}\\n?' },
+            ],
           },
-          end: `}\n${request.syntax.close}`,
+          end: request.syntax.close,
         })),
       );
       const calls = {
@@ -165,7 +174,7 @@ const enforceable = (schema: unknown) => JSON.stringify(checkSchema(schema, fals
 const jsonEbnf = (xg: XGrammar, json: JsonShape) =>
   json.schema === undefined
     ? Promise.resolve(COMPACT_JSON_OBJECT)
-    : xg.Testings._jsonSchemaToEBNF(enforceable(json.schema), false, -1, SEPARATORS, json.strict);
+    : xg.Testings._jsonSchemaToEBNF(enforceable(json.schema), true, undefined, undefined, json.strict, WHITESPACE);
 
 /** Above any logit: lifts closing tokens over every other allowed one. */
 const LIFT = 1e4;
