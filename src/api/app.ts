@@ -52,6 +52,11 @@ export function createApp(ctx: Context, basePath: string, auth: 'required' | 'op
   );
 
   app.use('*', async (c, next) => {
+    await next();
+    c.res = withRequestId(c.res);
+  });
+
+  app.use('*', async (c, next) => {
     if (auth === 'required' && !BEARER.test(c.req.header('authorization') ?? '')) {
       throw new ApiError(
         401,
@@ -71,6 +76,17 @@ export function createApp(ctx: Context, basePath: string, auth: 'required' | 'op
     app.all(path, () => methodNotAllowed('GET'));
   }
   return app;
+}
+
+const requestId = () =>
+  `req_${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+
+/** Every answer carries `x-request-id`: a forwarded one keeps the remote's, others get a fresh one. */
+function withRequestId(response: Response): Response {
+  if (response.headers.has('x-request-id')) return response;
+  const copy = new Response(response.body, response);
+  copy.headers.set('x-request-id', requestId());
+  return copy;
 }
 
 const methodNotAllowed = (allow: string) =>

@@ -16,6 +16,9 @@ const typeForStatus = (status: number): ErrorType =>
           ? 'server_error'
           : 'invalid_request_error';
 
+/** Failures a retry can fix: a full queue (after Retry-After) and a crashed worker (a fresh one starts). */
+const RETRYABLE = new Set(['engine_busy', 'engine_crashed']);
+
 /** An error that becomes an OpenAI-shaped JSON response. */
 export class ApiError extends Error {
   constructor(
@@ -33,8 +36,14 @@ export class ApiError extends Error {
     return { error: { message: this.message, type: typeForStatus(this.status), param: this.param, code: this.code } };
   }
 
+  /** Whether a client should send the same request again (the SDKs read `x-should-retry`). */
+  get retryable(): boolean {
+    return this.code !== null && RETRYABLE.has(this.code);
+  }
+
   toResponse(): Response {
-    return Response.json(this.body, { status: this.status, headers: this.headers });
+    const headers = { 'x-should-retry': String(this.retryable), ...this.headers };
+    return Response.json(this.body, { status: this.status, headers });
   }
 }
 

@@ -1,3 +1,5 @@
+import { toApiError } from './errors';
+
 const encoder = new TextEncoder();
 
 export interface SseSink {
@@ -59,7 +61,5 @@ export function sseResponse(
   });
 }
 
-function errorEvent(error: unknown) {
-  const message = error instanceof Error ? error.message : String(error);
-  return { error: { message, type: 'server_error', param: null, code: 'stream_error' } };
-}
+/** An error after the stream started: its own OpenAI error body (code, type, param), as the SDKs read it. */
+const errorEvent = (error: unknown) => toApiError(error).body;

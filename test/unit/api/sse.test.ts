@@ -24,7 +24,7 @@ describe('sseResponse', () => {
     });
     const text = await res.text();
     expect(JSON.parse(text.split('\n\n')[0]!.slice(6))).toMatchObject({
-      error: { message: 'engine fell over', type: 'server_error' },
+      error: { message: 'Internal error: engine fell over', type: 'server_error', code: 'internal_error' },
     });
   });
 
