@@ -23,6 +23,20 @@ export function requireModel(id: string, ...products: Product[]) {
   return model;
 }
 
+/** Like requireModel, for routes that only some models of a product answer (speech vs transcription). */
+export function requireRouteModel(id: string, ...routes: string[]) {
+  const model = requireModel(id, 'chat', 'voice', 'image', 'code', 'agents', 'memory', 'data');
+  if (!routes.includes(model.route)) {
+    throw new ApiError(
+      400,
+      `The model '${id}' is not supported on this route; use it on /v1${model.route}.`,
+      'model_not_supported',
+      'model',
+    );
+  }
+  return model;
+}
+
 /** 400 when max_tokens alone exceeds the model's catalogue context (the engine checks the prompt too). */
 export function requireWithinContext(model: CatalogueEntry, maxTokens: number | null | undefined) {
   if (maxTokens && model.context_window && maxTokens > model.context_window) {

@@ -1,4 +1,4 @@
-import { MODELS, type CatalogueEntry } from '../catalogue/models';
+import { aliasesOf, findModel, MODELS, type CatalogueEntry } from '../catalogue/models';
 import type { Context } from './context';
 import { ApiError } from './errors';
 
@@ -13,6 +13,7 @@ function describe(ctx: Context, model: CatalogueEntry) {
     object: 'model',
     created: CREATED,
     owned_by: 'vaani',
+    aliases: aliasesOf(model.id),
     product: model.product,
     route: `/v1${model.route}`,
     context_window: model.context_window,
@@ -28,9 +29,9 @@ function describe(ctx: Context, model: CatalogueEntry) {
 export const listModels = async (ctx: Context) =>
   Response.json({ object: 'list', data: MODELS.map((model) => describe(ctx, model)) });
 
-/** GET /models/{id} */
+/** GET /models/{id} (an alias answers with the model it names) */
 export async function getModel(ctx: Context, id: string) {
-  const model = MODELS.find((m) => m.id === id);
+  const model = findModel(id);
   if (!model) throw new ApiError(404, `The model '${id}' does not exist.`, 'model_not_found', 'model');
   return Response.json(describe(ctx, model));
 }

@@ -1,4 +1,5 @@
 import { MODELS } from '../catalogue/models';
+import { voiceAliasesOf } from '../voice/aliases';
 import type { Context } from './context';
 
 /** GET /voices: the voices of the registered voice engines, and the voice models. */
@@ -9,6 +10,7 @@ export const listVoices = async (ctx: Context) => {
     language,
     languageCode,
     gender,
+    aliases: voiceAliasesOf(id),
     ...(downloadBytes ? { downloadBytes } : {}),
   }));
   const models = MODELS.filter((model) => model.product === 'voice' && ctx.registry.info(model.id)).map((model) => ({

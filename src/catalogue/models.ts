@@ -107,10 +107,19 @@ export const MODELS: readonly CatalogueEntry[] = [
   },
 ];
 
-/** Other names a request may use for a catalogue model (OpenAI's embedding models answer as embed-v1). */
+/** Other names a request may use for a catalogue model: OpenAI's own model names. */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = {
   'text-embedding-3-small': 'embed-v1',
   'text-embedding-3-large': 'embed-v1',
+  'tts-1': 'speech-tts-v1',
+  'tts-1-hd': 'speech-tts-v1',
+  'gpt-4o-mini-tts': 'speech-tts-v1',
+  'whisper-1': 'speech-stt-v1',
+  'gpt-4o-transcribe': 'speech-stt-v1',
+  'gpt-4o-mini-transcribe': 'speech-stt-v1',
 };
+
+/** The aliases that name a catalogue model. */
+export const aliasesOf = (id: string) => Object.keys(MODEL_ALIASES).filter((alias) => MODEL_ALIASES[alias] === id);
 
 export const findModel = (id: string) => MODELS.find((model) => model.id === (MODEL_ALIASES[id] ?? id));

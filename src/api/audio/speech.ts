@@ -1,27 +1,29 @@
 import { readJson, parse } from '../body';
 import { dispatch, type Context } from '../context';
 import { ApiError } from '../errors';
-import { requireModel } from '../models-check';
+import { resolveVoice } from '../../voice/aliases';
+import { requireRouteModel } from '../models-check';
 import { speechSchema } from './schema';
 import { wavResponse } from './wav';
 
 /** POST /audio/speech */
 export async function speech(ctx: Context, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
-  const body = parse(speechSchema, value);
-  requireModel(body.model, 'voice');
+  const asked = parse(speechSchema, value);
+  const model = requireRouteModel(asked.model, '/audio/speech');
+  const body = { ...asked, model: model.id, voice: resolveVoice(asked.voice) };
   return dispatch(ctx, {
     request,
     path,
     raw,
     streaming: false,
-    model: body.model,
+    model: model.id,
     kind: 'speech',
     local: async (engine) => {
       if (!engine.voices().some((voice) => voice.id === body.voice)) {
         throw new ApiError(
           404,
-          `The voice '${body.voice}' does not exist. GET /v1/voices lists the voices.`,
+          `The voice '${asked.voice}' does not exist. GET /v1/voices lists the voices.`,
           'voice_not_found',
           'voice',
         );

@@ -1,7 +1,7 @@
 import type { Transcript } from '../../protocol/audio';
 import { readForm, parse } from '../body';
 import { dispatch, type Context } from '../context';
-import { requireModel } from '../models-check';
+import { requireRouteModel } from '../models-check';
 import { transcriptionSchema } from './schema';
 import { subtitles } from './subtitles';
 
@@ -11,19 +11,19 @@ export const transcriptions =
   async (ctx: Context, request: Request, path: string): Promise<Response> => {
     const { value, raw } = await readForm(request);
     const form = parse(transcriptionSchema, value);
-    requireModel(form.model, 'voice');
+    const model = requireRouteModel(form.model, '/audio/transcriptions');
     const format = form.response_format;
     return dispatch(ctx, {
       request,
       path,
       raw,
       streaming: false,
-      model: form.model,
+      model: model.id,
       kind: 'transcription',
       local: async (engine) => {
         const transcript = await engine.transcribe(
           {
-            model: form.model,
+            model: model.id,
             audio: form.file,
             task,
             language: form.language,

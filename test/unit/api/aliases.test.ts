@@ -1,0 +1,84 @@
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import type { SpeechParams, Voice } from '../../../src/protocol/audio';
+import type { EngineFactory } from '../../../src/runtime/engines';
+import { VOICE_ALIASES } from '../../../src/voice/aliases';
+import { VOICES } from '../../../src/voice/catalogue';
+import { AUTH, BASE, postJson, service } from './helpers';
+
+const voice = (id: string): Voice => ({
+  id,
+  name: id,
+  language: 'English',
+  languageCode: 'en-US',
+  gender: 'female',
+  model: 'speech-tts-v1',
+});
+
+/** A speech engine that records what it is asked and answers 0.1 s of silence. */
+function recordingSpeech() {
+  const seen: SpeechParams[] = [];
+  const voices = VOICES.map((v) => voice(v.id));
+  const factory: EngineFactory<'speech'> = {
+    kind: 'speech',
+    models: ['speech-tts-v1'],
+    info: () => ({ backends: ['wasm'] }),
+    voices: () => voices,
+    create: () => ({
+      voices: () => voices,
+      speak: async (params) => {
+        seen.push(params);
+        return { samples: new Float32Array(2400), sampleRate: 24000 };
+      },
+      dispose() {},
+    }),
+  };
+  return { factory, seen };
+}
+
+describe("OpenAI's model and voice names", () => {
+  it('/v1/models lists each model with its aliases; an alias id answers as its model', async () => {
+    const ai = service();
+    const { data } = await (await ai.fetch(`${BASE}/models`, { headers: AUTH })).json();
+    const byId = Object.fromEntries(data.map((m: { id: string; aliases: string[] }) => [m.id, m.aliases]));
+    expect(byId['speech-tts-v1']).toEqual(['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts']);
+    expect(byId['speech-stt-v1']).toEqual(['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe']);
+    expect(byId['chat-v2']).toEqual([]);
+    const one = await (await ai.fetch(`${BASE}/models/whisper-1`, { headers: AUTH })).json();
+    expect(one.id).toBe('speech-stt-v1');
+  });
+
+  it('every voice alias names a catalogue voice', () => {
+    const ids = new Set(VOICES.map((v) => v.id));
+    expect(Object.keys(VOICE_ALIASES).sort()).toEqual(
+      ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer', 'verse'].sort(),
+    );
+    for (const target of Object.values(VOICE_ALIASES)) expect(ids.has(target)).toBe(true);
+  });
+
+  it('tts-1 with alloy speaks through the openai SDK on the local voice the alias names', async () => {
+    const { factory, seen } = recordingSpeech();
+    const ai = service({}, [factory]);
+    const client = new OpenAI({ baseURL: BASE, apiKey: 'k', fetch: ai.fetch });
+    const audio = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hello' });
+    expect((await audio.arrayBuffer()).byteLength).toBe(44 + 2400 * 2);
+    expect(seen[0]).toMatchObject({ model: 'speech-tts-v1', voice: 'en-US-female-1', input: 'Hello' });
+    const voices = await (await ai.fetch(`${BASE}/voices`, { headers: AUTH })).json();
+    expect(voices.voices.find((v: { id: string }) => v.id === 'en-US-female-1').aliases).toEqual(['alloy', 'nova']);
+  });
+
+  it('a catalogue model of the wrong kind on an audio route is a 400 model_not_supported, not a 503', async () => {
+    const ai = service();
+    const speech = await ai.fetch(`${BASE}/audio/speech`, postJson({ model: 'whisper-1', voice: 'alloy', input: 'x' }));
+    expect(speech.status).toBe(400);
+    expect((await speech.json()).error).toMatchObject({ code: 'model_not_supported', param: 'model' });
+    for (const model of ['speech-tts-v1', 'chat-v2']) {
+      const form = new FormData();
+      form.set('file', new File([new Uint8Array(8)], 'a.wav'));
+      form.set('model', model);
+      const res = await ai.fetch(`${BASE}/audio/transcriptions`, { method: 'POST', headers: AUTH, body: form });
+      expect(res.status, model).toBe(400);
+      expect((await res.json()).error.code).toBe('model_not_supported');
+    }
+  });
+});
