@@ -1,4 +1,5 @@
 import { mountChat } from './chat';
+import { mountMemory } from './memory';
 import { mountModels } from './models';
 import { Service } from './service';
 import { loadSettings } from './settings';
@@ -10,7 +11,7 @@ import { mountSpeech } from './voice/speech';
 import { mountTranscribe } from './voice/transcribe';
 import { mountTransform } from './voice/transform';
 
-const TABS = ['chat', 'voice', 'models', 'settings'];
+const TABS = ['chat', 'voice', 'memory', 'models', 'settings'];
 
 function showTab() {
   const current = TABS.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'chat';
@@ -59,6 +60,7 @@ async function main() {
   mountClip(service, clip);
   mountTranscribe(service, clip);
   mountTransform(service, clip);
+  mountMemory(service);
   mountModels(service);
   mountSettings(service);
   addEventListener('hashchange', showTab);

@@ -4,6 +4,16 @@ import { createVaaniWith } from './vaani';
 
 export type { Backend, ModelSource, Routing, Vaani, VaaniOptions } from './types';
 export type { RemoteOptions } from './runtime/remote';
+export type {
+  MemoryClient,
+  MemoryError,
+  MemoryItemInput,
+  MemoryListInput,
+  MemoryListPage,
+  MemorySearchInput,
+} from './memory/client';
+export type { Memory, MemoryHit } from './protocol/memory';
+export type { Filter, Metadata, Scope, SearchMode } from './retrieval/index';
 export type { LevelDetail, Recorder, RecorderOptions, RecorderState, Recording } from './recorder/recorder';
 export type { SpeechSpan, VadOptions } from './recorder/vad';
 export type { ModelLoadOptions, Models } from './store/models';

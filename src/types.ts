@@ -1,3 +1,4 @@
+import type { MemoryClient } from './memory/client';
 import type { Recorder, RecorderOptions } from './recorder/recorder';
 import type { RemoteOptions } from './runtime/remote';
 import type { Models } from './store/models';
@@ -48,6 +49,8 @@ export interface VaaniOptions {
   maxQueue?: number;
   /** The weight store: chunk size, download concurrency, retries, byte budget. */
   store?: StoreOptions;
+  /** The memory store: its IndexedDB database name (default 'vaani-memory'; one per app or user if you like). */
+  memory?: { database?: string };
 }
 
 export interface Vaani {
@@ -57,6 +60,8 @@ export interface Vaani {
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
   /** A microphone recorder (AudioWorklet, 16 kHz mono, optional Silero VAD) whose `file` posts to /v1/audio/transcriptions. */
   recorder(options?: RecorderOptions): Recorder;
+  /** The memory routes as methods: store, search, get, list, update, delete, deleteScope. */
+  readonly memory: MemoryClient;
   install(): void;
   uninstall(): void;
   dispose(): void;

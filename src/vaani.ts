@@ -1,6 +1,7 @@
 import { createApp } from './api/app';
 import type { Context } from './api/context';
 import { EngineRegistry } from './runtime/engines';
+import { memoryClient } from './memory/client';
 import { Recorder } from './recorder/recorder';
 import { Remote } from './runtime/remote';
 import { ModelStore } from './store/models';
@@ -54,6 +55,7 @@ export function createVaaniWith(
     models,
     fetch: vaaniFetch,
     recorder: (recorderOptions) => new Recorder(recorderOptions),
+    memory: memoryClient(vaaniFetch, baseURL),
     install() {
       if (installed) return;
       installed = globalThis.fetch;

@@ -11,6 +11,7 @@ import { embeddings } from './embeddings';
 import type { Context } from './context';
 import { ApiError, toApiError } from './errors';
 import { imageGenerations } from './images/generations';
+import { mountMemory } from './memory/index';
 import { getModel, listModels } from './models';
 import { listVoices } from './voices';
 
@@ -30,7 +31,6 @@ const POST: Record<string, Route> = {
   '/code/completions': codeCompletions,
   '/agents/run': agentsRun,
   '/embeddings': embeddings,
-  '/memory/store': comingSoon(product('memory')),
   '/data/query': comingSoon(product('data')),
 };
 
@@ -75,6 +75,7 @@ export function createApp(ctx: Context, basePath: string, auth: 'required' | 'op
     app.get(path, (c) => route(ctx, c));
     app.all(path, () => methodNotAllowed('GET'));
   }
+  mountMemory(app, ctx);
   return app;
 }
 

@@ -24,7 +24,7 @@ export const PRODUCTS: readonly ProductEntry[] = [
   { product: 'image', route: '/images/generations', status: 'available' },
   { product: 'code', route: '/code/completions', status: 'available' },
   { product: 'agents', route: '/agents/run', status: 'available' },
-  { product: 'memory', route: '/memory/store', status: 'coming_soon' },
+  { product: 'memory', route: '/memory/store', status: 'available' },
   { product: 'data', route: '/data/query', status: 'coming_soon' },
 ];
 

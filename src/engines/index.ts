@@ -2,6 +2,7 @@ import type { EngineRegistry } from '../runtime/engines';
 import type { VaaniOptions } from '../types';
 import { chatEngines } from './chat';
 import { embeddingsEngines } from './embeddings';
+import { memoryEngines } from './memory';
 import { speechEngines } from './speech';
 import { transcriptionEngines } from './transcription';
 import { voiceTransformEngines } from './voice-transform';
@@ -13,4 +14,5 @@ export function registerBuiltins(registry: EngineRegistry, options: VaaniOptions
   for (const factory of transcriptionEngines(options)) registry.add(factory);
   for (const factory of voiceTransformEngines(options)) registry.add(factory);
   for (const factory of embeddingsEngines(options)) registry.add(factory);
+  for (const factory of memoryEngines(options)) registry.add(factory);
 }

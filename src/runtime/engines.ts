@@ -1,6 +1,7 @@
 import type { SpeechEngine, TranscriptionEngine, Voice, VoiceTransformEngine } from '../protocol/audio';
 import type { ChatEngine } from '../protocol/chat';
 import type { EmbeddingsEngine } from '../protocol/embeddings';
+import type { MemoryEngine } from '../protocol/memory';
 import type { ModelFiles } from '../store/types';
 
 /** What each kind of local engine offers the routes. A new kind is a new key here. */
@@ -10,6 +11,7 @@ export interface EngineKinds {
   transcription: TranscriptionEngine;
   transform: VoiceTransformEngine;
   embeddings: EmbeddingsEngine;
+  memory: MemoryEngine;
 }
 export type EngineKind = keyof EngineKinds;
 

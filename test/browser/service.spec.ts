@@ -130,7 +130,7 @@ test.describe('the service through the openai SDK', () => {
         }),
         comingSoon: await raw(
           { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{}' },
-          '/v1/memory/store',
+          '/v1/data/query',
         ),
       };
     });

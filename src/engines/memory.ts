@@ -1,0 +1,63 @@
+import * as Comlink from 'comlink';
+import { ApiError } from '../api/errors';
+import type { MemoryEngine } from '../protocol/memory';
+import { originOf } from '../protocol/memory';
+import { abortError } from '../runtime/abort';
+import type { EngineFactory } from '../runtime/engines';
+import { WorkerHost } from '../runtime/worker-host';
+import type { VaaniOptions } from '../types';
+import type { MemoryWorkerApi } from '../workers/memory.worker';
+import type { ErrorResult } from '../workers/model-slot';
+import { MEMORY_DB } from '../memory/db';
+
+/** The catalogue id whose vectors the memory store keeps. */
+export const MEMORY_MODELS = ['embed-v1'] as const;
+
+type Answer<T> = { value: T } | ErrorResult;
+
+/** Asks the browser once to keep this site's storage under pressure (memories should survive). */
+let persisted: Promise<boolean> | undefined;
+const persist = () =>
+  (persisted ??= globalThis.navigator?.storage?.persist?.().catch(() => false) ?? Promise.resolve(false));
+
+function memoryEngine(options: VaaniOptions): MemoryEngine & { dispose(): void } {
+  const db = options.memory?.database ?? MEMORY_DB;
+  const host = new WorkerHost<MemoryWorkerApi>({
+    create: () =>
+      new Worker(new URL('../workers/memory.worker.ts', import.meta.url), { type: 'module', name: 'vaani-memory' }),
+    name: 'memory',
+    maxQueue: options.maxQueue,
+  });
+  const run = async <T>(call: (api: Comlink.Remote<MemoryWorkerApi>) => Promise<Answer<T>>, signal: AbortSignal) => {
+    const result = await host.run((api) => call(api as Comlink.Remote<MemoryWorkerApi>), signal);
+    if (signal.aborted) throw abortError(signal);
+    if ('error' in result)
+      throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
+    return result.value;
+  };
+  return {
+    store: async (items, model, signal) => {
+      void persist();
+      return run((api) => api.store(db, items, originOf(model)), signal);
+    },
+    search: (query, model, signal) => run((api) => api.search(db, query, model && originOf(model)), signal),
+    get: (id, signal) => run((api) => api.get(db, id), signal),
+    list: (params, signal) => run((api) => api.list(db, params), signal),
+    update: (id, patch, model, signal) => run((api) => api.update(db, id, patch, model && originOf(model)), signal),
+    remove: (id, signal) => run((api) => api.remove(db, id), signal),
+    removeWhere: (scope, filters, signal) => run((api) => api.removeWhere(db, scope, filters), signal),
+    dispose: () => host.dispose(),
+  };
+}
+
+/** The memory store (IndexedDB + a search worker); its vectors come from embed-v1. */
+export function memoryEngines(options: VaaniOptions): EngineFactory<'memory'>[] {
+  return [
+    {
+      kind: 'memory',
+      models: MEMORY_MODELS,
+      info: () => ({ backends: ['wasm'] }),
+      create: () => memoryEngine(options),
+    },
+  ];
+}

@@ -1,0 +1,121 @@
+import { ApiError } from '../api/errors';
+import type { StoredMemory, VectorOrigin } from '../protocol/memory';
+
+/** IndexedDB database of the memory store: `items` (StoredMemory by id) and `meta` (the store's vector origin). */
+export const MEMORY_DB = 'vaani-memory';
+const VERSION = 1;
+
+const done = <T>(request: IDBRequest<T>) =>
+  new Promise<T>((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+
+/** Quota and other write failures as API errors; the transaction was aborted, so nothing was written. */
+function writeError(error: DOMException | null): Error {
+  if (error?.name === 'QuotaExceededError')
+    return new ApiError(
+      507,
+      "The browser's storage quota for this site is full: nothing was stored. Delete memories or free space, then retry.",
+      'quota_exceeded',
+    );
+  return new ApiError(
+    500,
+    `The memory store could not write: ${error?.message ?? 'transaction aborted'}.`,
+    'storage_error',
+  );
+}
+
+export class MemoryDb {
+  private constructor(private readonly db: IDBDatabase) {}
+
+  static open(name = MEMORY_DB): Promise<MemoryDb> {
+    const request = indexedDB.open(name, VERSION);
+    request.onupgradeneeded = () => {
+      request.result.createObjectStore('items', { keyPath: 'id' });
+      request.result.createObjectStore('meta');
+    };
+    return done(request).then((db) => {
+      // Another tab upgrading the schema closes this connection instead of blocking it.
+      db.onversionchange = () => db.close();
+      return new MemoryDb(db);
+    });
+  }
+
+  all(): Promise<StoredMemory[]> {
+    return done(this.db.transaction('items').objectStore('items').getAll() as IDBRequest<StoredMemory[]>);
+  }
+
+  /** The items with these ids that exist now (for syncing another tab's writes). */
+  async some(ids: string[]): Promise<{ found: StoredMemory[]; missing: string[] }> {
+    const store = this.db.transaction('items').objectStore('items');
+    const rows = await Promise.all(ids.map((id) => done(store.get(id) as IDBRequest<StoredMemory | undefined>)));
+    return {
+      found: rows.filter((row): row is StoredMemory => row !== undefined),
+      missing: ids.filter((_, i) => rows[i] === undefined),
+    };
+  }
+
+  origin(): Promise<VectorOrigin | undefined> {
+    return done(this.db.transaction('meta').objectStore('meta').get('origin'));
+  }
+
+  /**
+   * One atomic write: `decide` runs inside a readwrite transaction over items and meta (so it sees
+   * what other tabs committed before it) and returns the puts and deletes to make. Either all of
+   * them land or, on any failure (a full quota included), none.
+   */
+  write<T>(
+    decide: (read: {
+      origin: VectorOrigin | undefined;
+      get(id: string): Promise<StoredMemory | undefined>;
+      all(): Promise<StoredMemory[]>;
+      count(): Promise<number>;
+    }) => Promise<{ put?: StoredMemory[]; remove?: string[]; origin?: VectorOrigin | null; result: T }>,
+  ): Promise<T> {
+    const tx = this.db.transaction(['items', 'meta'], 'readwrite', { durability: 'strict' });
+    const items = tx.objectStore('items');
+    const meta = tx.objectStore('meta');
+    const finished = new Promise<void>((resolve, reject) => {
+      tx.oncomplete = () => resolve();
+      tx.onabort = () => reject(writeError(tx.error));
+      tx.onerror = (event) => event.preventDefault();
+    });
+    const work = (async () => {
+      const origin = (await done(meta.get('origin'))) as VectorOrigin | undefined;
+      const plan = await decide({
+        origin,
+        get: (id) => done(items.get(id) as IDBRequest<StoredMemory | undefined>),
+        all: () => done(items.getAll() as IDBRequest<StoredMemory[]>),
+        count: () => done(items.count()),
+      });
+      for (const row of plan.put ?? []) items.put(row);
+      for (const id of plan.remove ?? []) items.delete(id);
+      if (plan.origin === null) meta.delete('origin');
+      else if (plan.origin) meta.put(plan.origin, 'origin');
+      return plan.result;
+    })();
+    work.catch(() => {
+      try {
+        tx.abort();
+      } catch {
+        // already finished
+      }
+    });
+    return Promise.all([work, finished]).then(
+      ([result]) => result,
+      async (error) => {
+        // A decision error (e.g. a 409) wins over the abort it caused.
+        const decided = await work.then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
+        throw decided ?? error;
+      },
+    );
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

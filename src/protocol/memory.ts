@@ -1,0 +1,91 @@
+import type { Filter, Metadata, Scope, SearchMode } from '../retrieval/index';
+import type { EmbeddingModel } from './embeddings';
+
+/** What produced a stored vector (recorded per memory; two models' vectors never mix in one store). */
+export interface VectorOrigin {
+  model: string;
+  source: string;
+  revision: string;
+  dimensions: number;
+  /** The passage prefix put before the text when it was embedded. */
+  prefix: string;
+}
+
+/** A memory as routes return it (no vector). */
+export interface Memory {
+  id: string;
+  object: 'memory';
+  text: string;
+  metadata: Metadata;
+  scope: Scope;
+  created_at: number;
+  updated_at: number;
+  model: string;
+}
+
+/** A memory as IndexedDB keeps it: the vector as a Float32Array, never a JSON array. */
+export interface StoredMemory extends Omit<Memory, 'object'> {
+  vector: Float32Array;
+  origin: VectorOrigin;
+}
+
+export interface NewMemory {
+  text: string;
+  metadata: Metadata;
+  scope: Scope;
+  vector: Float32Array;
+}
+
+export interface MemorySearch {
+  text: string;
+  vector?: Float32Array;
+  mode: SearchMode;
+  scope?: Scope;
+  filters?: Filter;
+  limit: number;
+  minScore?: number;
+}
+
+export interface MemoryHit extends Memory {
+  score: number;
+  scores: { semantic?: number; keyword?: number };
+}
+
+export interface MemoryPage {
+  data: Memory[];
+  has_more: boolean;
+}
+
+export interface MemoryListParams {
+  scope: Scope;
+  limit: number;
+  after?: string;
+  order: 'asc' | 'desc';
+}
+
+export interface MemoryPatch {
+  text?: string;
+  metadata?: Metadata;
+  scope?: Scope;
+  vector?: Float32Array;
+}
+
+/** The memory store: IndexedDB behind it, searched in a worker over an in-memory copy. */
+export interface MemoryEngine {
+  store(items: NewMemory[], model: EmbeddingModel, signal: AbortSignal): Promise<Memory[]>;
+  search(query: MemorySearch, model: EmbeddingModel | undefined, signal: AbortSignal): Promise<MemoryHit[]>;
+  get(id: string, signal: AbortSignal): Promise<Memory>;
+  list(params: MemoryListParams, signal: AbortSignal): Promise<MemoryPage>;
+  update(id: string, patch: MemoryPatch, model: EmbeddingModel | undefined, signal: AbortSignal): Promise<Memory>;
+  remove(id: string, signal: AbortSignal): Promise<void>;
+  removeWhere(scope: Scope, filters: Filter | undefined, signal: AbortSignal): Promise<number>;
+}
+
+/** The origin record of vectors made by `model` for passages. */
+export const originOf = (model: EmbeddingModel): VectorOrigin => ({
+  model: model.id,
+  source: model.source,
+  revision: model.revision,
+  dimensions: model.dimensions,
+  prefix: model.prefixes.passage,
+});

@@ -1,0 +1,50 @@
+import { ApiError } from '../api/errors';
+import { MemoryStore } from '../memory/store';
+import type { MemoryListParams, MemoryPatch, MemorySearch, NewMemory, VectorOrigin } from '../protocol/memory';
+import type { Filter, Scope } from '../retrieval/index';
+import { exposeEngine } from './expose';
+import type { ErrorResult } from './model-slot';
+
+let opened: Promise<MemoryStore> | undefined;
+
+/** The store, opened (and its items loaded into memory) once per worker. */
+function store(name: string): Promise<MemoryStore> {
+  opened ??= MemoryStore.open(name).catch((error: unknown) => {
+    opened = undefined;
+    throw new ApiError(
+      503,
+      `The memory store could not be opened (IndexedDB): ${error instanceof Error ? error.message : String(error)}`,
+      'storage_unavailable',
+    );
+  });
+  return opened;
+}
+
+/** Runs one operation; ApiErrors come back as data (comlink keeps only an Error's message). */
+async function answer<T>(
+  name: string,
+  operation: (store: MemoryStore) => Promise<T>,
+): Promise<{ value: T } | ErrorResult> {
+  try {
+    return { value: await operation(await store(name)) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { error: { status: error.status, message: error.message, code: error.code, param: error.param } };
+  }
+}
+
+const api = {
+  store: (db: string, items: NewMemory[], origin: VectorOrigin) => answer(db, (s) => s.store(items, origin)),
+  search: (db: string, query: MemorySearch, origin?: VectorOrigin) => answer(db, (s) => s.search(query, origin)),
+  get: (db: string, id: string) => answer(db, (s) => s.get(id)),
+  list: (db: string, params: MemoryListParams) => answer(db, (s) => s.list(params)),
+  update: (db: string, id: string, patch: MemoryPatch, origin?: VectorOrigin) =>
+    answer(db, (s) => s.update(id, patch, origin)),
+  remove: (db: string, id: string) => answer(db, (s) => s.remove(id)),
+  removeWhere: (db: string, scope: Scope, filters?: Filter) => answer(db, (s) => s.removeWhere(scope, filters)),
+  /** Items held in memory (opens the store: the cold-open measurement). */
+  size: (db: string) => answer(db, async (s) => s.size),
+};
+
+export type MemoryWorkerApi = typeof api;
+exposeEngine(api);
