@@ -41,6 +41,7 @@ export default defineConfig({
       '@huggingface/tokenizers',
       '@huggingface/jinja',
       '@huggingface/transformers',
+      '@orama/orama',
       '@petamoriken/float16',
       'pure-rand/distribution/uniformFloat64',
       'pure-rand/generator/xoroshiro128plus',

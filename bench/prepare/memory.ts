@@ -1,0 +1,14 @@
+/**
+ * Writes the embeddings bench model before the bench page opens: multilingual-e5-small's layer
+ * sizes (hidden 384, 12 layers, 12 heads, intermediate 1536) with a 4,000-entry Unigram vocabulary,
+ * random weights, fp32. Its served URL goes to test/.fixtures/bench-memory.json.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ensureEncoderFixture } from '../../test/fixtures/encoder/fixture-dir';
+import { e5SmallShape } from '../../test/fixtures/encoder/spec';
+import { fixturesRoot } from '../../test/fixtures/llm/fixture-dir';
+
+const fixture = await ensureEncoderFixture('bench-e5-small-shape', e5SmallShape(12));
+await writeFile(join(fixturesRoot, 'bench-memory.json'), JSON.stringify({ url: fixture.url }));
+console.log(`embeddings bench model at ${fixture.dir}, served at ${fixture.url}`);

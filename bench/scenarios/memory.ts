@@ -1,0 +1,241 @@
+import { wrap } from 'comlink';
+import { wasmThreads } from '../../src/backends/ort';
+import { memoryEngines } from '../../src/engines/memory';
+import { createVaani } from '../../src/index';
+import { MEMORY_DB } from '../../src/memory/db';
+import { EncoderTokenizer } from '../../src/models/encoder/tokenizer';
+import type { EmbeddingModel } from '../../src/protocol/embeddings';
+import type { EmbedBare } from '../support/embed-bare.worker';
+import type { EmbedTransformers } from '../support/embed-transformers.worker';
+import type { SearchOrama } from '../support/search-orama.worker';
+import type { BenchEnv, Scenario, ScenarioResult } from '../types';
+
+/** bench/prepare/memory.ts writes the encoder (multilingual-e5-small's layer sizes, fp32) and this pointer. */
+const POINTER = '/test/.fixtures/bench-memory.json';
+const ROUNDS = 3;
+const QUERIES = 40;
+const DIM = 384;
+const SENTENCES = [
+  'मुझे चाय पसंद है।',
+  'எனக்கு காபி பிடிக்கும்.',
+  'My birthday is in March.',
+  'I live in Delhi and work in Gurgaon.',
+  'The train to Mumbai leaves at seven.',
+  'আমি বই পড়তে ভালোবাসি।',
+  'Remind me to call my mother on Sunday.',
+  'नमस्ते, आप कैसे हैं?',
+];
+
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+const median = (values: number[]) => percentile(values, 50);
+
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
+  };
+}
+
+function unitRows(count: number, next: () => number): Float32Array {
+  const data = new Float32Array(count * DIM);
+  for (let r = 0; r < count; r++) {
+    let norm = 0;
+    for (let d = 0; d < DIM; d++) norm += (data[r * DIM + d] = next()) ** 2;
+    norm = Math.sqrt(norm);
+    for (let d = 0; d < DIM; d++) data[r * DIM + d]! /= norm;
+  }
+  return data;
+}
+
+async function embeddingRows(env: BenchEnv, base: string): Promise<ScenarioResult[]> {
+  const threads = wasmThreads();
+  const ai = createVaani({ backend: 'wasm', threads, models: { 'embed-v1': { baseURL: base, dtype: 'fp32' } } });
+  const vaani = async (texts: string[]) => {
+    const start = performance.now();
+    const response = await ai.fetch('/v1/embeddings', {
+      method: 'POST',
+      headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'embed-v1', input: texts, encoding_format: 'base64' }),
+    });
+    if (!response.ok) throw new Error(`vaani: ${(await response.json()).error.message}`);
+    await response.json();
+    return performance.now() - start;
+  };
+  const transformers = wrap<EmbedTransformers>(
+    new Worker(new URL('../support/embed-transformers.worker.ts', import.meta.url), { type: 'module' }),
+  );
+  const bare = wrap<EmbedBare>(
+    new Worker(new URL('../support/embed-bare.worker.ts', import.meta.url), { type: 'module' }),
+  );
+  const used = await transformers.load(base, threads);
+  await bare.load(base, threads);
+  const json = async (file: string) => (await fetch(new URL(file, new URL(base, location.href)))).json();
+  const tokenizer = new EncoderTokenizer(await json('tokenizer.json'), await json('tokenizer_config.json'), 512);
+  env.log(`threads: vaani ${threads}, transformers.js ${used}, bare ${threads}`);
+
+  const rows: ScenarioResult[] = [];
+  for (const batch of [1, 8, 32]) {
+    const texts = Array.from({ length: batch }, (_, i) => SENTENCES[i % SENTENCES.length]!);
+    const ids = texts.map((text) => tokenizer.encode(text).ids);
+    const times = { vaani: [] as number[], transformers: [] as number[], bare: [] as number[] };
+    await vaani(texts);
+    await transformers.embed(texts);
+    await bare.embed(ids);
+    for (let round = 0; round < ROUNDS; round++) {
+      times.vaani.push(await vaani(texts));
+      times.transformers.push(await transformers.embed(texts));
+      times.bare.push(await bare.embed(ids));
+    }
+    const rate = (values: number[]) => (batch * 1000) / median(values);
+    env.log(
+      `batch ${batch}: vaani ${rate(times.vaani).toFixed(1)}/s, transformers.js ${rate(times.transformers).toFixed(1)}/s, bare ${rate(times.bare).toFixed(1)}/s`,
+    );
+    const notes = {
+      threads,
+      batch,
+      model: 'e5-small shape, 12 layers, fp32, random weights',
+      texts: 'short, mixed scripts',
+    };
+    rows.push(
+      {
+        id: `memory.embed.batch${batch}.vs-transformers`,
+        metric: `embeddings per second, batch of ${batch} (POST /v1/embeddings base64 vs transformers.js feature-extraction, same threads)`,
+        unit: 'texts/s',
+        value: rate(times.vaani),
+        baseline: { name: `transformers.js ${used} threads`, value: rate(times.transformers) },
+        higherIsBetter: true,
+        notes,
+      },
+      {
+        id: `memory.embed.batch${batch}.vs-bare`,
+        metric: `embeddings per second, batch of ${batch} (Vaani vs a bare onnxruntime-web loop on pre-tokenised ids)`,
+        unit: 'texts/s',
+        value: rate(times.vaani),
+        baseline: { name: 'bare onnxruntime-web loop', value: rate(times.bare) },
+        higherIsBetter: true,
+        notes,
+      },
+    );
+  }
+  ai.dispose();
+  return rows;
+}
+
+async function searchRows(env: BenchEnv): Promise<ScenarioResult[]> {
+  await new Promise((resolve) => {
+    const request = indexedDB.deleteDatabase(MEMORY_DB);
+    request.onsuccess = request.onerror = request.onblocked = resolve;
+  });
+  const model: EmbeddingModel = {
+    id: 'embed-v1',
+    source: 'bench',
+    revision: 'main',
+    dimensions: DIM,
+    prefixes: { query: '', passage: '' },
+    truncatable: false,
+  };
+  const signal = new AbortController().signal;
+  const [factory] = memoryEngines({});
+  let engine = factory!.create('embed-v1');
+  const orama = wrap<SearchOrama>(
+    new Worker(new URL('../support/search-orama.worker.ts', import.meta.url), { type: 'module' }),
+  );
+  await orama.reset(DIM);
+  const next = random(7);
+  const total = 100_000;
+  const all = unitRows(total, next);
+  const queries = unitRows(QUERIES, next);
+  const ids: string[] = [];
+  const rows: ScenarioResult[] = [];
+  let stored = 0;
+  for (const size of [10_000, 100_000]) {
+    const start = performance.now();
+    for (; stored < size; stored += 5000) {
+      const items = Array.from({ length: 5000 }, (_, i) => ({
+        text: `memory ${stored + i}`,
+        metadata: {},
+        scope: {},
+        vector: all.slice((stored + i) * DIM, (stored + i + 1) * DIM),
+      }));
+      const saved = await engine.store(items, model, signal);
+      ids.push(...saved.map((memory) => memory.id));
+      await orama.add(
+        saved.map((memory) => memory.id),
+        items.map((item) => item.vector),
+      );
+    }
+    env.log(`${size} items stored (IndexedDB + Orama) in ${Math.round(performance.now() - start)} ms`);
+    const times = { vaani: [] as number[], orama: [] as number[] };
+    let recallVaani = 0;
+    let recallOrama = 0;
+    for (let q = 0; q < QUERIES; q++) {
+      const vector = queries.slice(q * DIM, (q + 1) * DIM);
+      const exact = Array.from({ length: size }, (_, r) => {
+        let dot = 0;
+        for (let d = 0; d < DIM; d++) dot += all[r * DIM + d]! * vector[d]!;
+        return { id: ids[r]!, dot };
+      })
+        .sort((a, b) => b.dot - a.dot)
+        .slice(0, 10)
+        .map((hit) => hit.id);
+      const t0 = performance.now();
+      const hits = await engine.search({ text: '', vector, mode: 'semantic', limit: 10 }, model, signal);
+      times.vaani.push(performance.now() - t0);
+      const t1 = performance.now();
+      const peer = await orama.search(vector, 10);
+      times.orama.push(performance.now() - t1);
+      recallVaani += hits.filter((hit) => exact.includes(hit.id)).length / 10 / QUERIES;
+      recallOrama += peer.ids.filter((id) => exact.includes(id)).length / 10 / QUERIES;
+    }
+    const notes = {
+      items: size,
+      dimensions: DIM,
+      queries: QUERIES,
+      recallAt10: { vaani: recallVaani, orama: recallOrama },
+    };
+    for (const p of [50, 95])
+      rows.push({
+        id: `memory.search.${size / 1000}k.p${p}`,
+        metric: `memory search p${p} at ${size.toLocaleString('en')} items, top 10 by cosine (memory worker vs Orama in a worker, same vectors, timed on the page)`,
+        unit: 'ms',
+        value: percentile(times.vaani, p),
+        baseline: { name: 'Orama 3 vector search', value: percentile(times.orama, p) },
+        higherIsBetter: false,
+        notes,
+      });
+    env.log(
+      `${size}: vaani p50 ${median(times.vaani).toFixed(1)} ms, orama p50 ${median(times.orama).toFixed(1)} ms, recall ${recallVaani} / ${recallOrama}`,
+    );
+  }
+  // Cold open: a fresh worker opens IndexedDB and loads 100k items into its in-memory copy before the first search.
+  engine.dispose?.();
+  engine = factory!.create('embed-v1');
+  const t0 = performance.now();
+  await engine.search({ text: '', vector: queries.slice(0, DIM), mode: 'semantic', limit: 10 }, model, signal);
+  const cold = performance.now() - t0;
+  const t1 = performance.now();
+  await engine.search({ text: '', vector: queries.slice(0, DIM), mode: 'semantic', limit: 10 }, model, signal);
+  const warm = performance.now() - t1;
+  rows.push({
+    id: 'memory.open.100k',
+    metric:
+      'cold open of the memory store at 100,000 items (new worker: IndexedDB read + in-memory index) to the first search',
+    unit: 'ms',
+    value: cold,
+    baseline: null,
+    higherIsBetter: false,
+    notes: { warmSearchMs: warm },
+  });
+  engine.dispose?.();
+  return rows;
+}
+
+const memory: Scenario = async (env) => {
+  const { url } = (await (await fetch(POINTER)).json()) as { url: string };
+  return [...(await embeddingRows(env, url)), ...(await searchRows(env))];
+};
+export default memory;
