@@ -23,15 +23,30 @@ interface FolderIndex {
   models: Record<string, { name: string; size: number }[]>;
 }
 
-/** Each sub-folder of the local folder becomes `models[id] = { baseURL, files }`. */
+/** IndicConformer's folder beside speech-stt-v1's (Whisper) one. */
+const INDIC_FOLDER = 'speech-stt-v1.indic';
+
+/**
+ * Each sub-folder of the local folder becomes `models[id] = { baseURL, files }`; speech-stt-v1.indic/
+ * is speech-stt-v1's IndicConformer (without it, a local folder means Whisper only).
+ */
 export async function folderModels(folder: string): Promise<FileSource['models']> {
   const base = new URL(folder.replace(/\/?$/, '/'), location.href);
   const response = await fetch(new URL('index.json', base)).catch(() => undefined);
   if (!response?.ok) return {};
   const index = (await response.json()) as FolderIndex;
-  return Object.fromEntries(
-    Object.entries(index.models).map(([id, files]) => [id, { baseURL: new URL(`${id}/`, base).href, files }]),
+  const source = (id: string) => ({ baseURL: new URL(`${id}/`, base).href, files: index.models[id] });
+  const models: FileSource['models'] = Object.fromEntries(
+    Object.keys(index.models)
+      .filter((id) => id !== INDIC_FOLDER)
+      .map((id) => [id, source(id)]),
   );
+  if (models['speech-stt-v1'])
+    models['speech-stt-v1'] = {
+      ...models['speech-stt-v1'],
+      indic: index.models[INDIC_FOLDER] ? { ...source(INDIC_FOLDER), dtype: 'fp32' } : false,
+    };
+  return models;
 }
 
 /**

@@ -29,6 +29,17 @@ export interface EmbeddingSettings {
   truncatable?: boolean;
 }
 
+/**
+ * speech-stt-v1's sources: a plain ModelSource is its Whisper model (as before); `whisper` and
+ * `indic` set each family (`true`: the default source), `indic: false` turns IndicConformer off, `languages` picks the family per
+ * language code over the default (IndicConformer for its 22 languages, Whisper for the rest).
+ */
+export interface SpeechRecognitionSource extends ModelSource {
+  whisper?: ModelSource;
+  indic?: (ModelSource & { decoding?: 'ctc' | 'rnnt' }) | boolean;
+  languages?: Record<string, 'indic-conformer' | 'whisper'>;
+}
+
 export interface VaaniOptions {
   /** Where the service answers; resolved against `location`. Default '/v1'. */
   baseURL?: string;
@@ -37,7 +48,7 @@ export interface VaaniOptions {
   /** One routing for every model, or one per model id (others stay 'local-first'). */
   routing?: Routing | Record<string, Routing>;
   remote?: RemoteOptions;
-  models?: Record<string, ModelSource>;
+  models?: Record<string, ModelSource | SpeechRecognitionSource>;
   /** Which backend local engines use. Default 'auto' (WebGPU when usable, else WASM). */
   backend?: Backend;
   /**

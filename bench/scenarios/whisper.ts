@@ -37,7 +37,7 @@ function wavSamples(bytes: ArrayBuffer): Float32Array {
 async function vaaniSeconds(name: string, wav: Blob): Promise<{ ms: number; text: string }> {
   const ai = createVaani({
     backend: 'wasm',
-    models: { 'speech-stt-v1': { baseURL: `${MODELS}${name}/`, dtype: 'fp32' } },
+    models: { 'speech-stt-v1': { baseURL: `${MODELS}${name}/`, dtype: 'fp32', indic: false } },
   });
   let text = '';
   const ms = await timed(ROUNDS, async () => {

@@ -7,6 +7,7 @@ export function mountTranscribe(service: Service, clip: Clip): void {
   const button = byId<HTMLButtonElement>('transcribe-go');
   const task = byId<HTMLSelectElement>('transcribe-task');
   const language = byId<HTMLInputElement>('transcribe-language');
+  const engine = byId<HTMLSelectElement>('transcribe-engine');
   const output = byId('transcribe-output');
   const status = byId('transcribe-status');
 
@@ -22,13 +23,24 @@ export function mountTranscribe(service: Service, clip: Clip): void {
     );
     const started = performance.now();
     try {
-      const request = { file, model: 'speech-stt-v1', ...(language.value ? { language: language.value } : {}) };
-      const { text } =
+      const request = {
+        file,
+        model: 'speech-stt-v1',
+        response_format: 'verbose_json' as const,
+        ...(language.value ? { language: language.value } : {}),
+        // Vaani's extension field: which recogniser (auto routes India's 22 languages to IndicConformer).
+        ...(engine.value !== 'auto' ? { engine: engine.value } : {}),
+      };
+      const result = (
         task.value === 'translate'
           ? await service.client.audio.translations.create(request)
-          : await service.client.audio.transcriptions.create(request);
-      output.textContent = text;
-      say(status, `Done in ${((performance.now() - started) / 1000).toFixed(2)} s.`, 'ok');
+          : await service.client.audio.transcriptions.create(request)
+      ) as { text: string; language?: string; engine?: { name: string; language_source: string } };
+      output.textContent = result.text;
+      const by = result.engine
+        ? ` by ${result.engine.name === 'whisper' ? 'Whisper' : 'IndicConformer'} (${result.language}, ${result.engine.language_source})`
+        : '';
+      say(status, `Done in ${((performance.now() - started) / 1000).toFixed(2)} s${by}.`, 'ok');
     } catch (error) {
       say(status, describeError(error), 'error');
     } finally {

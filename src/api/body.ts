@@ -62,7 +62,7 @@ export async function readJson(request: Request): Promise<Body<unknown>> {
 }
 
 /** Reads a multipart body into plain fields and files. */
-export async function readForm(request: Request): Promise<Body<Record<string, string | File>>> {
+export async function readForm(request: Request): Promise<Body<Record<string, string | File | string[]>>> {
   requireMediaType(request, 'multipart/form-data');
   const raw = await readLimited(request, LIMITS.uploadBytes, 'upload');
   let form: FormData;
@@ -71,8 +71,14 @@ export async function readForm(request: Request): Promise<Body<Record<string, st
   } catch {
     throw badRequest('The request body is not valid multipart/form-data.', null, 'invalid_multipart');
   }
-  const fields: Record<string, string | File> = {};
-  for (const [key, value] of form) fields[key] = value;
+  const fields: Record<string, string | File | string[]> = {};
+  for (const [key, value] of form) {
+    // Array fields arrive as repeated `name[]` parts (the openai SDK's encoding of arrays).
+    if (key.endsWith('[]') && typeof value === 'string') {
+      const list = fields[key.slice(0, -2)];
+      fields[key.slice(0, -2)] = Array.isArray(list) ? [...list, value] : [value];
+    } else fields[key] = value;
+  }
   return { value: fields, raw };
 }
 

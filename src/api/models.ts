@@ -22,6 +22,7 @@ function describe(ctx: Context, model: CatalogueEntry) {
     runs_on: { local, remote: routing !== 'local-only' && ctx.remote !== undefined },
     routing,
     ...(info?.languages ? { languages: info.languages } : {}),
+    ...(info?.languageEngines ? { language_engines: info.languageEngines } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ModelSource } from '../types';
+import type { ModelSource, SpeechRecognitionSource, VaaniOptions } from '../types';
 
 /**
  * Where catalogue models come from by default (people with network): public onnx-community
@@ -26,4 +26,52 @@ export function modelSource(id: string, overrides: Record<string, ModelSource> =
     return fallback;
   }
   return override.repo || override.baseURL ? override : { ...fallback, ...override };
+}
+
+/**
+ * IndicConformer 600M (AI4Bharat, MIT), the 22 scheduled languages: on WASM an int8 copy of the
+ * encoder (ONNX Runtime dynamic quantisation, 882 MB, self-contained, CTC only); on WebGPU AI4Bharat's
+ * own fp32 export (2.4 GB in external-data files, CTC and RNN-T).
+ */
+export const INDIC_SOURCES: Record<'int8' | 'fp32', ModelSource> = {
+  int8: { repo: 'Rstc989/Vaanilipi', dtype: 'int8' },
+  fp32: { repo: 'ai4bharat/indic-conformer-600m-multilingual', dtype: 'fp32' },
+};
+
+export interface SpeechRecognitionSources {
+  whisper: ModelSource;
+  /** Absent when IndicConformer is turned off. */
+  indic?: ModelSource & { decoding?: 'ctc' | 'rnnt' };
+  languages: Record<string, 'indic-conformer' | 'whisper'>;
+}
+
+const hasLocation = (source: ModelSource) => Boolean(source.repo || source.baseURL);
+
+/** The two families' sources of speech-stt-v1 from `createVaani({ models })`, defaults filled in. */
+export function speechRecognitionSources(options: Pick<VaaniOptions, 'models' | 'backend'>): SpeechRecognitionSources {
+  const {
+    whisper,
+    indic,
+    languages = {},
+    ...flat
+  } = (options.models?.['speech-stt-v1'] ?? {}) as SpeechRecognitionSource;
+  const fallbackWhisper = DEFAULT_SOURCES['speech-stt-v1']!;
+  const whisperOverride = whisper ?? (Object.keys(flat).length ? flat : undefined);
+  const indicDefault = INDIC_SOURCES[options.backend === 'webgpu' ? 'fp32' : 'int8'];
+  return {
+    whisper: !whisperOverride
+      ? fallbackWhisper
+      : hasLocation(whisperOverride)
+        ? whisperOverride
+        : { ...fallbackWhisper, ...whisperOverride },
+    indic:
+      indic === false
+        ? undefined
+        : indic === true || indic === undefined
+          ? indicDefault
+          : hasLocation(indic)
+            ? indic
+            : { ...indicDefault, ...indic },
+    languages,
+  };
 }

@@ -1,18 +1,21 @@
 import { ApiError } from '../api/errors';
 import { possibleBackends } from '../backends/plan';
-import { modelSource } from '../catalogue/sources';
+import { speechRecognitionSources } from '../catalogue/sources';
+import { INDIC_CODES } from '../models/indic-conformer/languages';
 import { whisperFiles } from '../models/whisper/files';
 import { WHISPER_LANGUAGES } from '../models/whisper/languages';
-import type { TranscriptionEngine } from '../protocol/audio';
+import type { Transcript, TranscriptionEngine, TranscriptionParams } from '../protocol/audio';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import { modelFiles } from './model-files';
 import { sourceBase } from '../store/source';
-import type { VaaniOptions } from '../types';
+import type { ModelSource, VaaniOptions } from '../types';
 import type { WhisperWorkerApi } from '../workers/whisper.worker';
 import { abortError } from '../runtime/abort';
+import { indicEngine, type IndicSeen } from './transcription-indic';
+import { engineFor, routeTranscription } from './stt-routing';
 
-/** Catalogue ids answered by a local Whisper model. */
+/** Catalogue ids answered by local speech recognition (Whisper, and IndicConformer for India's 22 languages). */
 export const LOCAL_STT_MODELS = ['speech-stt-v1'] as const;
 
 /** Languages of a multilingual Whisper vocabulary without large-v3's Cantonese, until a model has loaded. */
@@ -21,14 +24,18 @@ const MULTILINGUAL = WHISPER_LANGUAGES.map(([code]) => code).filter((code) => co
 interface Seen {
   backend?: string;
   languages?: string[];
+  indic: IndicSeen;
 }
 
-function transcriptionEngine(
-  modelId: string,
-  options: VaaniOptions,
-  seen: Seen,
-): TranscriptionEngine & { dispose(): void } {
-  const source = modelSource(modelId, options.models);
+type Result<T> = T | { error: { status: number; message: string; code: string | null; param: string | null } };
+function unwrap<T extends object>(result: Result<T>): T {
+  if ('error' in result)
+    throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
+  return result as T;
+}
+
+/** The Whisper family's page side: transcription and translation, and language detection for routing. */
+function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSource, seen: Seen) {
   const base = sourceBase(source);
   const host = new WorkerHost<WhisperWorkerApi>({
     create: () =>
@@ -39,50 +46,97 @@ function transcriptionEngine(
     name: `speech recognition (${modelId})`,
     maxQueue: options.maxQueue,
   });
+  const job = (bytes: Uint8Array) => ({
+    model: modelId,
+    base,
+    store: options.store,
+    dtype: source.dtype,
+    backend: options.backend ?? 'auto',
+    threads: options.threads,
+    audio: bytes,
+  });
+  const run = <T>(signal: AbortSignal, call: (api: WhisperWorkerApi) => Promise<T>) =>
+    host.run(async (api) => {
+      const cancel = () => void api.cancel();
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        return await call(api);
+      } finally {
+        signal.removeEventListener('abort', cancel);
+      }
+    }, signal);
   return {
-    async transcribe({ audio, ...params }, signal) {
-      const bytes = new Uint8Array(await audio.arrayBuffer());
-      const result = await host.run(async (api) => {
-        const cancel = () => void api.cancel();
-        signal.addEventListener('abort', cancel, { once: true });
-        try {
-          return await api.transcribe({
-            model: modelId,
-            base,
-            store: options.store,
-            dtype: source.dtype,
-            backend: options.backend ?? 'auto',
-            threads: options.threads,
-            audio: bytes,
-            params,
-          });
-        } finally {
-          signal.removeEventListener('abort', cancel);
-        }
-      }, signal);
+    async transcribe(bytes: Uint8Array, params: Omit<TranscriptionParams, 'audio'>, signal: AbortSignal) {
+      const { model, task, language, prompt, temperature, timestamps } = params;
+      const result = await run(signal, (api) =>
+        api.transcribe({ ...job(bytes), params: { model, task, language, prompt, temperature, timestamps } }),
+      );
       if (signal.aborted) throw abortError(signal);
-      if ('error' in result)
-        throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
-      seen.backend = result.backend;
-      seen.languages = result.languages;
-      return result.transcript;
+      const { transcript, backend, languages } = unwrap(result);
+      seen.backend = backend;
+      seen.languages = languages;
+      return transcript;
+    },
+    async detect(bytes: Uint8Array, signal: AbortSignal): Promise<string> {
+      const result = await run(signal, (api) => api.detect(job(bytes)));
+      if (signal.aborted) throw abortError(signal);
+      return unwrap(result).language;
     },
     dispose: () => host.dispose(),
   };
 }
 
-/** speech-stt-v1 on a Whisper export; /v1/models shows its backend and the languages it recognises. */
+function speechRecognition(
+  modelId: string,
+  options: VaaniOptions,
+  seen: Seen,
+): TranscriptionEngine & { dispose(): void } {
+  const sources = speechRecognitionSources(options);
+  const config = { indic: sources.indic !== undefined, languages: sources.languages };
+  let whisper: ReturnType<typeof whisperEngine> | undefined;
+  let indic: ReturnType<typeof indicEngine> | undefined;
+  const whisperOf = () => (whisper ??= whisperEngine(modelId, options, sources.whisper, seen));
+  return {
+    async transcribe({ audio, ...params }, signal) {
+      const bytes = new Uint8Array(await audio.arrayBuffer());
+      const route = await routeTranscription(params, config, () => whisperOf().detect(bytes, signal));
+      let transcript: Transcript;
+      if (route.engine === 'indic-conformer') {
+        indic ??= indicEngine(modelId, options, sources.indic!, seen.indic);
+        transcript = await indic.transcribe(bytes, { ...params, language: route.language! }, signal);
+      } else {
+        transcript = await whisperOf().transcribe(bytes, { ...params, language: route.language }, signal);
+      }
+      return { ...transcript, engine: { name: route.engine, language_source: route.source } };
+    },
+    dispose() {
+      whisper?.dispose();
+      indic?.dispose();
+    },
+  };
+}
+
+/**
+ * speech-stt-v1: Whisper and IndicConformer behind one id; /v1/models shows the backend, every
+ * language and the family that recognises each.
+ */
 export function transcriptionEngines(options: VaaniOptions): EngineFactory<'transcription'>[] {
   return LOCAL_STT_MODELS.map((modelId) => {
-    const seen: Seen = {};
+    const seen: Seen = { indic: {} };
     return {
       kind: 'transcription',
       models: [modelId],
-      info: () => ({
-        backends: seen.backend ? [seen.backend] : possibleBackends(options.backend),
-        languages: seen.languages ?? MULTILINGUAL,
-      }),
-      create: () => transcriptionEngine(modelId, options, seen),
+      info: () => {
+        const sources = speechRecognitionSources(options);
+        const config = { indic: sources.indic !== undefined, languages: sources.languages };
+        const languages = [...new Set([...(seen.languages ?? MULTILINGUAL), ...(config.indic ? INDIC_CODES : [])])];
+        return {
+          backends: seen.backend ? [seen.backend] : possibleBackends(options.backend),
+          languages,
+          languageEngines: Object.fromEntries(languages.map((code) => [code, engineFor(code, config)])),
+        };
+      },
+      create: () => speechRecognition(modelId, options, seen),
       files: () => modelFiles(modelId, options, whisperFiles),
     };
   });

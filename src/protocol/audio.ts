@@ -37,6 +37,9 @@ export interface SpeechEngine {
   speak(params: SpeechParams, signal: AbortSignal): Promise<AudioResult>;
 }
 
+/** Longest audio a transcription accepts, in seconds (the route's 25 MiB upload limit bounds it too). */
+export const MAX_TRANSCRIPTION_SECONDS = 10 * 60;
+
 export interface TranscriptionParams {
   model: string;
   audio: Blob;
@@ -46,6 +49,21 @@ export interface TranscriptionParams {
   temperature: number;
   /** Whether segment timestamps are needed (verbose_json, srt, vtt). */
   timestamps: boolean;
+  /** Whether word timestamps are wanted (`timestamp_granularities[]=word` with verbose_json). */
+  words?: boolean;
+  /** Which recogniser to use (extension field `engine`); 'auto' routes by language. */
+  engine?: SttEngine | 'auto';
+  /** IndicConformer's decoder (extension field `decoding`); CTC by default. */
+  decoding?: 'ctc' | 'rnnt';
+}
+
+/** The speech-recognition families behind speech-stt-v1. */
+export type SttEngine = 'indic-conformer' | 'whisper';
+
+export interface Word {
+  word: string;
+  start: number;
+  end: number;
 }
 
 export interface Segment {
@@ -67,6 +85,10 @@ export interface Transcript {
   duration: number;
   text: string;
   segments: Segment[];
+  /** Word timestamps, when asked for and the engine gives them (IndicConformer). */
+  words?: Word[];
+  /** Which family recognised the audio and why (Vaani's extension of verbose_json). */
+  engine?: { name: SttEngine; language_source: 'request' | 'detected' | 'default' };
 }
 
 export interface TranscriptionEngine {

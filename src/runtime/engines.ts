@@ -20,6 +20,8 @@ export interface EngineInfo {
   backends: string[];
   /** ISO-639-1 codes a speech recognition model recognises (listed by /v1/models). */
   languages?: string[];
+  /** For speech recognition: the family that recognises each language ('indic-conformer' or 'whisper'). */
+  languageEngines?: Record<string, string>;
 }
 
 export interface EngineFactory<K extends EngineKind> {

@@ -2,13 +2,10 @@ import { ApiError } from '../api/errors';
 import { decodeMono } from '../audio/mono';
 import { toAudioApiError } from '../audio/errors';
 import { loadWhisper, type StartedWhisper } from '../models/whisper/load';
-import { transcribe, WhisperRequestError } from '../models/whisper/transcribe';
-import type { Transcript, TranscriptionParams } from '../protocol/audio';
+import { detectLanguage, transcribe, WhisperRequestError } from '../models/whisper/transcribe';
+import { MAX_TRANSCRIPTION_SECONDS, type Transcript, type TranscriptionParams } from '../protocol/audio';
 import { exposeEngine } from './expose';
 import { modelSlot, type ErrorResult, type ModelJob } from './model-slot';
-
-/** Longest audio a transcription accepts, in seconds (the route's 25 MiB upload limit bounds it too). */
-export const MAX_TRANSCRIPTION_SECONDS = 10 * 60;
 
 export interface WhisperJob extends ModelJob {
   audio: Uint8Array;
@@ -36,6 +33,20 @@ const api = {
       const whisper = await load(job);
       const transcript = await transcribe(whisper, samples, { ...job.params, cancelled: () => cancelled });
       return { transcript, backend: whisper.backend, languages: [...whisper.decoder.config.languages.keys()] };
+    } catch (error) {
+      const apiError = asApiError(error);
+      if (!apiError) throw error;
+      return {
+        error: { status: apiError.status, message: apiError.message, code: apiError.code, param: apiError.param },
+      };
+    }
+  },
+  /** The language Whisper hears in the first 30 s (its language token after <|startoftranscript|>). */
+  async detect(job: Omit<WhisperJob, 'params'>): Promise<{ language: string } | ErrorResult> {
+    try {
+      const { samples } = await decodeMono(job.audio, 16000, { maxSeconds: MAX_TRANSCRIPTION_SECONDS });
+      const whisper = await load(job);
+      return { language: await detectLanguage(whisper, whisper.mel.extract(samples)) };
     } catch (error) {
       const apiError = asApiError(error);
       if (!apiError) throw error;

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createServer, type ViteDevServer } from 'vite';
+import { ensureTinyIndicConformer } from '../fixtures/indic-conformer/ensure';
 import { ensureTinyWhisper } from '../fixtures/whisper/ensure';
 
 const root = process.cwd();
@@ -17,6 +18,8 @@ async function prepareModels() {
   mkdirSync(modelsDir, { recursive: true });
   symlinkSync(resolve(root, '../shared/fixtures/tiny-random-llama-fp16-genai'), join(modelsDir, 'chat-v2'));
   if (engine('transcription')) symlinkSync(await ensureTinyWhisper(), join(modelsDir, 'speech-stt-v1'));
+  if (engine('transcription-indic'))
+    symlinkSync(await ensureTinyIndicConformer(), join(modelsDir, 'speech-stt-v1.indic'));
 }
 
 /** Real speech for the fake microphone: the Common Voice clip (3.6 s, made 12 dB louder) as 48 kHz mono WAV; its RMS. */
@@ -229,6 +232,12 @@ test('the voice studio speaks a WAV, records the microphone, transcribes, isolat
   await page.click('#transcribe-go');
   if (engine('transcription')) {
     await expect(page.locator('#transcribe-status')).toContainText('Done in', { timeout: 90_000 });
+    await page.fill('#transcribe-language', 'ta');
+    await page.click('#transcribe-go');
+    await expect(page.locator('#transcribe-status')).toContainText('by IndicConformer (tamil, request)', {
+      timeout: 90_000,
+    });
+    await page.fill('#transcribe-language', '');
     await page.selectOption('#transcribe-task', 'translate');
     await page.click('#transcribe-go');
     await expect(page.locator('#transcribe-status')).toContainText('Done in', { timeout: 90_000 });

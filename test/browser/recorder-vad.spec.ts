@@ -13,7 +13,7 @@ test('with Silero VAD: trims to the speech (boundaries within 100 ms), stops by 
   const result = await page.evaluate(async (model) => {
     const ai = window.Vaani.createVaani({
       backend: 'wasm',
-      models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32' } },
+      models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32', indic: false } },
     });
     const recorder = ai.recorder({ vad: { silenceMs: 2000, padMs: 200 } });
     const events: string[] = [];

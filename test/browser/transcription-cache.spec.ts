@@ -30,7 +30,7 @@ test('a Whisper model loaded by its first request is in the weight store, and an
         });
         return { status: response.status, text: (await response.json()).text as string };
       };
-      const options = { backend: 'wasm' as const, models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32' } } };
+      const options = { backend: 'wasm' as const, models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32', indic: false } } };
       const first = window.Vaani.createVaani(options);
       const cold = await transcribe(first);
       const cached = await first.models.cached();
@@ -64,7 +64,7 @@ test('ai.models.load fetches the files the Whisper engine lists; the transcripti
     async ({ base, audio }) => {
       const ai = window.Vaani.createVaani({
         backend: 'wasm',
-        models: { 'speech-stt-v1': { baseURL: base, dtype: 'fp32' } },
+        models: { 'speech-stt-v1': { baseURL: base, dtype: 'fp32', indic: false } },
       });
       let last = 0;
       const status = await ai.models.load('speech-stt-v1', {

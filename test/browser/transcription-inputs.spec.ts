@@ -22,7 +22,7 @@ function post(
     async ({ model, requests }) => {
       const ai = window.Vaani.createVaani({
         backend: 'wasm',
-        models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32' } },
+        models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32', indic: false } },
       });
       const out = [];
       for (const request of requests) {

@@ -41,6 +41,10 @@ export const transcriptionSchema = v.object({
   language: v.optional(v.pipe(v.string(), v.regex(/^[a-z]{2,3}$/, 'must be an ISO-639-1 code such as hi or en'))),
   prompt: v.optional(v.string()),
   temperature: v.optional(numeric(v.pipe(v.number(), v.minValue(0), v.maxValue(1))), '0'),
+  timestamp_granularities: v.optional(v.array(v.picklist(['word', 'segment'])), ['segment']),
+  /** Vaani extensions: which recogniser (speech-stt-v1 routes by language by default) and IndicConformer's decoder. */
+  engine: v.optional(v.picklist(['auto', 'indic-conformer', 'whisper']), 'auto'),
+  decoding: v.optional(v.picklist(['ctc', 'rnnt'])),
 });
 
 export const transformSchema = v.object({

@@ -30,6 +30,9 @@ export const transcriptions =
             prompt: form.prompt,
             temperature: form.temperature,
             timestamps: format === 'verbose_json' || format === 'srt' || format === 'vtt',
+            words: format === 'verbose_json' && form.timestamp_granularities.includes('word'),
+            engine: form.engine,
+            decoding: form.decoding,
           },
           request.signal,
         );

@@ -16,7 +16,7 @@ export interface TimedWord {
 }
 
 /** SentencePiece's word-boundary mark. */
-const SPACE = '\u2581';
+export const WORD_START = '\u2581';
 /** Pieces such as <unk> or <s> carry no text. */
 const isSpecial = (piece: string) => piece.length > 2 && piece.startsWith('<') && piece.endsWith('>');
 
@@ -44,8 +44,8 @@ export function joinWords(tokens: readonly TimedToken[], frameSeconds: number, o
     current = undefined;
   };
   for (const token of tokens) {
-    if (token.piece.includes(SPACE)) flush();
-    const text = token.piece.replaceAll(SPACE, '');
+    if (token.piece.includes(WORD_START)) flush();
+    const text = token.piece.replaceAll(WORD_START, '');
     if (current) {
       current.text += text;
       current.end = token.end;
@@ -60,6 +60,6 @@ export const joinText = (tokens: readonly TimedToken[]) =>
   tokens
     .map((token) => token.piece)
     .join('')
-    .replaceAll(SPACE, ' ')
+    .replaceAll(WORD_START, ' ')
     .replace(/\s+/g, ' ')
     .trim();

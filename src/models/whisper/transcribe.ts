@@ -63,7 +63,7 @@ export function windows(length: number): Window[] {
 }
 
 /** zlib-compressed size ratio of the text, as Whisper reports it (high means repetitive). */
-async function compressionRatio(text: string): Promise<number> {
+export async function compressionRatio(text: string): Promise<number> {
   const bytes = new TextEncoder().encode(text);
   if (bytes.length === 0) return 0;
   const compressed = await new Response(
@@ -72,7 +72,7 @@ async function compressionRatio(text: string): Promise<number> {
   return bytes.length / compressed.byteLength;
 }
 
-async function detectLanguage(model: LoadedWhisper, features: Float32Array): Promise<string> {
+export async function detectLanguage(model: LoadedWhisper, features: Float32Array): Promise<string> {
   const encoded = await model.decoder.encode(features);
   const probabilities = await model.decoder.languageProbabilities(encoded).finally(() => encoded.dispose());
   return [...probabilities].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];

@@ -1,0 +1,147 @@
+import { wasmThreads } from '../../src/backends/ort';
+import { createVaani } from '../../src/index';
+import { loadIndicConformer } from '../../src/models/indic-conformer/load';
+import { fetchLoader } from '../../src/store/loader';
+import type { BenchEnv, Scenario, ScenarioResult } from '../types';
+
+/** bench/prepare/indic-conformer.ts writes these (served by the bench server). */
+const MODELS = '/test/.fixtures/indic-conformer/';
+const WHISPER_BASE = '/test/.fixtures/whisper/bench-base/';
+const AUDIO = '/test/.fixtures/indic-conformer/audio/bench-15s.wav';
+const ROUNDS = 2;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function timed(rounds: number, run: () => Promise<unknown>): Promise<number> {
+  await run();
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+type MemoryApi = { measureUserAgentSpecificMemory?(): Promise<{ bytes: number }> };
+/** Page + workers memory (JS heaps, ArrayBuffers, WASM memories, which only grow: ≈ their peak). */
+const memoryMB = async () =>
+  (performance as MemoryApi).measureUserAgentSpecificMemory?.().then(
+    (m) => m.bytes / 2 ** 20,
+    () => undefined,
+  );
+
+function wavSamples(bytes: ArrayBuffer): Float32Array {
+  const view = new DataView(bytes);
+  let at = 12;
+  while (String.fromCharCode(...new Uint8Array(bytes, at, 4)) !== 'data') at += 8 + view.getUint32(at + 4, true);
+  const pcm = new Int16Array(bytes.slice(at + 8, at + 8 + view.getUint32(at + 4, true)));
+  return Float32Array.from(pcm, (v) => v / 32768);
+}
+
+/** One speech-stt-v1 service; `fields` pick the family. Time per request and memory with the engine loaded. */
+async function service(indicDir: string, wav: Blob, fields: Record<string, string>) {
+  const ai = createVaani({
+    backend: 'wasm',
+    models: {
+      'speech-stt-v1': {
+        whisper: { baseURL: WHISPER_BASE, dtype: 'fp32' },
+        indic: { baseURL: `${MODELS}${indicDir}/`, dtype: indicDir.includes('int8') ? 'int8' : 'fp32' },
+      },
+    },
+  });
+  let text = '';
+  const ms = await timed(ROUNDS, async () => {
+    const form = new FormData();
+    form.set('file', new File([wav], 'bench.wav'));
+    form.set('model', 'speech-stt-v1');
+    for (const [key, value] of Object.entries(fields)) form.set(key, value);
+    const response = await ai.fetch('/v1/audio/transcriptions', {
+      method: 'POST',
+      headers: { authorization: 'Bearer bench' },
+      body: form,
+    });
+    const json = await response.json();
+    if (!response.ok) throw new Error(`vaani: ${json.error.message}`);
+    text = json.text;
+  });
+  const memory = await memoryMB();
+  ai.dispose();
+  return { ms, text, memory };
+}
+
+/** The bare runtime in the page: features → encoder → CTC over the whole clip, no worker, no VAD. */
+async function bare(indicDir: string, samples: Float32Array) {
+  const dtype = indicDir.includes('int8') ? 'int8' : 'fp32';
+  const { model } = await loadIndicConformer(fetchLoader(`${location.origin}${MODELS}${indicDir}/`), {
+    backend: 'wasm',
+    dtype,
+  });
+  return timed(ROUNDS, async () => model.ctc(await model.encode(samples), 'hi'));
+}
+
+/**
+ * Real-time factor of IndicConformer through /v1/audio/transcriptions (Hindi, CTC, WASM, Vaani's
+ * threads) on 15 s of recorded speech (one VAD window), at the fixture size and at IndicConformer
+ * 600M's real shapes with int8 MatMuls (random weights); against the bare runtime (no worker, no VAD)
+ * and Whisper-base's sizes through the same route at the same threads; page memory with each loaded.
+ */
+const indicConformer: Scenario = async (bench: BenchEnv) => {
+  const wavBytes = await (await fetch(AUDIO)).arrayBuffer();
+  const samples = wavSamples(wavBytes);
+  const seconds = samples.length / 16000;
+  const threads = wasmThreads();
+  const rtf = (ms: number) => ms / 1000 / seconds;
+  const rows: ScenarioResult[] = [];
+
+  bench.log('whisper-base through the same route …');
+  const whisper = await service('bench-tiny', new Blob([wavBytes]), { language: 'hi', engine: 'whisper' });
+  for (const [label, dir] of [
+    ['fixture', 'bench-tiny'],
+    ['real-int8', 'bench-real-int8'],
+  ] as const) {
+    bench.log(`${label}: Vaani …`);
+    const ours = await service(dir, new Blob([wavBytes]), { language: 'hi' });
+    bench.log(`${label}: bare runtime …`);
+    const bareMs = await bare(dir, samples);
+    bench.log(
+      `${label}: ${ours.ms.toFixed(0)} ms (bare ${bareMs.toFixed(0)} ms, whisper-base ${whisper.ms.toFixed(0)} ms)`,
+    );
+    const notes = {
+      threads,
+      cores: navigator.hardwareConcurrency,
+      audioSeconds: seconds,
+      vaaniMs: ours.ms,
+      bareMs,
+      whisperBaseMs: whisper.ms,
+      pageMemoryMB: ours.memory,
+      whisperBasePageMemoryMB: whisper.memory,
+      textChars: ours.text.length,
+    };
+    const metric = `real-time factor, IndicConformer ${label === 'fixture' ? 'fixture size' : '600M real shapes, int8 MatMuls, random weights'}, Hindi CTC, 15 s of speech`;
+    rows.push({
+      id: `indic-conformer.${label}.rtf`,
+      metric,
+      unit: 'x',
+      value: rtf(ours.ms),
+      baseline: { name: 'Whisper-base sizes through the same route, same threads', value: rtf(whisper.ms) },
+      higherIsBetter: false,
+      notes,
+    });
+    rows.push({
+      id: `indic-conformer.${label}.rtf.bare`,
+      metric,
+      unit: 'x',
+      value: rtf(ours.ms),
+      baseline: {
+        name: 'the bare runtime in the page (features + encoder + CTC, no worker, no VAD)',
+        value: rtf(bareMs),
+      },
+      higherIsBetter: false,
+      notes,
+    });
+  }
+  return rows;
+};
+
+export default indicConformer;

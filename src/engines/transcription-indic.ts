@@ -1,0 +1,68 @@
+import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
+import { ApiError } from '../api/errors';
+import type { Transcript, TranscriptionParams } from '../protocol/audio';
+import { abortError } from '../runtime/abort';
+import { WorkerHost } from '../runtime/worker-host';
+import { sourceBase } from '../store/source';
+import type { ModelSource, VaaniOptions } from '../types';
+import type { IndicWorkerApi } from '../workers/indic-conformer.worker';
+
+export interface IndicSeen {
+  backend?: string;
+  dtype?: string;
+}
+
+/** The IndicConformer family's page side: one worker, decoded audio bytes in, a transcript out. */
+export function indicEngine(
+  modelId: string,
+  options: VaaniOptions,
+  source: ModelSource & { decoding?: 'ctc' | 'rnnt' },
+  seen: IndicSeen,
+) {
+  const base = sourceBase(source);
+  const host = new WorkerHost<IndicWorkerApi>({
+    create: () =>
+      new Worker(new URL('../workers/indic-conformer.worker.ts', import.meta.url), {
+        type: 'module',
+        name: `vaani-stt-indic-${modelId}`,
+      }),
+    name: `IndicConformer speech recognition (${modelId})`,
+    maxQueue: options.maxQueue,
+  });
+  return {
+    async transcribe(
+      bytes: Uint8Array,
+      params: Omit<TranscriptionParams, 'audio'> & { language: string },
+      signal: AbortSignal,
+    ): Promise<Transcript> {
+      const result = await host.run(async (api) => {
+        const cancel = () => void api.cancel();
+        signal.addEventListener('abort', cancel, { once: true });
+        try {
+          return await api.transcribe({
+            model: modelId,
+            base,
+            store: options.store,
+            dtype: source.dtype,
+            backend: options.backend ?? 'auto',
+            threads: options.threads,
+            audio: bytes,
+            vadURL: new URL(sileroURL, globalThis.location?.href).href,
+            language: params.language,
+            decoding: params.decoding ?? source.decoding ?? 'ctc',
+            words: params.words ?? false,
+          });
+        } finally {
+          signal.removeEventListener('abort', cancel);
+        }
+      }, signal);
+      if (signal.aborted) throw abortError(signal);
+      if ('error' in result)
+        throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
+      seen.backend = result.backend;
+      seen.dtype = result.dtype;
+      return result.transcript;
+    },
+    dispose: () => host.dispose(),
+  };
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/api/errors';
+import { INDIC_SOURCES, speechRecognitionSources } from '../../../src/catalogue/sources';
+import { engineFor, routeTranscription } from '../../../src/engines/stt-routing';
+
+const on = { indic: true, languages: {} };
+const never = async (): Promise<string> => {
+  throw new Error('detection must not run');
+};
+
+describe('speech-stt-v1 routing', () => {
+  it('IndicConformer for the 22 scheduled languages, Whisper for the rest', () => {
+    for (const code of ['hi', 'ta', 'sat', 'brx', 'doi', 'ks', 'kok', 'mai', 'mni', 'sd', 'ur'])
+      expect(engineFor(code, on)).toBe('indic-conformer');
+    for (const code of ['en', 'fr', 'zh']) expect(engineFor(code, on)).toBe('whisper');
+    expect(engineFor('hi', { indic: false, languages: {} })).toBe('whisper');
+    expect(engineFor('hi', { indic: true, languages: { hi: 'whisper' } })).toBe('whisper');
+    expect(engineFor('en', { indic: true, languages: { en: 'indic-conformer' } })).toBe('whisper');
+  });
+
+  it('a language in the request routes without detection', async () => {
+    expect(await routeTranscription({ task: 'transcribe', language: 'ta' }, on, never)).toEqual({
+      engine: 'indic-conformer',
+      language: 'ta',
+      source: 'request',
+    });
+    expect(await routeTranscription({ task: 'transcribe', language: 'en' }, on, never)).toMatchObject({
+      engine: 'whisper',
+    });
+  });
+
+  it('translations and engine=whisper go to Whisper; engine=indic-conformer overrides a Whisper language choice', async () => {
+    expect(await routeTranscription({ task: 'translate', language: 'hi' }, on, never)).toMatchObject({
+      engine: 'whisper',
+    });
+    expect(
+      await routeTranscription({ task: 'transcribe', language: 'hi', engine: 'whisper' }, on, never),
+    ).toMatchObject({
+      engine: 'whisper',
+      language: 'hi',
+    });
+    const config = { indic: true, languages: { hi: 'whisper' as const } };
+    expect(
+      await routeTranscription({ task: 'transcribe', language: 'hi', engine: 'indic-conformer' }, config, never),
+    ).toMatchObject({ engine: 'indic-conformer' });
+  });
+
+  it('without a language, Whisper detects it and the detected language picks the family', async () => {
+    expect(await routeTranscription({ task: 'transcribe' }, on, async () => 'bn')).toEqual({
+      engine: 'indic-conformer',
+      language: 'bn',
+      source: 'detected',
+    });
+    expect(await routeTranscription({ task: 'transcribe' }, on, async () => 'en')).toEqual({
+      engine: 'whisper',
+      language: 'en',
+      source: 'detected',
+    });
+    expect(await routeTranscription({ task: 'transcribe' }, { indic: false, languages: {} }, never)).toEqual({
+      engine: 'whisper',
+      source: 'default',
+    });
+  });
+
+  it('impossible choices are 400s naming the parameter', async () => {
+    const reject = (promise: Promise<unknown>, param: string) =>
+      expect(promise).rejects.toSatisfy((e) => e instanceof ApiError && e.status === 400 && e.param === param);
+    await reject(routeTranscription({ task: 'translate', engine: 'indic-conformer' }, on, never), 'engine');
+    await reject(
+      routeTranscription({ task: 'transcribe', language: 'en', engine: 'indic-conformer' }, on, never),
+      'language',
+    );
+    await reject(
+      routeTranscription({ task: 'transcribe', engine: 'indic-conformer' }, on, async () => 'fr'),
+      'language',
+    );
+    await reject(
+      routeTranscription(
+        { task: 'transcribe', language: 'hi', engine: 'indic-conformer' },
+        { indic: false, languages: {} },
+        never,
+      ),
+      'engine',
+    );
+  });
+});
+
+describe('speech-stt-v1 sources', () => {
+  it('defaults: Whisper base, and the int8 IndicConformer on WASM / fp32 on WebGPU', () => {
+    expect(speechRecognitionSources({})).toEqual({
+      whisper: { repo: 'onnx-community/whisper-base' },
+      indic: INDIC_SOURCES.int8,
+      languages: {},
+    });
+    expect(speechRecognitionSources({ backend: 'webgpu' }).indic).toEqual(INDIC_SOURCES.fp32);
+  });
+
+  it('a plain source is the Whisper model, as before; whisper / indic / languages set each part', () => {
+    const flat = speechRecognitionSources({ models: { 'speech-stt-v1': { baseURL: '/w/', dtype: 'fp32' } } });
+    expect(flat.whisper).toEqual({ baseURL: '/w/', dtype: 'fp32' });
+    expect(flat.indic).toEqual(INDIC_SOURCES.int8);
+    const split = speechRecognitionSources({
+      models: {
+        'speech-stt-v1': {
+          whisper: { dtype: 'q4' },
+          indic: { baseURL: '/i/', decoding: 'rnnt' },
+          languages: { ur: 'whisper' },
+        },
+      },
+    });
+    expect(split).toEqual({
+      whisper: { repo: 'onnx-community/whisper-base', dtype: 'q4' },
+      indic: { baseURL: '/i/', decoding: 'rnnt' },
+      languages: { ur: 'whisper' },
+    });
+    expect(speechRecognitionSources({ models: { 'speech-stt-v1': { indic: false } } }).indic).toBeUndefined();
+    expect(speechRecognitionSources({ models: { 'speech-stt-v1': { indic: { dtype: 'fp32' } } } }).indic).toEqual({
+      ...INDIC_SOURCES.int8,
+      dtype: 'fp32',
+    });
+  });
+});
