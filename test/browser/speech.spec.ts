@@ -170,3 +170,35 @@ test('an aborted request stops the worker, which answers the next one', async ({
   expect(outcome.error).toBe('AbortError');
   expect(outcome.status).toBe(200);
 });
+
+test("OpenAI's names speak: tts-1 with alloy through the openai SDK is en-US-female-1 on speech-tts-v1", async ({
+  page,
+}) => {
+  await start(page);
+  const alias = await page.evaluate(async () => {
+    const vaani = (window as unknown as { vaani: { fetch: typeof fetch; baseURL: string } }).vaani;
+    const client = new window.OpenAI({
+      baseURL: vaani.baseURL,
+      apiKey: 'test',
+      fetch: vaani.fetch,
+      dangerouslyAllowBrowser: true,
+    });
+    const audio = await client.audio.speech.create({
+      model: 'tts-1',
+      voice: 'alloy',
+      input: 'Hello from the browser.',
+    });
+    const bytes = new Uint8Array(await audio.arrayBuffer());
+    let binary = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(binary);
+  });
+  const direct = audioOf(
+    await speak(page, { model: 'speech-tts-v1', voice: 'en-US-female-1', input: 'Hello from the browser.' }),
+  );
+  const viaAlias = readWav(new Uint8Array(Buffer.from(alias, 'base64')));
+  expect(seconds(viaAlias)).toBeGreaterThan(0.5);
+  // eSpeak's prosody varies a little between calls; the same voice gives the same length.
+  expect(viaAlias.sampleRate).toBe(direct.sampleRate);
+  expect(viaAlias.samples.length).toBe(direct.samples.length);
+});
