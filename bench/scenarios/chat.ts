@@ -51,14 +51,34 @@ async function memory(): Promise<{ total: number; byScope: Record<string, number
   return { total: result.bytes, byScope };
 }
 
-async function vaani(base: string, backend: 'wasm' | 'webgpu', maxTokens = MAX_TOKENS): Promise<Contender> {
+/** A strict JSON Schema for the constrained contender: the answer is an object the grammar keeps valid. */
+const STORY_FORMAT = {
+  type: 'json_schema',
+  json_schema: {
+    name: 'story',
+    strict: true,
+    schema: {
+      type: 'object',
+      properties: { title: { type: 'string' }, lines: { type: 'array', items: { type: 'string' } } },
+      required: ['title', 'lines'],
+      additionalProperties: false,
+    },
+  },
+};
+
+async function vaani(
+  base: string,
+  backend: 'wasm' | 'webgpu',
+  maxTokens = MAX_TOKENS,
+  extra: Record<string, unknown> = {},
+): Promise<Contender> {
   const ai = createVaani({ backend, models: { 'chat-v2': { baseURL: base, dtype: 'fp32' } } });
   const ask = async (max: number) => {
     const start = performance.now();
     const response = await ai.fetch('/v1/chat/completions', {
       method: 'POST',
       headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'chat-v2', messages: MESSAGES, temperature: 0, max_tokens: max }),
+      body: JSON.stringify({ model: 'chat-v2', messages: MESSAGES, temperature: 0, max_tokens: max, ...extra }),
     });
     const json = await response.json();
     if (!response.ok) throw new Error(`vaani: ${json.error.message}`);
@@ -310,6 +330,24 @@ const chat: Scenario = async (env) => {
     );
   }
   await floor.dispose();
+  // Constrained decoding: the same model answering under a JSON-schema grammar (XGrammar mask every
+  // step) vs free; the budget leaves 64 tokens for the closing stage, so the first tokens are plain constrained decoding.
+  const free = await vaani(base, 'wasm', MAX_TOKENS + 64);
+  const constrained = await vaani(base, 'wasm', MAX_TOKENS + 64, { response_format: STORY_FORMAT });
+  const [withGrammar, without] = (await interleave([constrained, free], env)) as [Figures, Figures];
+  await free.dispose();
+  await constrained.dispose();
+  rows.push(
+    row(
+      'chat.wasm.decode.constrained',
+      'decode speed under a JSON-schema grammar (response_format json_schema, strict)',
+      'tokens/s',
+      withGrammar.decodeTps,
+      { name: 'Vaani free decode (same model, same budget)', value: without.decodeTps },
+      true,
+      { ...notes, maxTokens: MAX_TOKENS + 64, goal: '>= 0.9x free decode' },
+    ),
+  );
   const adapter = await navigator.gpu?.requestAdapter();
   if (adapter) {
     // A software adapter (SwiftShader) is tens of times slower than WASM: fewer tokens, one round, and labelled as such.
