@@ -12,6 +12,7 @@ export function mountChat(service: Service): void {
   const temperature = byId<HTMLInputElement>('chat-temperature');
   const format = byId<HTMLSelectElement>('chat-format');
   const schema = byId<HTMLTextAreaElement>('chat-schema');
+  const raw = byId<HTMLInputElement>('chat-raw');
   const send = byId<HTMLButtonElement>('chat-send');
   const stop = byId<HTMLButtonElement>('chat-stop');
   const log = byId('chat-log');
@@ -68,23 +69,26 @@ export function mountChat(service: Service): void {
     let firstToken = 0;
     let tokens = 0;
     try {
-      const { data: stream, response } = await service.client.chat.completions
-        .create(
-          {
-            model: model.value,
-            messages: history,
-            stream: true,
-            stream_options: { include_usage: true },
-            max_tokens: Number(maxTokens.value),
-            temperature: Number(temperature.value),
-            response_format: responseFormat(),
-          },
-          { signal: running.signal },
-        )
-        .withResponse();
+      const common = {
+        model: model.value,
+        stream: true as const,
+        stream_options: { include_usage: true },
+        max_tokens: Number(maxTokens.value),
+        temperature: Number(temperature.value),
+      };
+      // "Raw text" continues the typed text through the legacy /v1/completions route (no chat template).
+      const { data: stream, response } = await (
+        raw.checked
+          ? service.client.completions.create({ ...common, prompt: text }, { signal: running.signal })
+          : service.client.chat.completions.create(
+              { ...common, messages: history, response_format: responseFormat() },
+              { signal: running.signal },
+            )
+      ).withResponse();
       backend.textContent = response.headers.get('x-vaani-backend') || 'remote';
       for await (const chunk of stream) {
-        const delta = chunk.choices[0]?.delta.content;
+        const choice = chunk.choices[0];
+        const delta = choice && ('delta' in choice ? choice.delta.content : choice.text);
         if (delta) {
           firstToken ||= performance.now();
           tokens += 1;

@@ -7,6 +7,7 @@ import { transform } from './audio/transform';
 import { chatCompletions } from './chat/completions';
 import { codeCompletions } from './code/completions';
 import { comingSoon } from './coming-soon';
+import { completions } from './completions';
 import { embeddings } from './embeddings';
 import type { Context } from './context';
 import { ApiError, toApiError } from './errors';
@@ -21,6 +22,7 @@ const product = (name: string) => PRODUCTS.find((p) => p.product === name)!;
 
 const POST: Record<string, Route> = {
   '/chat/completions': chatCompletions,
+  '/completions': completions,
   '/audio/speech': speech,
   '/audio/transcriptions': transcriptions('transcribe'),
   '/audio/translations': transcriptions('translate'),

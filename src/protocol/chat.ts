@@ -1,6 +1,14 @@
 /** The chat types shared by the route and the engines (OpenAI's shapes). */
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
+/** One generated token's log-probability in OpenAI's shape (`choices[].logprobs.content[]`). */
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  bytes: number[];
+  top_logprobs: { token: string; logprob: number; bytes: number[] }[];
+}
+
 export interface ToolCall {
   id: string;
   type: 'function';
@@ -44,6 +52,16 @@ export interface ChatParams {
   /** Default true: a required or `auto` answer may hold several calls. */
   parallel_tool_calls?: boolean;
   response_format?: ResponseFormat;
+  /**
+   * Raw text to continue (POST /completions): no chat template; `messages` is empty and the
+   * tokenizer adds its own special tokens (a BOS where the model has one).
+   */
+  prompt?: string;
+  /** Return each token's log-probability, with the `top_logprobs` likeliest alternatives (0–20). */
+  logprobs?: boolean;
+  top_logprobs?: number;
+  /** Token id → bias added to its logit (−100…100). */
+  logit_bias?: Record<string, number>;
 }
 
 export interface ToolCallDelta {
@@ -55,6 +73,8 @@ export interface ToolCallDelta {
 
 export interface ChatDelta {
   content?: string;
+  /** Log-probabilities of the tokens behind this delta's content (when asked). */
+  logprobs?: TokenLogprob[];
   tool_calls?: ToolCallDelta[];
 }
 

@@ -31,6 +31,11 @@ export class TextTokenizer {
     return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
   }
 
+  /** Ids of raw text, with the tokenizer's own special tokens (e.g. Llama's BOS) as its post-processor adds them. */
+  encodeRaw(text: string): number[] {
+    return this.tokenizer.encode(text).ids;
+  }
+
   /** Text of generated ids, without special tokens such as eos. */
   decode(ids: number[]): string {
     return ids.length ? this.tokenizer.decode(ids, { skip_special_tokens: true }) : '';

@@ -1,5 +1,13 @@
-import type { ChatDelta, ChatEngine, ChatMessage, ChatOutcome, ChatParams, ToolCall } from '../../protocol/chat';
-import { Channel } from '../../runtime/channel';
+import type {
+  ChatDelta,
+  ChatEngine,
+  ChatMessage,
+  ChatOutcome,
+  ChatParams,
+  TokenLogprob,
+  ToolCall,
+} from '../../protocol/chat';
+import type { Channel } from '../../runtime/channel';
 import { checkSchema } from '../../text/grammar/schema';
 import { requestedSchemas } from '../../text/grammar/request';
 import { readJson, parse } from '../body';
@@ -7,16 +15,37 @@ import { badRequest } from '../errors';
 import { dispatch, type Context } from '../context';
 import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
+import { startChat } from './start';
 import { chatRequestSchema, type ChatRequest } from './schema';
 
-const text = (content: string | { text: string }[] | null | undefined) =>
-  content == null ? null : typeof content === 'string' ? content : content.map((part) => part.text).join('');
+type Content = string | { type: string; text?: string }[] | null | undefined;
+
+const text = (content: Content) =>
+  content == null ? null : typeof content === 'string' ? content : content.map((part) => part.text ?? '').join('');
+
+/** The local engines read text only: another content part (an image, audio, a file) is a 400 naming it. */
+function requireTextParts(body: ChatRequest): void {
+  body.messages.forEach((message, i) => {
+    const content = message.content as Content;
+    if (!Array.isArray(content)) return;
+    content.forEach((part, j) => {
+      if (part.type !== 'text')
+        throw badRequest(
+          `Content part type '${part.type}' is not supported by this model: only text parts can be read.`,
+          `messages[${i}].content[${j}].type`,
+          'unsupported_content',
+        );
+    });
+  });
+}
 
 function toParams(body: ChatRequest): ChatParams {
   const stop = body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop;
   return {
     model: body.model,
-    messages: body.messages.map((m) => ({ ...m, content: text(m.content) }) as ChatMessage),
+    messages: body.messages.map(
+      (m) => ({ ...m, role: m.role === 'developer' ? 'system' : m.role, content: text(m.content) }) as ChatMessage,
+    ),
     temperature: body.temperature ?? 0.7,
     top_p: body.top_p ?? 1,
     top_k: body.top_k,
@@ -29,6 +58,9 @@ function toParams(body: ChatRequest): ChatParams {
     tool_choice: body.tool_choice,
     parallel_tool_calls: body.parallel_tool_calls ?? undefined,
     response_format: body.response_format ?? undefined,
+    logprobs: body.logprobs ?? undefined,
+    top_logprobs: body.top_logprobs ?? undefined,
+    logit_bias: body.logit_bias ?? undefined,
   };
 }
 
@@ -54,6 +86,7 @@ export async function chatCompletions(ctx: Context, request: Request, path: stri
     model: body.model,
     kind: 'chat',
     local: (engine) => {
+      requireTextParts(body);
       const params = toParams(body);
       requireEnforceable(params);
       return run(engine, params, body, request.signal);
@@ -61,42 +94,25 @@ export async function chatCompletions(ctx: Context, request: Request, path: stri
   });
 }
 
-/** Starts the engine and answers once it has produced its first output (or finished). */
+/** Answers once the engine has produced its first output (or finished). */
 async function run(engine: ChatEngine, params: ChatParams, body: ChatRequest, signal: AbortSignal): Promise<Response> {
-  const stop = new AbortController();
-  signal.addEventListener('abort', () => stop.abort(signal.reason), { once: true });
-  const deltas = new Channel<ChatDelta>();
-  let backend = '';
-  let firstOutput!: () => void;
-  const started = new Promise<void>((resolve) => (firstOutput = resolve));
-  const done = engine.complete(params, {
-    signal: stop.signal,
-    onStart: (info) => (backend = info.backend),
-    onDelta: (delta) => {
-      deltas.push(delta);
-      firstOutput();
-    },
-  });
-  done.then(
-    () => deltas.close(),
-    (error) => deltas.fail(error),
-  );
-  await Promise.race([started, done]);
-
+  const { deltas, done, backend, stop } = await startChat(engine, params, signal);
   const id = `chatcmpl-${crypto.randomUUID().replaceAll('-', '')}`;
   const created = Math.floor(Date.now() / 1000);
   const headers = { 'x-vaani-backend': backend };
-  if (!body.stream) return Response.json(await collect(deltas, done, { id, created, model: body.model }), { headers });
+  if (!body.stream)
+    return Response.json(await collect(deltas, done, { id, created, model: body.model }, body.logprobs === true), {
+      headers,
+    });
 
   const usage = body.stream_options?.include_usage === true;
-  const chunk = (delta: object, finish_reason: string | null, extra: object = {}) => ({
+  const chunk = ({ logprobs, ...delta }: ChatDelta & { role?: string }, finish_reason: string | null) => ({
     id,
     object: 'chat.completion.chunk',
     created,
     model: body.model,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason }],
+    choices: [{ index: 0, delta, logprobs: logprobs ? { content: logprobs, refusal: null } : null, finish_reason }],
     ...(usage ? { usage: null } : {}),
-    ...extra,
   });
   return sseResponse(
     signal,
@@ -124,11 +140,14 @@ async function collect(
   deltas: Channel<ChatDelta>,
   done: Promise<ChatOutcome>,
   meta: { id: string; created: number; model: string },
+  wantLogprobs: boolean,
 ) {
   let content = '';
   const calls: ToolCall[] = [];
+  const logprobs: TokenLogprob[] = [];
   for await (const delta of deltas) {
     content += delta.content ?? '';
+    logprobs.push(...(delta.logprobs ?? []));
     for (const part of delta.tool_calls ?? []) {
       const call = (calls[part.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
       call.id ||= part.id ?? '';
@@ -143,7 +162,14 @@ async function collect(
   return {
     ...meta,
     object: 'chat.completion',
-    choices: [{ index: 0, message, logprobs: null, finish_reason: outcome.finish_reason }],
+    choices: [
+      {
+        index: 0,
+        message,
+        logprobs: wantLogprobs ? { content: logprobs, refusal: null } : null,
+        finish_reason: outcome.finish_reason,
+      },
+    ],
     usage: outcome.usage,
   };
 }

@@ -4,6 +4,8 @@ const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.min
 const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 const textPart = v.object({ type: v.literal('text'), text: v.string() });
+/** Any content part: the route names a non-text one in a 400 `unsupported_content` (a remote may read it). */
+const contentPart = v.union([textPart, v.looseObject({ type: v.pipe(v.string(), v.notValue('text')) })]);
 
 const toolCall = v.object({
   id: v.string(),
@@ -15,8 +17,8 @@ const message = v.variant(
   'role',
   [
     v.object({
-      role: v.picklist(['system', 'user']),
-      content: v.union([v.string(), v.pipe(v.array(textPart), v.minLength(1))]),
+      role: v.picklist(['system', 'developer', 'user']),
+      content: v.union([v.string(), v.pipe(v.array(contentPart), v.minLength(1))]),
       name: v.optional(v.string()),
     }),
     v.object({
@@ -27,7 +29,7 @@ const message = v.variant(
     }),
     v.object({ role: v.literal('tool'), content: v.union([v.string(), v.array(textPart)]), tool_call_id: v.string() }),
   ],
-  'must be one of system, user, assistant or tool',
+  'must be one of system, developer, user, assistant or tool',
 );
 
 const tool = v.object({
@@ -86,6 +88,9 @@ export const chatRequestSchema = v.object({
   tools: v.optional(v.array(tool)),
   tool_choice: v.optional(toolChoice),
   parallel_tool_calls: v.optional(v.nullable(v.boolean())),
+  logprobs: v.optional(v.nullable(v.boolean())),
+  top_logprobs: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(20)))),
+  logit_bias: v.optional(v.nullable(v.record(v.string(), range(-100, 100)))),
   response_format: v.optional(v.nullable(responseFormat)),
   user: v.optional(v.string()),
 });

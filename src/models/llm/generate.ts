@@ -1,11 +1,12 @@
 import { ApiError } from '../../api/errors';
-import type { ChatDelta, ChatOutcome, ChatParams, ToolDefinition } from '../../protocol/chat';
+import type { ChatDelta, ChatOutcome, ChatParams, TokenLogprob, ToolDefinition } from '../../protocol/chat';
 import { TemplateRejected } from '../../text/chat-template';
 import { OutputText } from '../../text/output';
 import { closingStage, GrammarRejected, type TokenConstraint } from '../../text/grammar/constraint';
 import { grammarRequest, type GrammarRequest } from '../../text/grammar/request';
 import { HERMES_SYNTAX, toolCallSyntaxOf, type ToolCallSyntax } from '../../text/tool-calls';
 import type { LoadedLlm } from './load';
+import { applyBias, tokenLogprob } from './logprobs';
 import { Sampler } from './sampler';
 
 export interface GenerationEvents {
@@ -32,6 +33,7 @@ function offeredTools(params: ChatParams): ToolDefinition[] | undefined {
 }
 
 function promptIds(model: LoadedLlm, params: ChatParams, tools: ToolDefinition[] | undefined): number[] {
+  if (params.prompt !== undefined) return model.tokenizer.encodeRaw(params.prompt);
   const template = model.template(tools !== undefined);
   try {
     const text = template.render({
@@ -93,6 +95,44 @@ async function openConstraint(model: LoadedLlm, request: GrammarRequest, size: n
   }
 }
 
+/** `logit_bias` as (id, bias) pairs; an id outside the vocabulary is a 400. */
+function biasOf(params: ChatParams, size: number): [number, number][] {
+  return Object.entries(params.logit_bias ?? {}).map(([key, value]) => {
+    const id = Number(key);
+    if (!/^\d+$/.test(key) || id >= size)
+      throw new ApiError(
+        400,
+        `logit_bias: '${key}' is not a token id of this model (0–${size - 1}).`,
+        'invalid_value',
+        'logit_bias',
+      );
+    return [id, value];
+  });
+}
+
+/** How many earlier tokens give a token its text (SentencePiece spaces, byte sequences). */
+const TEXT_CONTEXT = 6;
+
+/**
+ * A token's text where it stands: the decoded text of the last few tokens with it, minus without it
+ * (decoding it alone would lose a SentencePiece leading space).
+ */
+function tokenTexts(model: LoadedLlm) {
+  const recent: number[] = [];
+  let before = '';
+  return {
+    of(id: number): string {
+      const after = model.tokenizer.decode([...recent, id]);
+      return after.startsWith(before) ? after.slice(before.length) : after;
+    },
+    push(id: number): void {
+      recent.push(id);
+      if (recent.length > TEXT_CONTEXT) recent.shift();
+      before = model.tokenizer.decode(recent);
+    },
+  };
+}
+
 /** Generates one chat completion, streaming deltas; stops early when `cancelled()` turns true. */
 export async function generate(
   model: LoadedLlm,
@@ -112,13 +152,25 @@ export async function generate(
 
   model.decoder.reset();
   let logits = await model.decoder.step(prompt);
+  const bias = biasOf(params, logits.length);
   const constraint = grammar && (await openConstraint(model, grammar, logits.length));
+  const texts = tokenTexts(model);
+  // Log-probabilities wait for the content delta their tokens end up in.
+  const pending: TokenLogprob[] = [];
+  const emit = (deltas: ChatDelta[]) => {
+    for (const delta of deltas) {
+      if (pending.length && delta.content) delta.logprobs = pending.splice(0);
+      events.delta(delta);
+    }
+  };
   let generated = 0;
   let finish: ChatOutcome['finish_reason'] = 'length';
   let stopped = false;
   try {
     while (generated < budget) {
+      if (bias.length) applyBias(logits, bias);
       if (constraint) await constraint.mask(logits, closingStage(budget - generated, budget));
+      const scored = params.logprobs ? logits.slice() : undefined;
       const token = sampler.next(logits);
       constraint?.accept(token);
       if (eos.has(token)) {
@@ -126,8 +178,12 @@ export async function generate(
         break;
       }
       generated++;
+      if (scored) {
+        pending.push(tokenLogprob(scored, token, params.top_logprobs ?? 0, texts.of));
+        texts.push(token);
+      }
       const result = output.push(token);
-      for (const delta of result.deltas) events.delta(delta);
+      emit(result.deltas);
       if (result.stopped) {
         finish = 'stop';
         stopped = true;
@@ -144,7 +200,8 @@ export async function generate(
   } finally {
     constraint?.dispose();
   }
-  if (!stopped) for (const delta of output.finish()) events.delta(delta);
+  if (!stopped) emit(output.finish());
+  if (pending.length) emit([{ content: '', logprobs: pending.splice(0) }]);
   return {
     finish_reason: output.toolCalls > 0 ? 'tool_calls' : finish,
     usage: { prompt_tokens: prompt.length, completion_tokens: generated, total_tokens: prompt.length + generated },

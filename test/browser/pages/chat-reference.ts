@@ -21,6 +21,8 @@ export interface ReferenceRequest {
   graph: string;
   externalData: string[];
   messages: { role: string; content: string }[];
+  /** Raw text instead of templated messages (the /completions route), encoded with the tokenizer's special tokens. */
+  rawPrompt?: string;
   steps: number;
   stopIds: number[];
 }
@@ -38,7 +40,10 @@ export async function greedyWithoutCache(request: ReferenceRequest) {
     bos_token: token(tokenizerConfig.bos_token),
     eos_token: token(tokenizerConfig.eos_token),
   });
-  const promptIds = tokenizer.encode(prompt, { add_special_tokens: false }).ids;
+  const promptIds =
+    request.rawPrompt === undefined
+      ? tokenizer.encode(prompt, { add_special_tokens: false }).ids
+      : tokenizer.encode(request.rawPrompt).ids;
   const folder = request.graph.slice(0, request.graph.lastIndexOf('/') + 1);
   ort.env.wasm.numThreads = 1;
   const session = await ort.InferenceSession.create(await bytes(request.base + request.graph), {

@@ -1,0 +1,127 @@
+import * as v from 'valibot';
+import type { ChatDelta, ChatEngine, ChatParams } from '../protocol/chat';
+import type { Channel } from '../runtime/channel';
+import { parse, readJson } from './body';
+import { startChat } from './chat/start';
+import { dispatch, type Context } from './context';
+import { badRequest } from './errors';
+import { requireModel, requireWithinContext } from './models-check';
+import { sseResponse } from './sse';
+
+const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
+const stop = v.union([
+  v.pipe(v.string(), v.minLength(1)),
+  v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(4)),
+]);
+
+/** OpenAI's legacy completions request (`client.completions.create`). */
+export const completionsSchema = v.object({
+  model: v.pipe(v.string(), v.minLength(1)),
+  prompt: v.union(
+    [v.string(), v.pipe(v.array(v.string()), v.length(1, 'only one prompt per request (n = 1)'))],
+    'must be a string (token-id prompts are not supported)',
+  ),
+  suffix: v.optional(v.nullable(v.string())),
+  max_tokens: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1))), 16),
+  temperature: v.optional(v.nullable(range(0, 2)), 1),
+  top_p: v.optional(v.nullable(range(0, 1)), 1),
+  n: v.optional(v.nullable(v.literal(1, 'only n = 1 is supported'))),
+  best_of: v.optional(v.nullable(v.literal(1, 'only best_of = 1 is supported'))),
+  stream: v.optional(v.nullable(v.boolean()), false),
+  stream_options: v.optional(v.nullable(v.object({ include_usage: v.optional(v.boolean(), false) }))),
+  logprobs: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(5)))),
+  echo: v.optional(v.nullable(v.boolean()), false),
+  stop: v.optional(v.nullable(stop)),
+  seed: v.optional(v.nullable(v.pipe(v.number(), v.integer()))),
+  presence_penalty: v.optional(v.nullable(range(-2, 2)), 0),
+  frequency_penalty: v.optional(v.nullable(range(-2, 2)), 0),
+  user: v.optional(v.string()),
+});
+
+type CompletionsRequest = v.InferOutput<typeof completionsSchema>;
+
+const promptOf = (body: CompletionsRequest) => (typeof body.prompt === 'string' ? body.prompt : body.prompt[0]!);
+
+function toParams(body: CompletionsRequest): ChatParams {
+  if (body.suffix)
+    throw badRequest(
+      'suffix (fill-in-the-middle) is not supported by this model: it needs a code model with FIM tokens.',
+      'suffix',
+      'unsupported_value',
+    );
+  if (body.logprobs != null)
+    throw badRequest('logprobs is not supported on /completions by the local engine.', 'logprobs', 'unsupported_value');
+  return {
+    model: body.model,
+    messages: [],
+    prompt: promptOf(body),
+    temperature: body.temperature ?? 1,
+    top_p: body.top_p ?? 1,
+    max_tokens: body.max_tokens ?? 16,
+    stop: body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop,
+    seed: body.seed ?? undefined,
+    presence_penalty: body.presence_penalty ?? 0,
+    frequency_penalty: body.frequency_penalty ?? 0,
+  };
+}
+
+/** POST /completions: raw text continuation on a chat or code model (no chat template). */
+export async function completions(ctx: Context, request: Request, path: string): Promise<Response> {
+  const { value, raw } = await readJson(request);
+  const body = parse(completionsSchema, value);
+  requireWithinContext(requireModel(body.model, 'chat', 'code'), body.max_tokens);
+  return dispatch(ctx, {
+    request,
+    path,
+    raw,
+    streaming: body.stream === true,
+    model: body.model,
+    kind: 'chat',
+    local: async (engine) => run(engine, toParams(body), body, request.signal),
+  });
+}
+
+async function run(engine: ChatEngine, params: ChatParams, body: CompletionsRequest, signal: AbortSignal) {
+  const { deltas, done, backend, stop } = await startChat(engine, params, signal);
+  const meta = {
+    id: `cmpl-${crypto.randomUUID().replaceAll('-', '')}`,
+    object: 'text_completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+  };
+  const headers = { 'x-vaani-backend': backend };
+  const echo = body.echo ? params.prompt! : '';
+  const choice = (text: string, finish_reason: string | null) => ({ text, index: 0, logprobs: null, finish_reason });
+  if (!body.stream) {
+    const text = echo + (await joined(deltas));
+    const outcome = await done;
+    return Response.json(
+      { ...meta, choices: [choice(text, outcome.finish_reason)], usage: outcome.usage },
+      { headers },
+    );
+  }
+  const usage = body.stream_options?.include_usage === true;
+  const chunk = (text: string, finish: string | null) => ({
+    ...meta,
+    choices: [choice(text, finish)],
+    ...(usage ? { usage: null } : {}),
+  });
+  return sseResponse(
+    signal,
+    async (sink) => {
+      sink.signal.addEventListener('abort', () => stop.abort(sink.signal.reason), { once: true });
+      if (echo) sink.send(chunk(echo, null));
+      for await (const delta of deltas) if (delta.content) sink.send(chunk(delta.content, null));
+      const outcome = await done;
+      sink.send(chunk('', outcome.finish_reason));
+      if (usage) sink.send({ ...meta, choices: [], usage: outcome.usage });
+    },
+    headers,
+  );
+}
+
+async function joined(deltas: Channel<ChatDelta>): Promise<string> {
+  let text = '';
+  for await (const delta of deltas) text += delta.content ?? '';
+  return text;
+}
