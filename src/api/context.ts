@@ -33,6 +33,15 @@ const noEngine = (model: string, routing: Routing) =>
     'model',
   );
 
+/** A locally answered request names the backend that ran it, when its route did not already. */
+function withBackend(response: Response, ctx: Context, model: string): Response {
+  const backends = ctx.registry.info(model)?.backends ?? [];
+  if (response.headers.has('x-vaani-backend') || backends.length !== 1) return response;
+  const copy = new Response(response.body, response);
+  copy.headers.set('x-vaani-backend', backends[0]!);
+  return copy;
+}
+
 /** Runs a request where its routing says: the local engine, the remote, or one then the other. */
 export async function dispatch<K extends EngineKind>(ctx: Context, job: Dispatch<K>): Promise<Response> {
   const routing = ctx.routing(job.model);
@@ -47,12 +56,12 @@ export async function dispatch<K extends EngineKind>(ctx: Context, job: Dispatch
     } catch (error) {
       if (job.request.signal.aborted || !(error instanceof ApiError && error.code === 'remote_unreachable'))
         throw error;
-      return job.local!(engine);
+      return withBackend(await job.local!(engine), ctx, job.model);
     }
   }
   if (engine) {
     try {
-      return await job.local!(engine);
+      return withBackend(await job.local!(engine), ctx, job.model);
     } catch (error) {
       if (!remote || job.request.signal.aborted) throw error;
       return forward();

@@ -16,7 +16,9 @@ function describe(ctx: Context, model: CatalogueEntry) {
     aliases: aliasesOf(model.id),
     product: model.product,
     route: `/v1${model.route}`,
-    context_window: model.context_window,
+    // The local engine's real context once a model has loaded; the catalogue's figure stays as context_window_remote.
+    context_window: info?.contextWindow ?? model.context_window,
+    context_window_remote: model.context_window,
     price: model.price,
     status: model.status,
     runs_on: { local, remote: routing !== 'local-only' && ctx.remote !== undefined },

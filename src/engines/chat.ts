@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import { ApiError } from '../api/errors';
 import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
-import type { ChatEngine } from '../protocol/chat';
+import type { ChatEngine, StartInfo } from '../protocol/chat';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import { modelFiles } from './model-files';
@@ -19,7 +19,7 @@ export const LOCAL_CHAT_MODELS = ['chat-v2', 'chat-v2-pro'] as const;
 function chatEngine(
   modelId: string,
   options: VaaniOptions,
-  onBackend: (backend: string) => void,
+  onStart: (info: StartInfo) => void,
 ): ChatEngine & { dispose(): void } {
   const source = modelSource(modelId, options.models);
   const base = sourceBase(source);
@@ -39,7 +39,7 @@ function chatEngine(
         hooks.signal.addEventListener('abort', cancel, { once: true });
         const events: GenerationEvents = {
           start: (info) => {
-            onBackend(info.backend);
+            onStart(info);
             hooks.onStart(info);
           },
           delta: (delta) => hooks.onDelta(delta),
@@ -70,15 +70,18 @@ function chatEngine(
   };
 }
 
-/** One factory per local chat id; /v1/models shows the backend in use once a model has run. */
+/** One factory per local chat id; /v1/models shows the backend in use and the real context once a model has run. */
 export function chatEngines(options: VaaniOptions): EngineFactory<'chat'>[] {
   return LOCAL_CHAT_MODELS.map((modelId) => {
-    let used: string | undefined;
+    let used: StartInfo | undefined;
     return {
       kind: 'chat',
       models: [modelId],
-      info: () => ({ backends: used ? [used] : possibleBackends(options.backend) }),
-      create: () => chatEngine(modelId, options, (backend) => (used = backend)),
+      info: () => ({
+        backends: used ? [used.backend] : possibleBackends(options.backend),
+        ...(used?.contextLength ? { contextWindow: used.contextLength } : {}),
+      }),
+      create: () => chatEngine(modelId, options, (info) => (used = info)),
       files: () => modelFiles(modelId, options, llmFiles),
     };
   });

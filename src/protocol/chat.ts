@@ -89,10 +89,16 @@ export interface ChatOutcome {
   usage: Usage;
 }
 
+export interface StartInfo {
+  backend: string;
+  /** Tokens the loaded model attends to (its config's context length). */
+  contextLength?: number;
+}
+
 export interface ChatHooks {
   signal: AbortSignal;
-  /** Called once, before the first delta, with the backend the engine runs on. */
-  onStart(info: { backend: string }): void;
+  /** Called once, before the first delta, with the backend the engine runs on and the model's real context. */
+  onStart(info: StartInfo): void;
   onDelta(delta: ChatDelta): void;
 }
 

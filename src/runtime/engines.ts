@@ -22,6 +22,8 @@ export interface EngineInfo {
   languages?: string[];
   /** For speech recognition: the family that recognises each language ('indic-conformer' or 'whisper'). */
   languageEngines?: Record<string, string>;
+  /** The context the local engine really has (tokens), once a model has loaded. */
+  contextWindow?: number;
 }
 
 export interface EngineFactory<K extends EngineKind> {

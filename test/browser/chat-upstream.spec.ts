@@ -53,6 +53,9 @@ test.describe('the upstream export (tiny-random-llama-fp16-genai) as it is', () 
     expect(errors).toEqual([]);
     expect(result.backend).toBe('wasm');
     expect(result.models.runs_on.local).toEqual(['wasm']);
+    // The engine's real context (genai_config context_length), the catalogue's figure kept beside it.
+    expect(result.models.context_window).toBe(2048);
+    expect(result.models.context_window_remote).toBe(65536);
     expect(result.reference.generated.length).toBeGreaterThan(0);
     const choice = result.data.choices[0]!;
     expect(choice.message.content).toBe(result.reference.text);

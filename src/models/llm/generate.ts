@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/errors';
-import type { ChatDelta, ChatOutcome, ChatParams, TokenLogprob, ToolDefinition } from '../../protocol/chat';
+import type { ChatDelta, ChatOutcome, ChatParams, StartInfo, TokenLogprob, ToolDefinition } from '../../protocol/chat';
 import { TemplateRejected } from '../../text/chat-template';
 import { OutputText } from '../../text/output';
 import { closingStage, GrammarRejected, type TokenConstraint } from '../../text/grammar/constraint';
@@ -10,7 +10,7 @@ import { applyBias, tokenLogprob } from './logprobs';
 import { Sampler } from './sampler';
 
 export interface GenerationEvents {
-  start(info: { backend: string }): void;
+  start(info: StartInfo): void;
   delta(delta: ChatDelta): void;
 }
 
@@ -148,7 +148,7 @@ export async function generate(
   const output = new OutputText((ids) => model.tokenizer.decode(ids), params.stop, syntax);
   const sampler = new Sampler(params);
   const eos = new Set(model.config.eosIds);
-  events.start({ backend: model.backend });
+  events.start({ backend: model.backend, contextLength: model.config.contextLength });
 
   model.decoder.reset();
   let logits = await model.decoder.step(prompt);

@@ -60,7 +60,10 @@ describe("OpenAI's model and voice names", () => {
     const { factory, seen } = recordingSpeech();
     const ai = service({}, [factory]);
     const client = new OpenAI({ baseURL: BASE, apiKey: 'k', fetch: ai.fetch });
-    const audio = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hello' });
+    const { data: audio, response } = await client.audio.speech
+      .create({ model: 'tts-1', voice: 'alloy', input: 'Hello' })
+      .withResponse();
+    expect(response.headers.get('x-vaani-backend')).toBe('wasm');
     expect((await audio.arrayBuffer()).byteLength).toBe(44 + 2400 * 2);
     expect(seen[0]).toMatchObject({ model: 'speech-tts-v1', voice: 'en-US-female-1', input: 'Hello' });
     const voices = await (await ai.fetch(`${BASE}/voices`, { headers: AUTH })).json();
