@@ -117,10 +117,11 @@ export default defineConfig(({ mode }) => {
       sourcemap: true,
       emptyOutDir: !iife,
       lib: {
-        entry: 'src/index.ts',
+        // ESM: `vaani` and `vaani/widgets` (which registers the elements on import) share chunks.
+        entry: iife ? 'src/iife.ts' : { vaani: 'src/index.ts', widgets: 'src/widgets/index.ts' },
         name: 'Vaani',
         formats: [iife ? 'iife' : 'es'],
-        fileName: () => (iife ? 'vaani.iife.js' : 'vaani.js'),
+        fileName: (_format: string, entry: string) => (iife ? 'vaani.iife.js' : `${entry}.js`),
       },
       rolldownOptions: {
         output: {

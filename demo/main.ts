@@ -10,8 +10,9 @@ import { Clip, mountClip } from './voice/clip';
 import { mountSpeech } from './voice/speech';
 import { mountTranscribe } from './voice/transcribe';
 import { mountTransform } from './voice/transform';
+import { mountWidgets } from './widgets';
 
-const TABS = ['chat', 'voice', 'memory', 'models', 'settings'];
+const TABS = ['chat', 'voice', 'memory', 'models', 'widgets', 'settings'];
 
 function showTab() {
   const current = TABS.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'chat';
@@ -62,6 +63,7 @@ async function main() {
   mountTransform(service, clip);
   mountMemory(service);
   mountModels(service);
+  mountWidgets(service);
   mountSettings(service);
   addEventListener('hashchange', showTab);
   showTab();

@@ -8,6 +8,7 @@ import { ModelStore } from './store/models';
 import { modelResolver } from './store/resolve';
 import type { Routing, Vaani, VaaniOptions } from './types';
 import { abortError } from './runtime/abort';
+import { pageInstances } from './instances';
 
 /** Creates the in-page service. Engines are registered by the caller (see index.ts). */
 export function createVaaniWith(
@@ -50,7 +51,7 @@ export function createVaaniWith(
   let installed: typeof fetch | undefined;
   const shim = ((input: RequestInfo | URL, init?: RequestInit) => vaaniFetch(input, init)) as typeof fetch;
 
-  return {
+  const vaani: Vaani = {
     baseURL,
     models,
     fetch: vaaniFetch,
@@ -70,6 +71,9 @@ export function createVaaniWith(
       this.uninstall();
       registry.dispose();
       models.dispose();
+      pageInstances().delete(vaani);
     },
   };
+  pageInstances().add(vaani);
+  return vaani;
 }

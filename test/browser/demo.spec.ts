@@ -269,3 +269,27 @@ test('the voice studio speaks a WAV, records the microphone, transcribes, isolat
   expect((await wavOf(page, '#clip-player')).seconds).toBeGreaterThan(0.9);
   expect(errors).toEqual([]);
 });
+
+test('the Widgets tab shows every widget with its snippet; the chat widget answers from the folder model', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openDemo(page, errors);
+  await page.click('nav a[href="#widgets"]');
+  for (const tag of ['vaani-dictate', 'vaani-speak', 'vaani-chat', 'vaani-voice-assistant']) {
+    await expect(page.locator(`#tab-widgets ${tag}`)).toBeVisible();
+    await expect(page.locator('#tab-widgets pre.snippet code', { hasText: `<${tag}` })).toHaveCount(1);
+  }
+  const chat = page.locator('#tab-widgets vaani-chat');
+  await chat.evaluate((element) => element.setAttribute('max-tokens', '8'));
+  await chat.locator('textarea').fill('Hello');
+  await chat.locator('textarea').press('Enter');
+  await expect(chat.locator('[part=stats]')).toHaveText(/^wasm · [\d.]+ tok\/s$/, { timeout: 90_000 });
+  await expect(chat.locator('.message.assistant .body')).not.toBeEmpty();
+  await page.selectOption('#widgets-theme', 'dark');
+  await expect(chat).toHaveAttribute('theme', 'dark');
+  await page.selectOption('#widgets-lang', 'hi');
+  await expect(page.locator('#tab-widgets vaani-dictate button')).toHaveAttribute('aria-label', 'बोलकर लिखें');
+  await page.screenshot({ path: 'test-results/demo-widgets.png', fullPage: true });
+  expect(errors).toEqual([]);
+});

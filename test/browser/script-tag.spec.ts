@@ -89,3 +89,31 @@ test('dist/ holds the .wasm files as files; GPL plug-in code is never in the ent
     ).toEqual([]);
   }
 });
+
+test("the same script tag registers the voice widgets; <vaani-chat> answers through the page's first Vaani", async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${server.origin}/test/browser/pages/widgets-script-tag.html`);
+  const defined = await page.evaluate(() =>
+    ['vaani-dictate', 'vaani-speak', 'vaani-chat', 'vaani-voice-assistant'].map(
+      (name) => !!customElements.get(name) && document.querySelector(name)!.shadowRoot !== null,
+    ),
+  );
+  expect(defined).toEqual([true, true, true, true]);
+  const answer = await page.evaluate(async () => {
+    const { createVaani } = (window as unknown as { Vaani: typeof import('../../src/iife') }).Vaani;
+    createVaani({
+      backend: 'wasm',
+      models: { 'chat-v2': { baseURL: '/shared/fixtures/tiny-random-llama-fp16-genai/' } },
+    });
+    const chat = document.querySelector('vaani-chat')!;
+    return chat.send('Hello');
+  });
+  expect(answer.stopped).toBe(false);
+  expect(answer.backend).toBe('wasm');
+  expect(answer.completionTokens).toBe(8);
+  await expect(page.locator('vaani-chat .message.assistant')).not.toBeEmpty();
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,176 @@
+import { createVaani } from '../../src/index';
+import type { Recording } from '../../src/recorder/recorder';
+import { use, type AssistantTurn, type VaaniVoiceAssistant } from '../../src/widgets/index';
+import type { Scenario } from '../types';
+
+const ROUNDS = 3;
+const VOICE = 'en-US-female-1';
+const SILENCE_MS = 1200;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Where the clip's speech ends, in seconds: the last 10 ms block above 5 % of the loudest. */
+function speechEnd(buffer: AudioBuffer): number {
+  const samples = buffer.getChannelData(0);
+  const block = Math.round(buffer.sampleRate / 100);
+  const rms: number[] = [];
+  for (let at = 0; at + block <= samples.length; at += block) {
+    let sum = 0;
+    for (let i = at; i < at + block; i++) sum += samples[i]! ** 2;
+    rms.push(Math.sqrt(sum / block));
+  }
+  const threshold = Math.max(...rms) * 0.05;
+  return (rms.findLastIndex((v) => v > threshold) + 1) / 100;
+}
+
+/**
+ * The voice assistant's latency from the end of the user's speech to the first audio of its answer:
+ * `<vaani-voice-assistant>` (hands-free, VAD with a 1.2 s silence, streamed chat, sentence-by-sentence
+ * speech) hears a recorded question through a MediaStream; the speech's end is known from the clip
+ * itself. Baseline: the same turn without streaming (VAD recording → whole transcription → whole
+ * chat answer → speech of the whole answer → playback), through the same routes.
+ */
+const assistant: Scenario = async (env) => {
+  const models = (await (await fetch('/test/.fixtures/bench-assistant.json')).json()) as {
+    whisper: string;
+    scripted: string;
+  };
+  const ai = createVaani({
+    backend: 'wasm',
+    models: {
+      'chat-v2': { baseURL: models.scripted },
+      'speech-stt-v1': { baseURL: models.whisper, dtype: 'fp32' },
+      'espeak-ng': { baseURL: '/node_modules/@echogarden/espeak-ng-emscripten/' },
+    },
+  });
+  use(ai, { apiKey: 'bench' });
+  const context = new AudioContext({ sampleRate: 48000 });
+  await context.resume();
+  const destination = context.createMediaStreamDestination();
+  const clip = await context.decodeAudioData(
+    await (await fetch(`${env.sharedURL}audio/common_voice_en_59751.mp3`)).arrayBuffer(),
+  );
+  const clipSpeechEnd = speechEnd(clip);
+  /** Plays the clip into the stream; performance.now() of the end of its speech. */
+  const say = () => {
+    const source = context.createBufferSource();
+    source.buffer = clip;
+    source.connect(destination);
+    source.start();
+    return performance.now() + (context.outputLatency || 0) * 1000 + clipSpeechEnd * 1000;
+  };
+
+  const element = document.createElement('vaani-voice-assistant') as VaaniVoiceAssistant;
+  for (const [name, value] of Object.entries({ voice: VOICE, language: 'en', 'silence-ms': String(SILENCE_MS) }))
+    element.setAttribute(name, value);
+  element.stream = destination.stream;
+  document.body.append(element);
+  const widgetTurn = async () => {
+    element.messages = [];
+    const done = new Promise<AssistantTurn>((resolve, reject) => {
+      element.addEventListener('vaani-result', (event) => resolve((event as CustomEvent<AssistantTurn>).detail), {
+        once: true,
+      });
+      element.addEventListener(
+        'vaani-error',
+        (event) => reject(new Error(JSON.stringify((event as CustomEvent).detail))),
+        {
+          once: true,
+        },
+      );
+    });
+    await element.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const spoken = say();
+    const turn = await done;
+    await element.end();
+    return { measured: turn.firstAudio! - spoken, reported: turn.latency!, turn };
+  };
+
+  const headers = { authorization: 'Bearer bench' };
+  const post = (path: string, body: BodyInit, json = true) =>
+    ai.fetch(`${ai.baseURL}${path}`, {
+      method: 'POST',
+      headers: json ? { ...headers, 'content-type': 'application/json' } : headers,
+      body,
+    });
+  /** The same turn without streaming: every stage waits for the whole result of the one before. */
+  const sequentialTurn = async () => {
+    const recorder = ai.recorder({ stream: destination.stream, vad: { silenceMs: SILENCE_MS } });
+    const stopped = new Promise<Recording>((resolve) =>
+      recorder.addEventListener('stop', (event) => resolve((event as CustomEvent<Recording>).detail), { once: true }),
+    );
+    await recorder.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const spoken = say();
+    const recording = await stopped;
+    const form = new FormData();
+    form.set('file', recording.file);
+    form.set('model', 'speech-stt-v1');
+    form.set('language', 'en');
+    const { text } = await (await post('/audio/transcriptions', form, false)).json();
+    const chat = await (
+      await post('/chat/completions', JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: text }] }))
+    ).json();
+    const answer = chat.choices[0].message.content as string;
+    const wav = await (
+      await post(
+        '/audio/speech',
+        JSON.stringify({ model: 'speech-tts-v1', voice: VOICE, input: answer.slice(0, 4096) }),
+      )
+    ).arrayBuffer();
+    const buffer = await context.decodeAudioData(wav);
+    const source = context.createBufferSource();
+    source.buffer = buffer;
+    source.connect(context.destination);
+    source.start();
+    const firstAudio = performance.now() + context.baseLatency * 1000;
+    source.stop();
+    return firstAudio - spoken;
+  };
+
+  await widgetTurn(); // loads every model
+  await sequentialTurn();
+  const widget: number[] = [];
+  const reported: number[] = [];
+  const sequential: number[] = [];
+  let last: AssistantTurn | undefined;
+  for (let round = 0; round < ROUNDS; round++) {
+    const run = await widgetTurn();
+    widget.push(run.measured);
+    reported.push(run.reported);
+    last = run.turn;
+    sequential.push(await sequentialTurn());
+  }
+  env.log(`widget ${widget.map(Math.round).join(', ')} ms; sequential ${sequential.map(Math.round).join(', ')} ms`);
+  element.remove();
+  await context.close();
+  ai.dispose();
+  const stages = last && {
+    vadHangoverMs: Math.round(last.detected - last.speechEnd),
+    transcribeMs: Math.round(last.transcribed - last.detected),
+    firstTokenMs: Math.round(last.firstToken! - last.transcribed),
+    firstAudioMs: Math.round(last.firstAudio! - last.firstToken!),
+  };
+  return [
+    {
+      id: 'assistant.end-of-speech-to-first-audio',
+      metric: `<vaani-voice-assistant> end of speech → first audio (VAD silence ${SILENCE_MS} ms included; tiny Whisper and chat fixtures, eSpeak-NG voice)`,
+      unit: 'ms',
+      value: median(widget),
+      baseline: {
+        name: 'the same turn without streaming (whole transcription, whole answer, whole speech)',
+        value: median(sequential),
+      },
+      higherIsBetter: false,
+      notes: {
+        rounds: ROUNDS,
+        widgetLatencyReportedByElement: median(reported),
+        lastTurnStages: stages,
+        processingAfterVadMs: median(widget) - SILENCE_MS,
+      },
+    },
+  ];
+};
+
+export default assistant;

@@ -1,0 +1,331 @@
+import type { Recorder, Recording } from '../recorder/recorder';
+import { VaaniElement } from './base';
+import { speakable } from './markdown';
+import { closeMicrophone, openMicrophone } from './microphone';
+import { SpeechQueue } from './player';
+import { SentenceStream } from './sentences';
+import { streamChat, synthesize, transcribe, voiceFor } from './service';
+import { ICONS } from './styles';
+import type { ChatMessage } from './chat';
+
+const STYLES = `
+:host { display: flex; flex-direction: column; gap: 0.5rem; inline-size: 100%; max-inline-size: 32rem; padding: 0.75rem; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); }
+.controls { display: flex; align-items: center; gap: 0.75rem; }
+.talk { min-block-size: 3.5rem; min-inline-size: 3.5rem; border-radius: 50%; padding: 0; touch-action: none; }
+.talk svg { inline-size: 1.75em; block-size: 1.75em; }
+.state { display: flex; flex-direction: column; min-inline-size: 0; flex: 1; }
+.latency { font-size: 0.8125em; color: var(--_muted); font-variant-numeric: tabular-nums; min-block-size: 1.25em; }
+.log { block-size: var(--vaani-assistant-height, 12rem); overflow-y: auto; overflow-wrap: anywhere; display: flex; flex-direction: column; gap: 0.35rem; font-size: 0.9375em; }
+.turn.user { align-self: flex-end; color: var(--_muted); }
+.turn.assistant { align-self: flex-start; }
+`;
+
+/** When one turn's stages happened (performance.now() milliseconds) and what it said. */
+export interface AssistantTurn {
+  heard: string;
+  answer: string;
+  /** End of the user's speech (VAD's speech end; the release in push-to-talk). */
+  speechEnd: number;
+  /** The turn's end was detected (VAD's silence, or the release). */
+  detected: number;
+  transcribed: number;
+  /** First chat token. */
+  firstToken?: number;
+  /** First sample of the answer played. */
+  firstAudio?: number;
+  /** firstAudio − speechEnd, in ms. */
+  latency?: number;
+  /** The user spoke over the answer. */
+  interrupted: boolean;
+}
+
+/**
+ * `<vaani-voice-assistant>`: record → transcribe → chat (the conversation kept) → speak the answer
+ * sentence by sentence as it streams. `mode="hands-free"` (default: VAD ends each utterance, the
+ * microphone stays open, speaking over the answer stops it and starts the next turn) or
+ * `mode="push-to-talk"` (hold the button, or Space/Enter on it). Attributes: `stt-model`
+ * (speech-stt-v1), `chat-model` (chat-v2), `tts-model` (speech-tts-v1), `voice`, `language`,
+ * `system`, `max-tokens` (256), `silence-ms` (700), `no-barge-in`. `messages`, `start()`, `end()`,
+ * `lastTurn`; `vaani-result` carries each AssistantTurn with its latency.
+ */
+export class VaaniVoiceAssistant extends VaaniElement {
+  static observedAttributes = ['lang', 'mode'];
+  messages: ChatMessage[] = [];
+  /** A stream to listen to instead of the microphone. Not stopped by the element. */
+  stream: MediaStream | undefined;
+  lastTurn: AssistantTurn | undefined;
+  private active: MediaStream | undefined;
+  private recorder: Recorder | undefined;
+  private turn: AbortController | undefined;
+  private queue: SpeechQueue | undefined;
+  private released: number | undefined;
+  private holding = false;
+  private session = 0;
+
+  constructor() {
+    super(STYLES);
+  }
+
+  get handsFree(): boolean {
+    return this.getAttribute('mode') !== 'push-to-talk';
+  }
+
+  protected render(): void {
+    this.root.innerHTML = `
+      <div class="controls">
+        <button part="button talk" class="talk" type="button" aria-pressed="false">${ICONS.mic}</button>
+        <div class="state">
+          <span part="status" class="status" role="status" aria-live="polite"></span>
+          <span part="latency" class="latency"></span>
+        </div>
+      </div>
+      <div part="log" class="log" role="log" aria-live="polite" tabindex="0"></div>`;
+    const talk = this.piece('talk');
+    talk.addEventListener('click', () => {
+      if (this.handsFree) void (this.active ? this.end() : this.start());
+    });
+    talk.addEventListener('pointerdown', (event) => {
+      if (this.handsFree) return;
+      talk.setPointerCapture(event.pointerId);
+      void this.press();
+    });
+    talk.addEventListener('pointerup', () => this.handsFree || this.release());
+    talk.addEventListener('pointercancel', () => this.handsFree || this.release());
+    talk.addEventListener('keydown', (event) => {
+      if (this.handsFree || (event.key !== ' ' && event.key !== 'Enter')) return;
+      event.preventDefault();
+      if (!event.repeat) void this.press();
+    });
+    talk.addEventListener('keyup', (event) => {
+      if (!this.handsFree && (event.key === ' ' || event.key === 'Enter')) this.release();
+    });
+    this.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') void this.end();
+    });
+  }
+
+  protected relabel(): void {
+    const labels = this.labels;
+    const talk = this.piece('talk');
+    const label = this.handsFree ? (this.active ? labels.endConversation : labels.talk) : labels.holdToTalk;
+    talk.setAttribute('aria-label', label);
+    talk.title = label;
+    talk.setAttribute('aria-pressed', String(!!this.active));
+    this.piece('log').setAttribute('aria-label', labels.conversation);
+  }
+
+  attributeChangedCallback(): void {
+    if (this.isConnected && this.piece('talk')) this.relabel();
+  }
+
+  disconnectedCallback(): void {
+    void this.end();
+  }
+
+  /** Hands-free: opens the microphone and listens until `end()`. */
+  async start(): Promise<void> {
+    if (this.active) return;
+    const session = ++this.session;
+    try {
+      this.setState('loading');
+      this.active = this.stream ?? (await openMicrophone(true));
+      this.relabel();
+      while (this.session === session && this.active) {
+        const recording = await this.listen(true);
+        if (this.session !== session) break;
+        if (recording.duration) this.runTurn(recording, this.speechEndOf(recording));
+      }
+    } catch (error) {
+      this.fail(error);
+      await this.end(false);
+    }
+  }
+
+  /** Stops listening and speaking; the conversation is kept. */
+  async end(idle = true): Promise<void> {
+    this.session++;
+    this.interrupt();
+    const recorder = this.recorder;
+    this.recorder = undefined;
+    await recorder?.stop().catch(() => undefined);
+    if (this.active !== this.stream) closeMicrophone(this.active);
+    this.active = undefined;
+    if (idle && this.state !== 'error') this.setState('idle');
+    if (this.isConnected) this.relabel();
+  }
+
+  /** Push-to-talk: press starts a recording (and stops the answer being spoken). */
+  private async press(): Promise<void> {
+    if (this.recorder || this.holding) return;
+    this.holding = true;
+    this.interrupt();
+    this.released = undefined;
+    try {
+      this.active ??= this.stream ?? (await openMicrophone(true));
+      this.relabel();
+      const recording = await this.listen(false);
+      if (recording.duration) this.runTurn(recording, this.released ?? performance.now());
+      else this.setState('idle', this.labels.noSpeech);
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      this.holding = false;
+      if (this.active !== this.stream) closeMicrophone(this.active);
+      this.active = undefined;
+      this.relabel();
+    }
+  }
+
+  private release(): void {
+    if (!this.holding || this.released !== undefined) return;
+    this.released = performance.now();
+    void this.recorder?.stop().catch(() => undefined);
+  }
+
+  /** One utterance. Hands-free, speech starting while an answer is on its way is a barge-in. */
+  private async listen(vad: boolean): Promise<Recording> {
+    const silenceMs = this.numberAttribute('silence-ms', 700)!;
+    const recorder = (this.recorder = this.vaani.recorder({ stream: this.active, vad: vad ? { silenceMs } : false }));
+    let detected = 0;
+    const stopped = new Promise<Recording>((resolve) =>
+      recorder.addEventListener('stop', (event) => resolve((event as CustomEvent<Recording>).detail), { once: true }),
+    );
+    recorder.addEventListener('speechstart', () => {
+      if (this.turn && !this.hasAttribute('no-barge-in')) {
+        this.interrupt();
+        this.setState('listening');
+      }
+    });
+    recorder.addEventListener('speechend', () => (detected = performance.now()));
+    await recorder.start();
+    if (!vad && this.released !== undefined) void recorder.stop().catch(() => undefined);
+    if (!this.turn) this.setState('listening');
+    const recording = await stopped;
+    if (this.recorder === recorder) this.recorder = undefined;
+    this.detectedAt = detected || performance.now();
+    return recording;
+  }
+
+  private detectedAt = 0;
+
+  /** Wall-clock end of speech: the capture ended at detection, `recordedDuration − speech.end` after the speech. */
+  private speechEndOf(recording: Recording): number {
+    const tail = recording.speech ? recording.recordedDuration - recording.speech.end : 0;
+    return this.detectedAt - tail * 1000;
+  }
+
+  /** Stops the turn in flight: its chat stream, synthesis and playback. */
+  private interrupt(): void {
+    if (this.lastTurn && this.turn) this.lastTurn.interrupted = true;
+    this.turn?.abort();
+    this.turn = undefined;
+    this.queue?.stop();
+    this.queue = undefined;
+  }
+
+  private runTurn(recording: Recording, speechEnd: number): void {
+    this.interrupt();
+    const controller = (this.turn = new AbortController());
+    const turn: AssistantTurn = {
+      heard: '',
+      answer: '',
+      speechEnd,
+      detected: this.detectedAt || speechEnd,
+      transcribed: 0,
+      interrupted: false,
+    };
+    this.lastTurn = turn;
+    this.converse(recording, turn, controller).then(
+      () => this.emit<AssistantTurn>('vaani-result', { ...turn, interrupted: controller.signal.aborted }),
+      (error) => {
+        if (controller.signal.aborted) this.emit<AssistantTurn>('vaani-result', { ...turn, interrupted: true });
+        else this.fail(error);
+      },
+    );
+  }
+
+  private async converse(recording: Recording, turn: AssistantTurn, controller: AbortController): Promise<void> {
+    const signal = controller.signal;
+    this.setState('transcribing');
+    const language = this.getAttribute('language')?.split('-')[0] || undefined;
+    turn.heard = await transcribe(this.vaani, recording.file, {
+      model: this.getAttribute('stt-model') || 'speech-stt-v1',
+      language,
+      signal,
+    });
+    turn.transcribed = performance.now();
+    if (signal.aborted) return;
+    if (!turn.heard) {
+      this.turn = undefined;
+      this.setState(this.active && this.handsFree ? 'listening' : 'idle', this.labels.noSpeech);
+      return;
+    }
+    this.line('user', turn.heard);
+    this.messages.push({ role: 'user', content: turn.heard });
+    this.setState('thinking');
+    const voice = this.getAttribute('voice') || (await voiceFor(this.vaani, this.speechLanguage || 'en'));
+    const ttsModel = this.getAttribute('tts-model') || 'speech-tts-v1';
+    const queue = (this.queue = new SpeechQueue(
+      (text, queueSignal) => synthesize(this.vaani, text, { model: ttsModel, voice, signal: queueSignal }),
+      {
+        firstAudio: (at) => {
+          turn.firstAudio = at;
+          turn.latency = at - turn.speechEnd;
+          this.piece('latency').textContent = `${this.labels.latency} ${Math.round(turn.latency)} ms`;
+          this.setState('speaking');
+        },
+      },
+    ));
+    const line = this.line('assistant', '');
+    const sentences = new SentenceStream(this.speechLanguage);
+    const say = (text: string | undefined) => {
+      const words = text && speakable(text);
+      if (words) queue.add(words);
+    };
+    const system = this.getAttribute('system');
+    try {
+      const stream = await streamChat(
+        this.vaani,
+        {
+          model: this.getAttribute('chat-model') || 'chat-v2',
+          messages: [...(system ? [{ role: 'system', content: system }] : []), ...this.messages],
+          max_tokens: this.numberAttribute('max-tokens', 256),
+        },
+        signal,
+      );
+      for await (const delta of stream.deltas) {
+        if (!delta.content) continue;
+        turn.firstToken ??= performance.now();
+        turn.answer += delta.content;
+        line.textContent = turn.answer;
+        for (const sentence of sentences.push(delta.content)) say(sentence);
+      }
+      say(sentences.flush());
+      queue.end();
+      await queue.done;
+    } finally {
+      // A turn cut off before any answer leaves no question behind: roles keep alternating.
+      if (turn.answer) this.messages.push({ role: 'assistant', content: turn.answer });
+      else {
+        this.messages.pop();
+        line.remove();
+      }
+    }
+    if (signal.aborted) return;
+    this.turn = undefined;
+    this.queue = undefined;
+    this.setState(this.active && this.handsFree ? 'listening' : 'idle');
+  }
+
+  private line(role: 'user' | 'assistant', text: string): HTMLElement {
+    const element = document.createElement('p');
+    element.className = `turn ${role}`;
+    element.setAttribute('part', `turn ${role}`);
+    element.setAttribute('aria-label', role === 'user' ? this.labels.you : this.labels.assistant);
+    element.textContent = text;
+    const log = this.piece('log');
+    log.append(element);
+    log.scrollTop = log.scrollHeight;
+    return element;
+  }
+}

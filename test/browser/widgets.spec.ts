@@ -1,0 +1,537 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import type { AssistantTurn, VaaniChat, VaaniVoiceAssistant } from '../../src/widgets/index';
+import { microphone } from '../fixtures/whisper/microphone';
+import {
+  ANSWER,
+  ensureWidgetModels,
+  events,
+  ONE_UTTERANCE,
+  openWidgets,
+  recordEvents,
+  type WidgetModels,
+} from './support/widgets';
+
+test.use(microphone(ONE_UTTERANCE()));
+/** Engines run on a shared 2-core machine: give every wait for a model room. */
+const expect = baseExpect.configure({ timeout: 90_000 });
+test.beforeEach(() => test.slow());
+
+let models: WidgetModels;
+test.beforeAll(async () => {
+  models = await ensureWidgetModels();
+});
+
+const resultOf = (page: Page, tag: string) =>
+  page.evaluate(
+    (tag) =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const root = document.querySelector('#root')!;
+        root.addEventListener('vaani-result', (event) => {
+          if ((event.target as Element).localName === tag) resolve((event as CustomEvent).detail);
+        });
+        root.addEventListener('vaani-error', (event) =>
+          reject(new Error(JSON.stringify((event as CustomEvent).detail))),
+        );
+      }),
+    tag,
+  );
+
+test('dictation inserts the transcription at the caret of a textarea inside a form, without submitting it or shifting layout', async ({
+  page,
+}) => {
+  const errors = await openWidgets(
+    page,
+    models,
+    'random',
+    `<form id="form" action="/nowhere"><label for="note">Note</label>
+       <textarea id="note">Hello world</textarea>
+       <vaani-dictate for="note" language="en" silence-ms="1200"></vaani-dictate></form>`,
+  );
+  await recordEvents(page);
+  await page.evaluate(() => {
+    const w = window as unknown as { submitted: boolean; inputs: number; shift: number };
+    w.submitted = false;
+    w.inputs = 0;
+    w.shift = 0;
+    document.querySelector('#form')!.addEventListener('submit', (event) => {
+      w.submitted = true;
+      event.preventDefault();
+    });
+    document.querySelector('#note')!.addEventListener('input', () => w.inputs++);
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.shift += (entry as PerformanceEntry & { value: number }).value;
+    }).observe({ type: 'layout-shift', buffered: true });
+    const note = document.querySelector<HTMLTextAreaElement>('#note')!;
+    note.focus();
+    note.setSelectionRange(5, 5);
+  });
+  const box = await page.locator('vaani-dictate').boundingBox();
+  const result = resultOf(page, 'vaani-dictate');
+  await page.locator('vaani-dictate button').click();
+  await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'listening');
+  await expect(page.locator('vaani-dictate [part=time]')).not.toHaveText('0:00');
+  const box2 = await page.locator('vaani-dictate').boundingBox();
+  const { text, duration } = (await result) as { text: string; duration: number };
+  expect(text.length).toBeGreaterThan(0);
+  expect(duration).toBeGreaterThan(0.5);
+  expect(duration).toBeLessThan(2.5);
+  const after = await page.evaluate(() => {
+    const note = document.querySelector<HTMLTextAreaElement>('#note')!;
+    const w = window as unknown as { submitted: boolean; inputs: number; shift: number };
+    return { value: note.value, caret: note.selectionStart, submitted: w.submitted, inputs: w.inputs, shift: w.shift };
+  });
+  expect(after.value).toBe(`Hello ${text} world`);
+  expect(after.caret).toBe(`Hello ${text}`.length);
+  expect(after.submitted).toBe(false);
+  expect(after.inputs).toBe(1);
+  expect(after.shift).toBe(0);
+  expect(box2).toEqual(box);
+  const log = await events(page);
+  test.info().annotations.push({
+    type: 'events',
+    description: JSON.stringify(log.map((e) => [e.type, e.detail.state, Math.round(e.at)])),
+  });
+  const states = log.filter((e) => e.type === 'vaani-state').map((e) => e.detail.state);
+  expect(states).toEqual(['loading', 'listening', 'transcribing', 'idle']);
+  await expect(page.locator('vaani-dictate [part=status]')).toHaveText('Text inserted');
+  expect(errors).toEqual([]);
+});
+
+test('dictation into a contenteditable goes where the caret was, keeping the markup around it', async ({
+  page,
+}) => {
+  await openWidgets(
+    page,
+    models,
+    'random',
+    `<div id="editor" contenteditable="true" aria-label="Editor">Dear team,<b>regards</b></div>
+     <vaani-dictate for="editor" language="en" silence-ms="1200"></vaani-dictate>`,
+  );
+  await page.evaluate(() => {
+    const editor = document.querySelector('#editor')!;
+    editor.addEventListener('focus', () => undefined);
+    (editor as HTMLElement).focus();
+    const range = new Range();
+    range.setStart(editor.firstChild!, 'Dear team,'.length);
+    document.getSelection()!.removeAllRanges();
+    document.getSelection()!.addRange(range);
+  });
+  const result = resultOf(page, 'vaani-dictate');
+  await page.locator('vaani-dictate button').click();
+  const { text } = (await result) as { text: string };
+  expect(await page.locator('#editor').evaluate((e) => e.textContent)).toBe(`Dear team, ${text} regards`);
+  expect(await page.locator('#editor b').textContent()).toBe('regards');
+});
+
+test('a denied microphone and missing model files are clear error states with vaani-error', async ({ page }) => {
+  await openWidgets(page, models, 'random', `<input id="f" aria-label="Field"><vaani-dictate for="f"></vaani-dictate>`);
+  await recordEvents(page);
+  await page.evaluate(() => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+  });
+  await page.locator('vaani-dictate button').click();
+  await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'error');
+  await expect(page.locator('vaani-dictate [part=status]')).toHaveText(/Microphone blocked/);
+  await expect(page.locator('vaani-dictate [part=status]')).toHaveAttribute('role', 'status');
+
+  await page.evaluate(() => {
+    const ai = window.Vaani.createVaani({
+      backend: 'wasm',
+      models: { 'speech-tts-v1': { baseURL: '/nothing-here/' }, 'espeak-ng': { baseURL: '/nothing-here/' } },
+    });
+    const speak = document.createElement('vaani-speak');
+    speak.vaani = ai;
+    speak.setAttribute('text', 'Hello there.');
+    speak.setAttribute('voice', 'en-US-female-1');
+    document.querySelector('#root')!.append(speak);
+  });
+  await page.locator('vaani-speak [part~=play]').click();
+  await expect(page.locator('vaani-speak')).toHaveAttribute('state', 'error');
+  await expect(page.locator('vaani-speak [part=status]')).toHaveText(/Model files not found/);
+  const errorEvents = (await events(page)).filter((e) => e.type === 'vaani-error').map((e) => [e.tag, e.detail.code]);
+  expect(errorEvents).toEqual([
+    ['vaani-dictate', 'mic_denied'],
+    ['vaani-speak', 'tts_plugin_failed'],
+  ]);
+});
+
+test('read-aloud streams sentence by sentence, highlights the sentence being spoken, pauses and resumes', async ({
+  page,
+}) => {
+  const errors = await openWidgets(
+    page,
+    models,
+    'random',
+    `<article id="article"><p>The first sentence is short.</p><p>The second one follows <em>right after</em> it! Is this the third?</p></article>
+     <vaani-speak for="article" voice="en-US-female-1" speed="1.2"></vaani-speak>`,
+  );
+  await recordEvents(page);
+  await page.evaluate(() => {
+    const w = window as unknown as { highlights: string[] };
+    w.highlights = [];
+    document.addEventListener('vaani-sentence', () => {
+      const highlight = CSS.highlights.get('vaani-speaking');
+      w.highlights.push([...(highlight ?? [])].map((range) => (range as Range).toString()).join('|'));
+    });
+  });
+  const result = resultOf(page, 'vaani-speak');
+  await page.locator('vaani-speak [part~=play]').click();
+  await expect(page.locator('vaani-speak')).toHaveAttribute('state', 'speaking');
+  await page.locator('vaani-speak [part~=play]').click();
+  await expect(page.locator('vaani-speak')).toHaveAttribute('state', 'paused');
+  await expect(page.locator('vaani-speak [part~=play]')).toHaveAttribute('aria-label', 'Resume');
+  await page.waitForTimeout(600);
+  await page.locator('vaani-speak [part~=play]').click();
+  const done = (await result) as { sentences: number; stopped: boolean };
+  expect(done).toMatchObject({ sentences: 3, stopped: false });
+  const log = await events(page);
+  const sentences = log.filter((e) => e.type === 'vaani-sentence');
+  expect(sentences.map((e) => e.detail.text)).toEqual([
+    'The first sentence is short.',
+    'The second one follows right after it!',
+    'Is this the third?',
+  ]);
+  expect(await page.evaluate(() => (window as unknown as { highlights: string[] }).highlights)).toEqual([
+    'The first sentence is short.',
+    'The second one follows right after it!',
+    'Is this the third?',
+  ]);
+  // Playback takes real time: from the first sentence to the end at least the first two sentences' audio.
+  const end = log.find((e) => e.type === 'vaani-result')!.at;
+  expect(end - sentences[0]!.at).toBeGreaterThan(2000);
+  expect(await page.evaluate(() => CSS.highlights.get('vaani-speaking')?.size ?? 0)).toBe(0);
+  const states = log.filter((e) => e.type === 'vaani-state').map((e) => e.detail.state);
+  expect(states.slice(0, 2)).toEqual(['loading', 'speaking']);
+  expect(states).toContain('paused');
+  expect(states.at(-1)).toBe('idle');
+  expect(errors).toEqual([]);
+});
+
+test('chat streams an answer, Stop ends it, the next message works; backend and tokens/s are shown', async ({
+  page,
+}) => {
+  const errors = await openWidgets(
+    page,
+    models,
+    'random',
+    `<vaani-chat max-tokens="1500" temperature="0"></vaani-chat>`,
+  );
+  const chat = page.locator('vaani-chat');
+  await chat.locator('textarea').fill('Tell me a long story.');
+  const first = resultOf(page, 'vaani-chat');
+  await chat.locator('textarea').press('Enter');
+  await expect(chat).toHaveAttribute('state', 'thinking');
+  await expect(chat.locator('.message.assistant .body')).not.toBeEmpty();
+  await expect(chat.locator('[part~=stop]')).toBeEnabled();
+  await chat.locator('[part~=stop]').click();
+  const stopped = (await first) as { stopped: boolean; content: string; backend: string };
+  expect(stopped.stopped).toBe(true);
+  expect(stopped.backend).toBe('wasm');
+  expect(stopped.content.length).toBeGreaterThan(0);
+  await expect(chat.locator('[part=status]')).toHaveText('Stopped');
+  await expect(chat.locator('[part~=stop]')).toBeDisabled();
+
+  await chat.evaluate((element: VaaniChat) => element.setAttribute('max-tokens', '12'));
+  const second = resultOf(page, 'vaani-chat');
+  await chat.locator('textarea').fill('And now a short one.');
+  await chat.locator('[part~=send]').click();
+  const done = (await second) as { stopped: boolean; completionTokens: number; tokensPerSecond: number };
+  expect(done.stopped).toBe(false);
+  expect(done.completionTokens).toBe(12);
+  expect(done.tokensPerSecond).toBeGreaterThan(0);
+  await expect(chat.locator('[part=stats]')).toHaveText(/^wasm · [\d.]+ tok\/s$/);
+  const roles = await chat.evaluate((element: VaaniChat) => element.messages.map((m) => m.role));
+  expect(roles).toEqual(['user', 'assistant', 'user', 'assistant']);
+  expect(errors).toEqual([]);
+});
+
+test('chat renders Markdown and never runs HTML from the model; read-aloud of the answer', async ({ page }) => {
+  await openWidgets(page, models, 'scripted', `<vaani-chat speak voice="en-US-female-1"></vaani-chat>`);
+  const chat = page.locator('vaani-chat');
+  const result = resultOf(page, 'vaani-chat');
+  await chat.evaluate((element: VaaniChat) => void element.send('Who are you?'));
+  const { content } = (await result) as { content: string };
+  expect(content).toBe(ANSWER.join(''));
+  const body = chat.locator('.message.assistant .body');
+  await expect(body.locator('strong')).toHaveText('Vaani');
+  await expect(body.locator('li')).toHaveText(['one', 'two']);
+  expect(await body.evaluate((element) => element.innerHTML)).not.toMatch(/onerror|<script/);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  const speak = chat.locator('.message.assistant vaani-speak');
+  await expect(speak).toHaveAttribute('text', /^Namaste! I am Vaani, and I speak/);
+  await speak.locator('[part~=play]').click();
+  await expect(speak).toHaveAttribute('state', 'speaking');
+  await speak.locator('[part~=stop]').click();
+  await expect(speak).toHaveAttribute('state', 'idle');
+});
+
+test('the voice assistant completes a turn: hears, answers from the chat model, speaks it; latency measured', async ({
+  page,
+}) => {
+  const errors = await openWidgets(
+    page,
+    models,
+    'scripted',
+    `<vaani-voice-assistant voice="en-US-female-1" language="en" silence-ms="1200"></vaani-voice-assistant>`,
+  );
+  await recordEvents(page);
+  const assistant = page.locator('vaani-voice-assistant');
+  const result = resultOf(page, 'vaani-voice-assistant');
+  await assistant.locator('[part~=talk]').click();
+  await expect(assistant.locator('[part~=talk]')).toHaveAttribute('aria-pressed', 'true');
+  const turn = (await result) as Record<string, number | string | boolean>;
+  expect(turn.interrupted).toBe(false);
+  expect(String(turn.heard).length).toBeGreaterThan(0);
+  expect(turn.answer).toBe(ANSWER.join(''));
+  const t = turn as unknown as Required<AssistantTurn>;
+  expect(t.speechEnd).toBeLessThan(t.detected);
+  expect(t.detected).toBeLessThan(t.transcribed);
+  expect(t.transcribed).toBeLessThan(t.firstToken);
+  expect(t.firstToken).toBeLessThan(t.firstAudio);
+  expect(t.latency).toBeCloseTo(t.firstAudio - t.speechEnd, 3);
+  // VAD waits 1200 ms of silence after the speech.
+  expect(t.detected - t.speechEnd).toBeGreaterThan(1000);
+  test
+    .info()
+    .annotations.push({ type: 'latency', description: `${Math.round(t.latency)} ms end of speech → first audio` });
+  await expect(assistant.locator('[part=latency]')).toHaveText(/^First audio after \d+ ms$/);
+  await expect(assistant.locator('.turn.user')).toHaveText(String(turn.heard));
+  const messages = await assistant.evaluate((element: VaaniVoiceAssistant) => element.messages);
+  expect(messages).toEqual([
+    { role: 'user', content: turn.heard },
+    { role: 'assistant', content: ANSWER.join('') },
+  ]);
+  const states = (await events(page))
+    .filter((e) => e.tag === 'vaani-voice-assistant' && e.type === 'vaani-state')
+    .map((e) => e.detail.state);
+  expect(states.slice(0, 6)).toEqual(['loading', 'listening', 'transcribing', 'thinking', 'speaking', 'listening']);
+  await assistant.evaluate((element: VaaniVoiceAssistant) => element.end());
+  await expect(assistant).toHaveAttribute('state', 'idle');
+  await expect(assistant.locator('[part~=talk]')).toHaveAttribute('aria-pressed', 'false');
+  expect(errors).toEqual([]);
+});
+
+const ALL = `
+  <label for="field">Your message</label><input id="field" type="text" value="">
+  <vaani-dictate for="field" language="en" silence-ms="1200"></vaani-dictate>
+  <p id="story">Once upon a time there was a tiny model. It spoke every language the voices cover.</p>
+  <vaani-speak for="story" voice="en-US-female-1"></vaani-speak>
+  <vaani-chat mic speak placeholder="Ask anything" max-tokens="16"></vaani-chat>
+  <vaani-voice-assistant mode="push-to-talk" voice="en-US-female-1" language="en"></vaani-voice-assistant>`;
+
+/** The focused element, through shadow roots: `tag` and its `part`. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    let element = document.activeElement;
+    const path: string[] = [];
+    while (element) {
+      path.push(element.getAttribute('part') ?? element.localName);
+      element = element.shadowRoot?.activeElement ?? null;
+    }
+    return path.join(' > ');
+  });
+
+test('keyboard only: every control is reached with Tab and works with Enter, Space and Escape', async ({ page }) => {
+  const errors = await openWidgets(page, models, 'scripted', ALL);
+  await page.locator('#field').focus();
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('vaani-dictate > button');
+  expect(
+    await page.evaluate(() =>
+      document.querySelector('vaani-dictate')!.shadowRoot!.activeElement!.matches(':focus-visible'),
+    ),
+  ).toBe(true);
+  await page.keyboard.press('Enter');
+  await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'listening');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'idle');
+
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('vaani-speak > button play');
+  await page.keyboard.press('Space');
+  await expect(page.locator('vaani-speak')).toHaveAttribute('state', 'speaking');
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('vaani-speak > button stop');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('vaani-speak')).toHaveAttribute('state', 'idle');
+
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('vaani-chat > log');
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('vaani-chat > input');
+  await page.keyboard.type('Hello there');
+  const answered = resultOf(page, 'vaani-chat');
+  await page.keyboard.press('Enter');
+  expect(((await answered) as { content: string }).content).toBe(ANSWER.join(''));
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('vaani-chat > mic > button');
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('vaani-chat > button send');
+  // Stop is disabled while nothing is being written; the answer's read-aloud buttons come before it in the log.
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('vaani-voice-assistant > button talk');
+
+  // Push-to-talk: hold Space on the button while the utterance plays (3–5.6 s into the microphone file).
+  const turn = resultOf(page, 'vaani-voice-assistant');
+  await page.keyboard.down('Space');
+  await expect(page.locator('vaani-voice-assistant')).toHaveAttribute('state', 'listening');
+  await page.waitForTimeout(6500);
+  await page.keyboard.up('Space');
+  const result = (await turn) as { heard: string; answer: string; latency: number };
+  expect(result.heard.length).toBeGreaterThan(0);
+  expect(result.answer).toBe(ANSWER.join(''));
+  expect(result.latency).toBeGreaterThan(0);
+  expect(errors).toEqual([]);
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`axe finds no serious or critical violations (English and Hindi labels, ${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await openWidgets(
+      page,
+      models,
+      'scripted',
+      ALL +
+        `<div lang="hi">${ALL.replaceAll('id="field"', 'id="field2"').replaceAll('for="field"', 'for="field2"').replaceAll('id="story"', 'id="story2"').replaceAll('for="story"', 'for="story2"')}</div>`,
+    );
+    await page.addStyleTag({
+      content: ':root { color-scheme: light dark; } body { background: Canvas; color: CanvasText; }',
+    });
+    const answered = resultOf(page, 'vaani-chat');
+    await page
+      .locator('vaani-chat')
+      .first()
+      .evaluate((element: VaaniChat) => void element.send('Hello'));
+    await answered;
+    expect(await page.locator('[lang=hi] vaani-dictate button').getAttribute('aria-label')).toBe('बोलकर लिखें');
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+    expect(serious).toEqual([]);
+  });
+}
+
+for (const { name, width, height } of [
+  { name: 'desktop', width: 1280, height: 900 },
+  { name: 'phone', width: 375, height: 740 },
+]) {
+  test(`screenshot at ${name} width: nothing overflows`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await openWidgets(page, models, 'scripted', ALL);
+    const answered = resultOf(page, 'vaani-chat');
+    await page.locator('vaani-chat').evaluate((element: VaaniChat) => void element.send('Who are you?'));
+    await answered;
+    const overflow = await page.evaluate(() => {
+      const wide = [...document.querySelectorAll('#root > *')]
+        .filter((element) => element.getBoundingClientRect().right > innerWidth + 0.5)
+        .map((element) => element.localName);
+      return { scrollWidth: document.documentElement.scrollWidth, innerWidth, wide };
+    });
+    expect(overflow.wide).toEqual([]);
+    expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.innerWidth);
+    await page.screenshot({ path: test.info().outputPath(`widgets-${name}.png`), fullPage: true });
+    await page.screenshot({ path: `test-results/widgets-${name}.png`, fullPage: true });
+  });
+}
+
+/** A microphone the test speaks into: the shared recording, played into a MediaStream whenever asked. */
+async function testMicrophone(page: Page) {
+  await page.evaluate(async () => {
+    const context = new AudioContext({ sampleRate: 48000 });
+    const destination = context.createMediaStreamDestination();
+    const bytes = await (await fetch('/shared/audio/common_voice_en_59751.mp3')).arrayBuffer();
+    const buffer = await context.decodeAudioData(bytes);
+    await context.resume();
+    (window as unknown as { mic: unknown }).mic = {
+      stream: destination.stream,
+      say: () =>
+        new Promise<void>((resolve) => {
+          const source = context.createBufferSource();
+          source.buffer = buffer;
+          source.connect(destination);
+          source.onended = () => resolve();
+          source.start();
+        }),
+    };
+  });
+}
+
+const say = (page: Page) => page.evaluate(() => (window as unknown as { mic: { say(): Promise<void> } }).mic.say());
+
+test('continuous dictation: one transcription per utterance, inserted in order', async ({ page }) => {
+  await openWidgets(
+    page,
+    models,
+    'random',
+    `<textarea id="note" aria-label="Note"></textarea><vaani-dictate for="note" continuous language="en" silence-ms="1200"></vaani-dictate>`,
+  );
+  await testMicrophone(page);
+  await recordEvents(page);
+  await page.evaluate(() => {
+    document.querySelector('vaani-dictate')!.stream = (
+      window as unknown as { mic: { stream: MediaStream } }
+    ).mic.stream;
+  });
+  await page.locator('vaani-dictate button').click();
+  await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'listening');
+  await say(page);
+  await page.waitForTimeout(2500);
+  await say(page);
+  await expect
+    .poll(async () => (await events(page)).filter((e) => e.type === 'vaani-result').length, { timeout: 180_000 })
+    .toBe(2);
+  await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'listening');
+  await expect(page.locator('vaani-dictate button')).toHaveAttribute('aria-label', 'Stop dictating');
+  await page.locator('vaani-dictate button').click();
+  await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'idle');
+  const texts = (await events(page)).filter((e) => e.type === 'vaani-result').map((e) => String(e.detail.text));
+  expect(await page.locator('#note').inputValue()).toBe(texts.join(' '));
+});
+
+test('barge-in: speaking over the answer stops its playback and the next turn answers the new utterance', async ({
+  page,
+}) => {
+  const errors = await openWidgets(
+    page,
+    models,
+    'scripted',
+    `<vaani-voice-assistant voice="en-US-female-1" language="en" silence-ms="1200"></vaani-voice-assistant>`,
+  );
+  await testMicrophone(page);
+  await recordEvents(page);
+  const assistant = page.locator('vaani-voice-assistant');
+  await assistant.evaluate((element: VaaniVoiceAssistant) => {
+    element.stream = (window as unknown as { mic: { stream: MediaStream } }).mic.stream;
+  });
+  await assistant.locator('[part~=talk]').click();
+  await expect(assistant).toHaveAttribute('state', 'listening');
+  await say(page);
+  await expect(assistant).toHaveAttribute('state', 'speaking', { timeout: 180_000 });
+  const bargeIn = await page.evaluate(() => performance.now());
+  await say(page);
+  await expect
+    .poll(async () => (await events(page)).filter((e) => e.type === 'vaani-result').length, { timeout: 180_000 })
+    .toBe(2);
+  const [first, second] = (await events(page)).filter((e) => e.type === 'vaani-result');
+  const one = first!.detail as unknown as AssistantTurn;
+  const two = second!.detail as unknown as AssistantTurn;
+  expect(one.interrupted).toBe(true);
+  expect(one.firstAudio).toBeLessThan(bargeIn);
+  expect(first!.at).toBeGreaterThan(bargeIn);
+  // The first answer's playback stopped: its sentences were cut off before the whole answer was spoken.
+  expect(one.answer).toBe(ANSWER.join(''));
+  expect(two.interrupted).toBe(false);
+  expect(two.heard.length).toBeGreaterThan(0);
+  expect(two.answer).toBe(ANSWER.join(''));
+  expect(two.speechEnd).toBeGreaterThan(bargeIn);
+  const states = (await events(page))
+    .filter((e) => e.type === 'vaani-state' && e.at > bargeIn)
+    .map((e) => e.detail.state);
+  expect(states[0]).toBe('listening');
+  const messages = await assistant.evaluate((element: VaaniVoiceAssistant) => element.messages.map((m) => m.role));
+  expect(messages).toEqual(['user', 'assistant', 'user', 'assistant']);
+  await assistant.evaluate((element: VaaniVoiceAssistant) => element.end());
+  expect(errors).toEqual([]);
+});
