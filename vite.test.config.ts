@@ -26,12 +26,21 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^vaani$/, replacement: here(process.env.VAANI_SRC ? 'src/index.ts' : 'dist/vaani.js') },
-      { find: /^vaani\/widgets$/, replacement: here(process.env.VAANI_SRC ? 'src/widgets/index.ts' : 'dist/widgets.js') },
+      {
+        find: /^vaani\/widgets$/,
+        replacement: here(process.env.VAANI_SRC ? 'src/widgets/index.ts' : 'dist/widgets.js'),
+      },
     ],
   },
   optimizeDeps: {
     // Emscripten modules that find their .wasm beside themselves must not be pre-bundled.
-    exclude: ['onnxruntime-web', 'vaani', 'vaani/widgets', '@echogarden/speex-resampler-wasm', '@echogarden/sonic-wasm'],
+    exclude: [
+      'onnxruntime-web',
+      'vaani',
+      'vaani/widgets',
+      '@echogarden/speex-resampler-wasm',
+      '@echogarden/sonic-wasm',
+    ],
     // Dependencies reached only from workers: listed so vite does not discover them mid-test and reload.
     include: [
       'openai',

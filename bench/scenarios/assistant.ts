@@ -3,7 +3,7 @@ import type { Recording } from '../../src/recorder/recorder';
 import { use, type AssistantTurn, type VaaniVoiceAssistant } from '../../src/widgets/index';
 import type { Scenario } from '../types';
 
-const ROUNDS = 3;
+const ROUNDS = 2;
 const VOICE = 'en-US-female-1';
 const SILENCE_MS = 1200;
 

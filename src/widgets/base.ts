@@ -30,6 +30,8 @@ export abstract class VaaniElement extends HTMLElement {
   private labelOverrides: Partial<Labels> = {};
   private current: WidgetState = 'idle';
   private rendered = false;
+  /** Whether the status line shows the state's own label (re-rendered when the labels change). */
+  private ownMessage = false;
 
   constructor(css: string) {
     super();
@@ -43,7 +45,18 @@ export abstract class VaaniElement extends HTMLElement {
       this.render();
     }
     this.setAttribute('state', this.current);
+    this.applyLabels();
+  }
+
+  /** Relabels the controls, and the status line unless it shows a message of its own. */
+  protected applyLabels(): void {
     this.relabel();
+    const status = this.piece('status');
+    if (status && !this.ownMessage) status.textContent = status.title = this.stateLabel(this.current);
+  }
+
+  private stateLabel(state: WidgetState): string {
+    return state === 'error' ? this.labels.engineError : this.labels[state];
   }
 
   /** Builds the shadow DOM (once). */
@@ -65,10 +78,7 @@ export abstract class VaaniElement extends HTMLElement {
   }
   set labels(labels: Partial<Labels>) {
     this.labelOverrides = { ...labels };
-    if (this.rendered) {
-      this.relabel();
-      this.setState(this.current);
-    }
+    if (this.rendered) this.applyLabels();
   }
 
   get state(): WidgetState {
@@ -87,7 +97,8 @@ export abstract class VaaniElement extends HTMLElement {
   protected setState(state: WidgetState, message?: string): void {
     this.current = state;
     this.setAttribute('state', state);
-    const text = message ?? (state === 'error' ? this.labels.engineError : this.labels[state]);
+    const text = message ?? this.stateLabel(state);
+    this.ownMessage = message !== undefined;
     const status = this.piece('status');
     if (status) {
       status.textContent = text;

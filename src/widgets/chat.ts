@@ -95,7 +95,7 @@ export class VaaniChat extends VaaniElement {
   attributeChangedCallback(): void {
     if (!this.isConnected || !this.piece('input')) return;
     this.syncMic();
-    this.relabel();
+    this.applyLabels();
   }
 
   disconnectedCallback(): void {

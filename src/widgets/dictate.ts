@@ -62,7 +62,7 @@ export class VaaniDictate extends VaaniElement {
   }
 
   attributeChangedCallback(): void {
-    if (this.isConnected && this.piece('button')) this.relabel();
+    if (this.isConnected && this.piece('button')) this.applyLabels();
   }
 
   override connectedCallback(): void {

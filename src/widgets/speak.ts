@@ -65,7 +65,7 @@ export class VaaniSpeak extends VaaniElement {
   }
 
   attributeChangedCallback(): void {
-    if (this.isConnected && this.piece('play')) this.relabel();
+    if (this.isConnected && this.piece('play')) this.applyLabels();
   }
 
   disconnectedCallback(): void {

@@ -1,6 +1,6 @@
 import type { Recorder, Recording } from '../recorder/recorder';
 import { VaaniElement } from './base';
-import { speakable } from './markdown';
+import { renderMarkdown, speakable } from './markdown';
 import { closeMicrophone, openMicrophone } from './microphone';
 import { SpeechQueue } from './player';
 import { SentenceStream } from './sentences';
@@ -18,6 +18,8 @@ const STYLES = `
 .log { block-size: var(--vaani-assistant-height, 12rem); overflow-y: auto; overflow-wrap: anywhere; display: flex; flex-direction: column; gap: 0.35rem; font-size: 0.9375em; }
 .turn.user { align-self: flex-end; color: var(--_muted); }
 .turn.assistant { align-self: flex-start; }
+.turn > :first-child { margin-block-start: 0; }
+.turn > :last-child { margin-block-end: 0; }
 `;
 
 /** When one turn's stages happened (performance.now() milliseconds) and what it said. */
@@ -115,7 +117,7 @@ export class VaaniVoiceAssistant extends VaaniElement {
   }
 
   attributeChangedCallback(): void {
-    if (this.isConnected && this.piece('talk')) this.relabel();
+    if (this.isConnected && this.piece('talk')) this.applyLabels();
   }
 
   disconnectedCallback(): void {
@@ -297,7 +299,7 @@ export class VaaniVoiceAssistant extends VaaniElement {
         if (!delta.content) continue;
         turn.firstToken ??= performance.now();
         turn.answer += delta.content;
-        line.textContent = turn.answer;
+        line.innerHTML = renderMarkdown(turn.answer);
         for (const sentence of sentences.push(delta.content)) say(sentence);
       }
       say(sentences.flush());
@@ -318,7 +320,7 @@ export class VaaniVoiceAssistant extends VaaniElement {
   }
 
   private line(role: 'user' | 'assistant', text: string): HTMLElement {
-    const element = document.createElement('p');
+    const element = document.createElement('div');
     element.className = `turn ${role}`;
     element.setAttribute('part', `turn ${role}`);
     element.setAttribute('aria-label', role === 'user' ? this.labels.you : this.labels.assistant);
