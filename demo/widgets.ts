@@ -10,7 +10,10 @@ export function mountWidgets(service: Service): void {
       .split('\n')
       .filter((line) => line.trim())
       .map((line) => line.replace(/^ {14}/, ''))
-      .join('\n');
+      .join('\n')
+      // The elements are already upgraded: drop the state they show and write boolean attributes bare.
+      .replace(/ state="[^"]*"/g, '')
+      .replace(/=""/g, '');
     const copy = el('button', { type: 'button', textContent: 'Copy' });
     copy.addEventListener('click', () => void navigator.clipboard?.writeText(html));
     block.after(el('pre', { className: 'snippet' }, el('code', { textContent: html })), copy);
@@ -33,7 +36,7 @@ export function mountWidgets(service: Service): void {
       const summary =
         type === 'vaani-state'
           ? String(detail.message)
-          : JSON.stringify(detail, ['text', 'code', 'message', 'latency', 'heard']);
+          : JSON.stringify(detail, ['text', 'content', 'code', 'message', 'latency', 'heard']);
       events.textContent = `${(event.target as Element).localName} ${type}: ${summary}`;
     });
 }

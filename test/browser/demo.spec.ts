@@ -277,7 +277,7 @@ test('the Widgets tab shows every widget with its snippet; the chat widget answe
   await openDemo(page, errors);
   await page.click('nav a[href="#widgets"]');
   for (const tag of ['vaani-dictate', 'vaani-speak', 'vaani-chat', 'vaani-voice-assistant']) {
-    await expect(page.locator(`#tab-widgets ${tag}`)).toBeVisible();
+    await expect(page.locator(`#tab-widgets [data-snippet] > ${tag}`)).toBeVisible();
     await expect(page.locator('#tab-widgets pre.snippet code', { hasText: `<${tag}` })).toHaveCount(1);
   }
   const chat = page.locator('#tab-widgets vaani-chat');
@@ -289,7 +289,10 @@ test('the Widgets tab shows every widget with its snippet; the chat widget answe
   await page.selectOption('#widgets-theme', 'dark');
   await expect(chat).toHaveAttribute('theme', 'dark');
   await page.selectOption('#widgets-lang', 'hi');
-  await expect(page.locator('#tab-widgets vaani-dictate button')).toHaveAttribute('aria-label', 'बोलकर लिखें');
+  await expect(page.locator('#tab-widgets [data-snippet] > vaani-dictate button')).toHaveAttribute(
+    'aria-label',
+    'बोलकर लिखें',
+  );
   await page.screenshot({ path: 'test-results/demo-widgets.png', fullPage: true });
   expect(errors).toEqual([]);
 });
