@@ -128,7 +128,8 @@ export class VaaniDictate extends VaaniElement {
       if (ownStream) closeMicrophone(stream);
       this.stopMeter();
       if (this.session === session) this.session = undefined;
-      if (session.signal.aborted && this.state !== 'error') this.setState('idle');
+      if (this.state !== 'error' && (session.signal.aborted || this.state === 'listening' || this.state === 'loading'))
+        this.setState('idle');
       this.piece('button').setAttribute('aria-pressed', 'false');
       this.relabel();
     }
