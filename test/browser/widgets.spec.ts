@@ -473,6 +473,8 @@ test('continuous dictation: the transcription of an utterance goes in while the 
       window as unknown as { mic: { stream: MediaStream } }
     ).mic.stream;
   });
+  await page.locator('#note').focus();
+  await page.keyboard.press('End');
   await page.locator('vaani-dictate button').click();
   await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'listening');
   const results = async () => (await events(page)).filter((e) => e.type === 'vaani-result');
