@@ -1,6 +1,6 @@
 /**
  * Writes the embeddings bench model before the bench page opens: multilingual-e5-small's layer
- * sizes (hidden 384, 12 layers, 12 heads, intermediate 1536) with a 4,000-entry Unigram vocabulary,
+ * sizes (hidden 384, 12 layers, 12 heads, intermediate 1536) with a 1,000-entry Unigram vocabulary,
  * random weights, fp32. Its served URL goes to test/.fixtures/bench-memory.json.
  */
 import { writeFile } from 'node:fs/promises';
