@@ -215,7 +215,12 @@ async function searchRows(env: BenchEnv): Promise<ScenarioResult[]> {
   engine.dispose?.();
   engine = factory!.create('embed-v1');
   const t0 = performance.now();
-  await engine.search({ text: '', vector: queries.slice(0, DIM), mode: 'semantic', limit: 10 }, model, signal);
+  try {
+    await engine.search({ text: '', vector: queries.slice(0, DIM), mode: 'semantic', limit: 10 }, model, signal);
+  } catch (error) {
+    env.log(`cold open failed: ${error instanceof Error ? error.message : String(error)}`);
+    return rows;
+  }
   const cold = performance.now() - t0;
   const t1 = performance.now();
   await engine.search({ text: '', vector: queries.slice(0, DIM), mode: 'semantic', limit: 10 }, model, signal);

@@ -42,8 +42,13 @@ export class MemoryDb {
     });
   }
 
-  all(): Promise<StoredMemory[]> {
-    return done(this.db.transaction('items').objectStore('items').getAll() as IDBRequest<StoredMemory[]>);
+  /**
+   * Up to `count` items after the id `after`, in id order: loading page by page lets the worker's
+   * event loop answer between pages (a 100k store read at once blocks it for a long time).
+   */
+  page(after: string | undefined, count: number): Promise<StoredMemory[]> {
+    const range = after === undefined ? undefined : IDBKeyRange.lowerBound(after, true);
+    return done(this.db.transaction('items').objectStore('items').getAll(range, count) as IDBRequest<StoredMemory[]>);
   }
 
   /** The items with these ids that exist now (for syncing another tab's writes). */

@@ -45,6 +45,9 @@ function requireOrigin(stored: VectorOrigin | undefined, wanted: VectorOrigin | 
   );
 }
 
+/** Items read from IndexedDB per step when the store opens. */
+const LOAD_PAGE = 2000;
+
 let sequence = 0;
 /** Ids sort in creation order (milliseconds, then a per-worker counter), then 16 random hex digits. */
 const newId = () =>
@@ -86,10 +89,16 @@ export class MemoryStore {
   }
 
   private async load(): Promise<void> {
-    const [rows, origin] = await Promise.all([this.db.all(), this.db.origin()]);
+    const origin = await this.db.origin();
     this.origin = origin;
     this.index = origin ? new RetrievalIndex(origin.dimensions) : undefined;
-    for (const row of rows) this.index?.put(row);
+    if (!this.index) return;
+    for (let after: string | undefined; ;) {
+      const rows = await this.db.page(after, LOAD_PAGE);
+      for (const row of rows) this.index.put(row);
+      if (rows.length < LOAD_PAGE) return;
+      after = rows.at(-1)!.id;
+    }
   }
 
   /** Applies other tabs' committed writes to the in-memory copy. */
