@@ -11,10 +11,11 @@ export function logSumExp(logits: Float32Array): number {
 }
 
 /**
- * Whisper's rules on the next token's logits, in the order transformers.js applies them:
+ * Whisper's rules on the next token's logits, as OpenAI's decoder applies them (ApplyTimestampRules):
  * suppressed tokens; blank and end-of-text as the first token; and when timestamps are on,
- * no `<|notimestamps|>`, a timestamp first, timestamps in pairs, and a timestamp whenever the
- * timestamps together are likelier than any single text token.
+ * no `<|notimestamps|>`, a timestamp first, timestamps in pairs, timestamps that never go back (a
+ * segment closes strictly after it opened, the next opens no earlier than the last closed), and a timestamp
+ * whenever the timestamps together are likelier than any single text token.
  */
 export function applyWhisperRules(
   logits: Float32Array,
@@ -40,6 +41,14 @@ export function applyWhisperRules(
   if (isTimestamp(last)) {
     if (generated.length < 2 || isTimestamp(penultimate)) logits.fill(-Infinity, timestampBegin);
     else logits.fill(-Infinity, 0, eot);
+  }
+  let lastTimestamp: number | undefined;
+  for (let i = generated.length - 1; i >= 0 && lastTimestamp === undefined; i--)
+    if (isTimestamp(generated[i])) lastTimestamp = generated[i];
+  if (lastTimestamp !== undefined) {
+    // A segment closes strictly after it opened; the next one may open where the last one closed.
+    const lowest = isTimestamp(last) && !isTimestamp(penultimate) ? lastTimestamp : lastTimestamp + 1;
+    logits.fill(-Infinity, timestampBegin, Math.min(lowest, logits.length));
   }
   const logSum = logSumExp(logits);
   let timestampMass = 0;

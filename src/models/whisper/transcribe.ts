@@ -2,6 +2,7 @@ import type { Segment, Transcript } from '../../protocol/audio';
 import type { WhisperMel } from '../../audio/mel';
 import type { WhisperDecoder } from './decoder';
 import { languageName } from './languages';
+import { placeSegments } from './timeline';
 import { decodeWindow } from './seek';
 import { splitSegments, wholeSegment, type WindowSegment } from './segments';
 import type { WhisperTokenizer } from './tokenizer';
@@ -121,10 +122,10 @@ export async function transcribe(
     }
   }
   const duration = samples.length / SAMPLE_RATE;
-  const segments: Segment[] = [];
+  const raw: Segment[] = [];
   for (const [id, { segment, offset }] of kept.entries()) {
     const text = model.tokenizer.decode(segment.textTokens);
-    segments.push({
+    raw.push({
       id,
       seek: Math.round(offset * 100) + segment.pass.seek,
       start: offset + (segment.start ?? 0),
@@ -137,6 +138,8 @@ export async function transcribe(
       no_speech_prob: segment.pass.noSpeechProb,
     });
   }
+  // Whatever the windows' merge gives, segments come out ordered, non-overlapping and inside the audio.
+  const segments = placeSegments(raw, duration).map((segment, id) => ({ ...segment, id }));
   return {
     task: options.task,
     language: languageName(language ?? 'en'),
