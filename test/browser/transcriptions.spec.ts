@@ -8,6 +8,7 @@ import {
   type Reference,
   type ReferenceOptions,
 } from '../fixtures/whisper/reference';
+import { checkTimeline } from '../support/subtitles';
 import { openHarness } from './support/page';
 
 const MODEL = `${FIXTURE_URL}tiny/`;
@@ -88,7 +89,9 @@ test.describe('speech-stt-v1 on a Whisper-layout fixture agrees with transformer
     expect(JSON.parse(plain!.body).text).not.toBe(JSON.parse(json!.body).text);
   });
 
-  test('verbose_json with timestamps: token for token, segment for chunk (transcribe, Hindi)', async ({ page }) => {
+  test('verbose_json with timestamps: token for token, segment text for chunk text, valid times (transcribe, Hindi)', async ({
+    page,
+  }) => {
     const expected = await reference({ language: 'hi', return_timestamps: true });
     await openHarness(page);
     const [answer] = await post(page, [
@@ -99,10 +102,10 @@ test.describe('speech-stt-v1 on a Whisper-layout fixture agrees with transformer
     expect(transcript).toMatchObject({ task: 'transcribe', language: 'hindi', duration: samples.length / 16000 });
     const textTokens = transcript.segments.flatMap((s: { tokens: number[] }) => s.tokens.filter((t) => t < 50257));
     expect(textTokens).toEqual(expected.generated.filter((t) => t < 50257));
-    expect(transcript.segments.map((s: { start: number; text: string }) => [s.start, s.text])).toEqual(
-      expected.chunks.map((c) => [c.timestamp[0], c.text]),
-    );
-    expect(expected.chunks.length).toBeGreaterThan(1);
+    expect(transcript.segments.map((s: { text: string }) => s.text)).toEqual(expected.chunks.map((c) => c.text));
+    // Times are not the pipeline's: on random weights its chunks may start past the end of the audio
+    // (e.g. [29.32, null] in 11 s); ours are placed inside it, in order.
+    checkTimeline(transcript.segments, transcript.duration);
   });
 
   test('translate task: token for token with timestamps, through /v1/audio/translations', async ({ page }) => {
