@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { serveFolders, type StaticServer } from './support/consumer-server';
+import { MODELS } from '../../src/catalogue/models';
 
 /**
  * The built library (`npm run build` → dist/) used the old-fashioned way: a page whose only script
@@ -58,7 +59,7 @@ test('a page with only <script src="vaani.iife.js"> answers /v1 with a real mode
   });
   expect(errors).toEqual([]);
   expect(result.isolated).toBe(true);
-  expect(result.models).toBe(8);
+  expect(result.models).toBe(MODELS.length); // every catalogue model, embed-v1 included
   expect(result.status, JSON.stringify(result.body)).toBe(200);
   expect(result.backend).toBe('wasm');
   expect(result.body.usage.completion_tokens).toBeGreaterThan(0);
