@@ -254,7 +254,9 @@ test('two tabs writing at once lose nothing, and each sees the other’s memorie
 });
 
 // Known failure in stop 22's clean-clone check (see its closing note); to fix first next stop.
-test.fixme('a full quota is a 507 quota_exceeded with nothing half-written; the next request works', async ({ page }) => {
+test.fixme('a full quota is a 507 quota_exceeded with nothing half-written; the next request works', async ({
+  page,
+}) => {
   await openHarness(page);
   await start(page, xlmr.url);
   await post(page, '/memory/store', { text: 'first' });
