@@ -2,8 +2,7 @@ import { expect, test } from '@playwright/test';
 import { malformedRequests, type FuzzRequest } from '../support/fuzz';
 import { openHarness } from './support/page';
 
-// Known failure in stop 22's clean-clone check (see its closing note); to fix first next stop.
-test.fixme('1,200 malformed requests across routes all get a 4xx in the error shape; the next valid one works', async ({
+test('1,200 malformed requests across routes all get a 4xx in the error shape; the next valid one works', async ({
   page,
 }) => {
   const pageErrors = await openHarness(page);
