@@ -38,7 +38,7 @@ const browser = await chromium.launch({
   args: ['--enable-unsafe-webgpu', '--js-flags=--expose-gc', '--enable-precise-memory-info'],
 });
 let rows = [];
-let backend = 'wasm';
+let backend;
 try {
   const page = await browser.newPage();
   page.on('console', (message) => console.log(`  [page] ${message.text()}`));

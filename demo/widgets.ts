@@ -22,7 +22,10 @@ export function mountWidgets(service: Service): void {
   const widgets = () => gallery.querySelectorAll('vaani-dictate, vaani-speak, vaani-chat, vaani-voice-assistant');
   byId<HTMLSelectElement>('widgets-theme').addEventListener('change', (event) => {
     const theme = (event.target as HTMLSelectElement).value;
-    for (const widget of widgets()) theme ? widget.setAttribute('theme', theme) : widget.removeAttribute('theme');
+    for (const widget of widgets()) {
+      if (theme) widget.setAttribute('theme', theme);
+      else widget.removeAttribute('theme');
+    }
     gallery.dataset.theme = theme;
   });
   byId<HTMLSelectElement>('widgets-lang').addEventListener('change', (event) => {

@@ -90,6 +90,7 @@ const store: Scenario = async (env) => {
   let weights: Uint8Array | undefined = await loader.load(FILE);
   const after = await heldBytes();
   const retained = before !== undefined && after !== undefined ? (after - before) / weights.byteLength : undefined;
+  // eslint-disable-next-line no-useless-assignment -- drops the reference so the collector can free the buffer
   weights = undefined;
   await deleteFile(URL_);
 

@@ -39,6 +39,8 @@ const api = {
       }
       let norm = 0;
       for (let d = 0; d < dim; d++) norm += (mean[d]! / count) ** 2;
+      const scale = 1 / (count * Math.sqrt(norm));
+      for (let d = 0; d < dim; d++) mean[d]! *= scale;
     }
     return performance.now() - start;
   },

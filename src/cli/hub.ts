@@ -35,7 +35,7 @@ export async function listRepo(source: HubRepo, fetchImpl: typeof fetch = fetch)
     try {
       response = await fetchImpl(url, { headers: { accept: 'application/json' } });
     } catch (error) {
-      throw new Error(`Could not reach ${source.host} to list ${source.repo}: ${describe(error)}.`);
+      throw new Error(`Could not reach ${source.host} to list ${source.repo}: ${describe(error)}.`, { cause: error });
     }
     if (!response.ok) {
       await response.body?.cancel();

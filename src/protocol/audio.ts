@@ -12,11 +12,6 @@ export interface Voice {
   downloadBytes?: number;
 }
 
-export interface VoiceModel {
-  id: string;
-  kind: 'tts' | 'stt' | 'voice-changer' | 'isolate';
-}
-
 export interface SpeechParams {
   model: string;
   voice: string;

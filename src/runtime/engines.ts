@@ -51,10 +51,6 @@ export class EngineRegistry {
     return this.factories.find((f) => f.kind === kind && f.models.includes(modelId));
   }
 
-  has(kind: EngineKind, modelId: string): boolean {
-    return this.factory(kind, modelId) !== undefined;
-  }
-
   info(modelId: string): EngineInfo | undefined {
     return this.factories.find((f) => f.models.includes(modelId))?.info();
   }

@@ -53,8 +53,6 @@ export interface CatalogueVoice extends Voice {
   spec: EngineSpec;
   /** Median F0 at default settings, in Hz: the pitch a voice changer moves speech to. */
   medianF0: number;
-  /** 'measured' from this engine's output; 'nominal' for neural voices not measurable offline. */
-  medianF0Source: 'measured' | 'nominal';
   /** Formant (spectral envelope) scale relative to an adult male voice: 1.0 male, about 1.17 female. */
   formantScale: number;
   /** A short sentence in the voice's language (demo pages and tests). */
@@ -240,7 +238,6 @@ const espeakVoices = (language: Language): CatalogueVoice[] =>
       espeakVoice: `${language.espeak}+${gender === 'female' ? FEMALE_VARIANT : MALE_VARIANT}`,
     },
     medianF0: gender === 'female' ? language.f0[0] : language.f0[1],
-    medianF0Source: 'measured',
     formantScale: gender === 'female' ? FEMALE_FORMANT_SCALE : MALE_FORMANT_SCALE,
     sampleText: language.sample,
   }));
@@ -277,7 +274,6 @@ const kokoroVoice = (style: string, gender: 'female' | 'male', label: string): C
     download: kokoroDownload(`voices/${style}.bin`),
   },
   medianF0: gender === 'female' ? 210 : 110,
-  medianF0Source: 'nominal',
   formantScale: gender === 'female' ? FEMALE_FORMANT_SCALE : MALE_FORMANT_SCALE,
   sampleText: HINDI_SAMPLE,
 });
@@ -305,7 +301,6 @@ const mmsHindi: CatalogueVoice = {
     },
   },
   medianF0: 150,
-  medianF0Source: 'nominal',
   formantScale: 1.08,
   sampleText: HINDI_SAMPLE,
 };

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createServer, type ViteDevServer } from 'vite';
@@ -10,16 +10,14 @@ const root = process.cwd();
 const modelsDir = join(root, 'test/.fixtures/demo-models');
 const micWav = join(root, 'test/.fixtures/demo-mic.wav');
 const MIC_SECONDS = 3.6;
-const engine = (name: string) => existsSync(join(root, `src/engines/${name}.ts`));
 
 /** The models folder `npm run demo` serves at /models/: the upstream chat export and the tiny Whisper fixture. */
 async function prepareModels() {
   rmSync(modelsDir, { recursive: true, force: true });
   mkdirSync(modelsDir, { recursive: true });
   symlinkSync(resolve(root, '../shared/fixtures/tiny-random-llama-fp16-genai'), join(modelsDir, 'chat-v2'));
-  if (engine('transcription')) symlinkSync(await ensureTinyWhisper(), join(modelsDir, 'speech-stt-v1'));
-  if (engine('transcription-indic'))
-    symlinkSync(await ensureTinyIndicConformer(), join(modelsDir, 'speech-stt-v1.indic'));
+  symlinkSync(await ensureTinyWhisper(), join(modelsDir, 'speech-stt-v1'));
+  symlinkSync(await ensureTinyIndicConformer(), join(modelsDir, 'speech-stt-v1.indic'));
 }
 
 /** Real speech for the fake microphone: the Common Voice clip (3.6 s, made 12 dB louder) as 48 kHz mono WAV; its RMS. */
@@ -196,23 +194,18 @@ test('the voice studio speaks a WAV, records the microphone, transcribes, isolat
   await openDemo(page, errors);
   await page.click('nav a[href="#voice"]');
 
-  if (engine('speech')) {
-    await expect(page.locator('#speech-language option[value="hi-IN"]')).toHaveCount(1);
-    await page.selectOption('#speech-language', 'hi-IN');
-    await page.fill('#speech-speed', '1.25');
-    await page.click('#speech-go');
-    await expect(page.locator('#speech-status')).toContainText('Spoke', { timeout: 60_000 });
-    const wav = await wavOf(page, '#speech-player');
-    expect(wav).toMatchObject({ riff: 'RIFF', wave: 'WAVE', channels: 1, bits: 16 });
-    expect(wav.seconds).toBeGreaterThan(0.5);
-    expect(wav.rms).toBeGreaterThan(0.01);
-    await expect
-      .poll(async () => page.locator('#speech-player').evaluate((p: HTMLAudioElement) => p.currentTime))
-      .toBeGreaterThan(0);
-  } else {
-    await expect(page.locator('#speech-status')).toContainText('No speech engine in this build');
-    await expect(page.locator('#speech-go')).toBeDisabled();
-  }
+  await expect(page.locator('#speech-language option[value="hi-IN"]')).toHaveCount(1);
+  await page.selectOption('#speech-language', 'hi-IN');
+  await page.fill('#speech-speed', '1.25');
+  await page.click('#speech-go');
+  await expect(page.locator('#speech-status')).toContainText('Spoke', { timeout: 60_000 });
+  const wav = await wavOf(page, '#speech-player');
+  expect(wav).toMatchObject({ riff: 'RIFF', wave: 'WAVE', channels: 1, bits: 16 });
+  expect(wav.seconds).toBeGreaterThan(0.5);
+  expect(wav.rms).toBeGreaterThan(0.01);
+  await expect
+    .poll(async () => page.locator('#speech-player').evaluate((p: HTMLAudioElement) => p.currentTime))
+    .toBeGreaterThan(0);
 
   // The fake microphone plays the clip once: record it with VAD, which stops by itself after the silence that follows.
   await page.check('#clip-vad');
@@ -230,33 +223,25 @@ test('the voice studio speaks a WAV, records the microphone, transcribes, isolat
   expect(recorded.rms).toBeLessThan(expected * 1.3);
 
   await page.click('#transcribe-go');
-  if (engine('transcription')) {
-    await expect(page.locator('#transcribe-status')).toContainText('Done in', { timeout: 90_000 });
-    await page.fill('#transcribe-language', 'ta');
-    await page.click('#transcribe-go');
-    await expect(page.locator('#transcribe-status')).toContainText('by IndicConformer (tamil, request)', {
-      timeout: 90_000,
-    });
-    await page.fill('#transcribe-language', '');
-    await page.selectOption('#transcribe-task', 'translate');
-    await page.click('#transcribe-go');
-    await expect(page.locator('#transcribe-status')).toContainText('Done in', { timeout: 90_000 });
-  } else {
-    await expect(page.locator('#transcribe-status')).toHaveAttribute('data-kind', 'error', { timeout: 30_000 });
-  }
+  await expect(page.locator('#transcribe-status')).toContainText('Done in', { timeout: 90_000 });
+  await page.fill('#transcribe-language', 'ta');
+  await page.click('#transcribe-go');
+  await expect(page.locator('#transcribe-status')).toContainText('by IndicConformer (tamil, request)', {
+    timeout: 90_000,
+  });
+  await page.fill('#transcribe-language', '');
+  await page.selectOption('#transcribe-task', 'translate');
+  await page.click('#transcribe-go');
+  await expect(page.locator('#transcribe-status')).toContainText('Done in', { timeout: 90_000 });
 
   await page.click('#isolate-go');
-  if (engine('voice-transform')) {
-    await expect(page.locator('#isolate-status')).toContainText('Cleaned', { timeout: 60_000 });
-    const cleaned = await wavOf(page, '#isolate-after');
-    expect(Math.abs(cleaned.seconds - recorded.seconds)).toBeLessThan(0.05);
-    await page.click('#change-go');
-    await expect(page.locator('#change-status')).toContainText('Done in', { timeout: 60_000 });
-    const changed = await wavOf(page, '#change-player');
-    expect(Math.abs(changed.seconds - recorded.seconds)).toBeLessThan(0.05);
-  } else {
-    await expect(page.locator('#isolate-status')).toHaveAttribute('data-kind', 'error', { timeout: 30_000 });
-  }
+  await expect(page.locator('#isolate-status')).toContainText('Cleaned', { timeout: 60_000 });
+  const cleaned = await wavOf(page, '#isolate-after');
+  expect(Math.abs(cleaned.seconds - recorded.seconds)).toBeLessThan(0.05);
+  await page.click('#change-go');
+  await expect(page.locator('#change-status')).toContainText('Done in', { timeout: 60_000 });
+  const changed = await wavOf(page, '#change-player');
+  expect(Math.abs(changed.seconds - recorded.seconds)).toBeLessThan(0.05);
   await page.screenshot({ path: 'test-results/demo-voice.png', fullPage: true });
 
   // Without VAD the recorder runs until Stop (the microphone is silent by now).

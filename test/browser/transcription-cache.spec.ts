@@ -30,7 +30,10 @@ test('a Whisper model loaded by its first request is in the weight store, and an
         });
         return { status: response.status, text: (await response.json()).text as string };
       };
-      const options = { backend: 'wasm' as const, models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32', indic: false } } };
+      const options = {
+        backend: 'wasm' as const,
+        models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32', indic: false } },
+      };
       const first = window.Vaani.createVaani(options);
       const cold = await transcribe(first);
       const cached = await first.models.cached();

@@ -18,7 +18,7 @@ export type HubScript = (req: HubRequest, res: ServerResponse, count: number) =>
 export function onnxLike(size: number, seed = 1): Uint8Array {
   const bytes = new Uint8Array(size);
   bytes.set([0x08, 0x07, 0x3a]);
-  let length = size - 3;
+  const length = size - 3;
   let at = 3;
   const varint: number[] = [];
   // The length field's own bytes come out of the graph's length.

@@ -28,7 +28,10 @@ export function makePdf(pages: PdfPage[], options: PdfOptions = {}): Uint8Array 
   const contents = pages.map((page) => {
     const ops = ['BT'];
     let y = 800;
-    if (page.heading) (ops.push(`/F1 20 Tf 1 0 0 1 50 ${y} Tm ${show(page.heading)}`), (y -= 34));
+    if (page.heading) {
+      ops.push(`/F1 20 Tf 1 0 0 1 50 ${y} Tm ${show(page.heading)}`);
+      y -= 34;
+    }
     for (const line of page.lines) {
       if (line === '') {
         y -= 14;
@@ -116,6 +119,9 @@ export function makePdf(pages: PdfPage[], options: PdfOptions = {}): Uint8Array 
   parts.push(encoder.encode(xref));
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const part of parts) (out.set(part, at), (at += part.length));
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
   return out;
 }

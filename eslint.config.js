@@ -1,0 +1,81 @@
+import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
+
+/** Folders below the HTTP layer: none of them may import `src/api/` (only the routes map errors to statuses). */
+const BELOW_API = [
+  'runtime',
+  'engines',
+  'workers',
+  'models',
+  'store',
+  'voice',
+  'audio',
+  'text',
+  'backends',
+  'memory',
+  'retrieval',
+  'data',
+  'protocol',
+];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'test/.fixtures/', 'test-results/', 'playwright-report/', 'bench/results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.d.ts'] })],
+    },
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      // TypeScript checks names; the .mjs scripts run in Node and in pages.
+      'no-undef': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: BELOW_API.map((folder) => ({
+            target: `./src/${folder}`,
+            from: './src/api',
+            message: 'Layers below the routes do not import src/api/: throw an EngineError (src/protocol/).',
+          })),
+        },
+      ],
+    },
+  },
+  {
+    // Still importing src/api/ until their errors become EngineErrors (issue 10, step 2): this list only shrinks.
+    files: [
+      'src/audio/errors.ts',
+      'src/engines/chat.ts',
+      'src/engines/embeddings.ts',
+      'src/engines/memory.ts',
+      'src/engines/speech.ts',
+      'src/engines/stt-routing.ts',
+      'src/engines/transcription-indic.ts',
+      'src/engines/transcription.ts',
+      'src/engines/voice-transform.ts',
+      'src/memory/db.ts',
+      'src/memory/store.ts',
+      'src/models/llm/generate.ts',
+      'src/runtime/remote.ts',
+      'src/runtime/worker-host.ts',
+      'src/voice/tts/errors.ts',
+      'src/workers/embeddings.worker.ts',
+      'src/workers/indic-conformer.worker.ts',
+      'src/workers/llm.worker.ts',
+      'src/workers/memory.worker.ts',
+      'src/workers/model-slot.ts',
+      'src/workers/whisper.worker.ts',
+    ],
+    rules: { 'import-x/no-restricted-paths': 'off' },
+  },
+);
