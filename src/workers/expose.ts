@@ -5,7 +5,19 @@ export interface Pingable {
   ping(): boolean;
 }
 
-/** Exposes an engine API from inside a worker, with the ping the host's watchdog expects. */
-export function exposeEngine<T extends object>(api: T): void {
-  Comlink.expose(Object.assign(api, { ping: () => true }));
+/** Marks an endpoint that already answers; a symbol in the global registry, so every copy of this module sees it. */
+const EXPOSED = Symbol.for('vaani.engine-exposed');
+
+/**
+ * Exposes an engine API from inside a worker, with the ping the host's watchdog expects. Once per
+ * endpoint: a worker's lazily loaded chunks (onnxruntime-web, XGrammar) import helpers from the
+ * worker's entry, and where the worker was started under another URL (vite's dev server adds
+ * `?worker_file`) that import evaluates a second copy of the worker; exposing it too would run
+ * every job twice, interleaving the two copies' output.
+ */
+export function exposeEngine<T extends object>(api: T, endpoint: Comlink.Endpoint = globalThis as never): void {
+  const marked = endpoint as Comlink.Endpoint & { [EXPOSED]?: true };
+  if (marked[EXPOSED]) return;
+  marked[EXPOSED] = true;
+  Comlink.expose(Object.assign(api, { ping: () => true }), endpoint);
 }
