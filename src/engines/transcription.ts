@@ -67,9 +67,9 @@ function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSour
     }, signal);
   return {
     async transcribe(bytes: Uint8Array, params: Omit<TranscriptionParams, 'audio'>, signal: AbortSignal) {
-      const { model, task, language, prompt, temperature, timestamps } = params;
+      const { model, task, language, prompt, temperature, timestamps, guards } = params;
       const result = await run(signal, (api) =>
-        api.transcribe({ ...job(bytes), params: { model, task, language, prompt, temperature, timestamps } }),
+        api.transcribe({ ...job(bytes), params: { model, task, language, prompt, temperature, timestamps, guards } }),
       );
       if (signal.aborted) throw abortError(signal);
       const { transcript, backend, languages } = unwrap(result);

@@ -50,6 +50,26 @@ export interface TranscriptionParams {
   engine?: SttEngine | 'auto';
   /** IndicConformer's decoder (extension field `decoding`); CTC by default. */
   decoding?: 'ctc' | 'rnnt';
+  /** Whisper's fallback, silence and prompt rules (extension fields); OpenAI's defaults when absent. */
+  guards?: Partial<DecodingGuards>;
+}
+
+/**
+ * The checks OpenAI's `transcribe()` makes on each Whisper decoding pass (faster-whisper and
+ * whisper.cpp use the same defaults): a pass is redone at a higher temperature when its text
+ * compresses too well (a loop) or its tokens are unlikely; a pass the model thinks is silence is dropped.
+ */
+export interface DecodingGuards {
+  /** Redo a pass whose text's zlib compression ratio is above this (2.4). */
+  compressionRatioThreshold: number;
+  /** Redo a pass whose average token log-probability is below this (−1). */
+  logprobThreshold: number;
+  /** A pass with `<|nospeech|>` probability above this (0.6) and a log-probability under the threshold is silence. */
+  noSpeechThreshold: number;
+  /** Step between fallback temperatures (0.2); 0 turns the fallback off. */
+  temperatureIncrement: number;
+  /** Prompt each pass with the text decoded before it (reset after a pass decoded above temperature 0.5). */
+  conditionOnPreviousText: boolean;
 }
 
 /** The speech-recognition families behind speech-stt-v1. */

@@ -13,6 +13,8 @@ import { openHarness } from './support/page';
 
 const MODEL = `${FIXTURE_URL}tiny/`;
 const JFK_WAV = 'audio/jfk-16k.wav';
+/** The pipeline decodes once at the asked temperature: the comparisons turn Vaani's fallback off. */
+const ONCE = { temperature_increment_on_fallback: '0' };
 
 interface Posted {
   status: number;
@@ -65,8 +67,8 @@ test.describe('speech-stt-v1 on a Whisper-layout fixture agrees with transformer
     const expected = await reference({ language: 'hi' });
     const errors = await openHarness(page);
     const [json, text] = await post(page, [
-      { audio: JFK_WAV, fields: { language: 'hi' } },
-      { audio: JFK_WAV, fields: { language: 'hi', response_format: 'text' } },
+      { audio: JFK_WAV, fields: { ...ONCE, language: 'hi' } },
+      { audio: JFK_WAV, fields: { ...ONCE, language: 'hi', response_format: 'text' } },
     ]);
     expect(errors).toEqual([]);
     expect(json!.status, json!.body).toBe(200);
@@ -80,8 +82,8 @@ test.describe('speech-stt-v1 on a Whisper-layout fixture agrees with transformer
     const expected = await reference({ language: 'en', prompt: 'Ask not' });
     await openHarness(page);
     const [json, plain] = await post(page, [
-      { audio: JFK_WAV, fields: { language: 'en', prompt: 'Ask not' } },
-      { audio: JFK_WAV, fields: { language: 'en' } },
+      { audio: JFK_WAV, fields: { ...ONCE, language: 'en', prompt: 'Ask not' } },
+      { audio: JFK_WAV, fields: { ...ONCE, language: 'en' } },
     ]);
     expect(json!.status, json!.body).toBe(200);
     expect(expected.generated.length).toBeGreaterThan(0);
@@ -95,7 +97,7 @@ test.describe('speech-stt-v1 on a Whisper-layout fixture agrees with transformer
     const expected = await reference({ language: 'hi', return_timestamps: true });
     await openHarness(page);
     const [answer] = await post(page, [
-      { audio: JFK_WAV, fields: { language: 'hi', response_format: 'verbose_json' } },
+      { audio: JFK_WAV, fields: { ...ONCE, language: 'hi', response_format: 'verbose_json' } },
     ]);
     expect(answer!.status, answer!.body).toBe(200);
     const transcript = JSON.parse(answer!.body);
@@ -112,7 +114,11 @@ test.describe('speech-stt-v1 on a Whisper-layout fixture agrees with transformer
     const expected = await reference({ language: 'hi', task: 'translate', return_timestamps: true });
     await openHarness(page);
     const [answer] = await post(page, [
-      { path: '/v1/audio/translations', audio: JFK_WAV, fields: { language: 'hi', response_format: 'verbose_json' } },
+      {
+        path: '/v1/audio/translations',
+        audio: JFK_WAV,
+        fields: { ...ONCE, language: 'hi', response_format: 'verbose_json' },
+      },
     ]);
     expect(answer!.status, answer!.body).toBe(200);
     const transcript = JSON.parse(answer!.body);
@@ -121,4 +127,32 @@ test.describe('speech-stt-v1 on a Whisper-layout fixture agrees with transformer
     expect(textTokens).toEqual(expected.generated.filter((t) => t < 50257));
     expect(transcript.text).toBe(expected.text.trim());
   });
+});
+
+test('guards: a pass under the log-probability threshold is redone hotter up to 1.0, the real figures per segment, times valid; bad guard values are 400s', async ({
+  page,
+}) => {
+  await openHarness(page);
+  const hard = { language: 'hi', response_format: 'verbose_json', logprob_threshold: '-0.001' };
+  const [forced, once, bad, after] = await post(page, [
+    { audio: JFK_WAV, fields: hard },
+    { audio: JFK_WAV, fields: { ...hard, ...ONCE } },
+    { audio: JFK_WAV, fields: { language: 'hi', condition_on_previous_text: 'maybe' } },
+    { audio: JFK_WAV, fields: { language: 'hi' } },
+  ]);
+  expect(forced!.status, forced!.body).toBe(200);
+  const transcript = JSON.parse(forced!.body);
+  checkTimeline(transcript.segments, transcript.duration);
+  expect(transcript.segments.length).toBeGreaterThan(0);
+  // No pass of random weights is that sure of itself: each falls back to 1.0 and keeps that attempt.
+  for (const segment of transcript.segments) {
+    expect(segment.temperature).toBe(1);
+    expect(segment.avg_logprob).toBeLessThan(-0.001);
+    expect(segment.compression_ratio).toBeGreaterThan(0);
+  }
+  const greedy = JSON.parse(once!.body);
+  expect(greedy.segments.map((s: { temperature: number }) => s.temperature)).toEqual(greedy.segments.map(() => 0));
+  expect(bad!.status).toBe(400);
+  expect(JSON.parse(bad!.body).error.param).toBe('condition_on_previous_text');
+  expect(after!.status).toBe(200);
 });

@@ -45,6 +45,17 @@ export const transcriptionSchema = v.object({
   /** Vaani extensions: which recogniser (speech-stt-v1 routes by language by default) and IndicConformer's decoder. */
   engine: v.optional(v.picklist(['auto', 'indic-conformer', 'whisper']), 'auto'),
   decoding: v.optional(v.picklist(['ctc', 'rnnt'])),
+  /** Vaani extensions: Whisper's guards, named as in OpenAI's `transcribe()` (its defaults when absent). */
+  temperature_increment_on_fallback: v.optional(numeric(v.pipe(v.number(), v.minValue(0), v.maxValue(1)))),
+  compression_ratio_threshold: v.optional(numeric(v.pipe(v.number(), v.minValue(0)))),
+  logprob_threshold: v.optional(numeric(v.pipe(v.number(), v.maxValue(0)))),
+  no_speech_threshold: v.optional(numeric(v.pipe(v.number(), v.minValue(0), v.maxValue(1)))),
+  condition_on_previous_text: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false'], "must be 'true' or 'false'"),
+      v.transform((text) => text === 'true'),
+    ),
+  ),
 });
 
 export const transformSchema = v.object({

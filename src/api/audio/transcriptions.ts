@@ -33,6 +33,13 @@ export const transcriptions =
             words: format === 'verbose_json' && form.timestamp_granularities.includes('word'),
             engine: form.engine,
             decoding: form.decoding,
+            guards: {
+              temperatureIncrement: form.temperature_increment_on_fallback,
+              compressionRatioThreshold: form.compression_ratio_threshold,
+              logprobThreshold: form.logprob_threshold,
+              noSpeechThreshold: form.no_speech_threshold,
+              conditionOnPreviousText: form.condition_on_previous_text,
+            },
           },
           request.signal,
         );

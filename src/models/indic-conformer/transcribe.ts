@@ -1,7 +1,7 @@
 import { speechWindows, type Span } from '../../audio/speech-windows';
 import type { Segment, Transcript, Word } from '../../protocol/audio';
 import { VAD_FRAME } from '../../recorder/vad-frame';
-import { compressionRatio } from '../whisper/transcribe';
+import { compressionRatio } from '../whisper/guards';
 import { indicLanguageName } from './languages';
 import type { IndicConformer } from './model';
 import { joinText, joinWords, WORD_START, type TimedToken } from './tokens';

@@ -1,6 +1,7 @@
 import type { Ort, OrtSession } from '../../backends/ort';
 import type { WhisperConfig } from './config';
 import { applyWhisperRules, logSumExp, pickToken } from './logits';
+import { loopCut } from './repetition';
 
 type Tensor = import('onnxruntime-web').Tensor;
 
@@ -11,6 +12,8 @@ export interface DecodeRequest {
   temperature: number;
   /** Checked before every step; true stops decoding with an AbortError. */
   cancelled(): boolean;
+  /** Called after every step (the worker tells its host it is still working). */
+  progress?(): void;
 }
 
 export interface DecodeResult {
@@ -20,6 +23,8 @@ export interface DecodeResult {
   logprobs: number[];
   /** Probability of `<|nospeech|>` right after `<|startoftranscript|>`. */
   noSpeechProb: number;
+  /** Generation was stopped in a repetition loop; `tokens` keep the loop's first copy. */
+  looped: boolean;
 }
 
 const aborted = () => new DOMException('The transcription was cancelled.', 'AbortError');
@@ -160,6 +165,8 @@ export class WhisperDecoder {
     const tokens: number[] = [];
     const logprobs: number[] = [];
     let noSpeechProb = 0;
+    let looped = false;
+    const isText = (token: number) => token < config.ids.eot;
     let cache: Record<string, Tensor> | undefined;
     let input = request.prefix;
     while (request.prefix.length + tokens.length < config.maxLength) {
@@ -175,11 +182,19 @@ export class WhisperDecoder {
       applyWhisperRules(logits, tokens, config, request.timestamps);
       const token = pickToken(logits, request.temperature);
       logprobs.push(logits[token]! - logSumExp(logits));
+      request.progress?.();
       if (token === config.ids.eot) break;
       tokens.push(token);
+      const cut = loopCut(tokens, isText);
+      if (cut !== undefined) {
+        looped = true;
+        tokens.length = cut;
+        logprobs.length = cut;
+        break;
+      }
       input = [token];
     }
     for (const tensor of Object.values(cache ?? {})) tensor.dispose();
-    return { tokens, logprobs, noSpeechProb };
+    return { tokens, logprobs, noSpeechProb, looped };
   }
 }

@@ -1,4 +1,5 @@
-import type { DecodeRequest, DecodeResult, WhisperDecoder } from './decoder';
+import type { DecodeRequest, WhisperDecoder } from './decoder';
+import { decodeWithFallback, type GuardedPass, type WhisperGuards } from './guards';
 
 /** One generated token and the decoding pass it came from. */
 export interface PassToken {
@@ -11,11 +12,24 @@ export interface Pass {
   seek: number;
   avgLogprob: number;
   noSpeechProb: number;
+  /** The temperature the kept attempt was decoded at (after any fallback). */
+  temperature: number;
+  compressionRatio: number;
 }
 
 export interface WindowTokens {
   tokens: PassToken[];
   passes: Pass[];
+}
+
+export interface WindowRequest extends Omit<DecodeRequest, 'prefix'> {
+  /** The prompt of the next pass: previous text, then `<|startoftranscript|>`, language, task. */
+  prefix(): number[];
+  guards: WhisperGuards;
+  /** Text of text tokens (for the compression ratio). */
+  textOf(tokens: number[]): string;
+  /** Told each kept pass's tokens and temperature, in order (the previous text of the next prompt). */
+  decoded(tokens: number[], temperature: number): void;
 }
 
 const INPUT_STRIDE = 2;
@@ -29,38 +43,52 @@ function shiftFeatures(features: Float32Array, mels: number, seek: number): Floa
   return shifted;
 }
 
-const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
-
+/** Encodes the window from `seek` once and decodes it with temperature fallback. */
 async function pass(
   decoder: WhisperDecoder,
   features: Float32Array,
   seek: number,
-  request: DecodeRequest,
-): Promise<DecodeResult> {
+  request: WindowRequest,
+): Promise<GuardedPass> {
   const encoded = await decoder.encode(shiftFeatures(features, decoder.config.melBins, seek));
+  request.progress?.();
+  const prefix = request.prefix();
   try {
-    return await decoder.decode(encoded, request);
+    return await decodeWithFallback(
+      (temperature) => decoder.decode(encoded, { ...request, prefix, temperature }),
+      (tokens) => request.textOf(tokens.filter((token) => token < decoder.config.ids.eot)),
+      request.guards,
+      request.temperature,
+    );
   } finally {
     encoded.dispose();
   }
 }
 
+const passInfo = (seek: number, result: GuardedPass): Pass => ({
+  seek,
+  avgLogprob: result.avgLogprob,
+  noSpeechProb: result.noSpeechProb,
+  temperature: result.temperature,
+  compressionRatio: result.compressionRatio,
+});
+
 /**
  * Decodes one 30 s window. With timestamps it seeks as Whisper does: when a pass stops at a
  * segment boundary before the window's end, decoding restarts from that boundary, and the
- * timestamps of each pass are shifted by where it started.
+ * timestamps of each pass are shifted by where it started. A pass the guards judge silent ends
+ * the window without text.
  */
 export async function decodeWindow(
   decoder: WhisperDecoder,
   features: Float32Array,
-  request: DecodeRequest,
+  request: WindowRequest,
 ): Promise<WindowTokens> {
   if (!request.timestamps) {
     const result = await pass(decoder, features, 0, request);
-    return {
-      tokens: result.tokens.map((token) => ({ token, pass: 0 })),
-      passes: [{ seek: 0, avgLogprob: mean(result.logprobs), noSpeechProb: result.noSpeechProb }],
-    };
+    if (result.silent) return { tokens: [], passes: [] };
+    request.decoded(result.tokens, result.temperature);
+    return { tokens: result.tokens.map((token) => ({ token, pass: 0 })), passes: [passInfo(0, result)] };
   }
   const { timestampBegin } = decoder.config.ids;
   const totalFrames = features.length / decoder.config.melBins;
@@ -69,7 +97,7 @@ export async function decodeWindow(
   for (let seek = 0; seek < totalFrames;) {
     const result = await pass(decoder, features, seek, request);
     const generated = result.tokens;
-    if (generated.length === 0) break;
+    if (generated.length === 0 || result.silent) break;
     const isTimestamp = generated.map((token) => token >= timestampBegin);
     const singleTimestampEnding = generated.length >= 2 && isTimestamp.at(-1) && !isTimestamp.at(-2);
     const boundaries = generated.slice(0, -1).flatMap((_, i) => (isTimestamp[i] && isTimestamp[i + 1] ? [i + 1] : []));
@@ -82,7 +110,8 @@ export async function decodeWindow(
     }
     const offset = Math.floor(seek / INPUT_STRIDE);
     const passIndex = passes.length;
-    passes.push({ seek, avgLogprob: mean(result.logprobs), noSpeechProb: result.noSpeechProb });
+    passes.push(passInfo(seek, result));
+    request.decoded(generated.slice(0, keep), result.temperature);
     for (const token of generated.slice(0, keep)) {
       const shifted = token >= timestampBegin ? Math.min(token + offset, timestampBegin + 1500) : token;
       tokens.push({ token: shifted, pass: passIndex });

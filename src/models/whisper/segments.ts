@@ -54,5 +54,6 @@ export function splitSegments(tokens: readonly PassToken[], passes: readonly Pas
 /** All of a window's text as one segment, for output asked without timestamps (stray timestamp tokens are dropped). */
 export function wholeSegment(tokens: readonly PassToken[], passes: readonly Pass[], ids: WhisperIds): WindowSegment[] {
   const textTokens = tokens.map(({ token }) => token).filter((token) => token < ids.eot);
-  return [{ start: 0, end: undefined, textTokens, tokens: textTokens, pass: passes[0]! }];
+  if (passes.length === 0) return [];
+  return [{ start: 0, end: undefined, textTokens, tokens: [...textTokens], pass: passes[0]! }];
 }

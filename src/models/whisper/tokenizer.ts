@@ -1,8 +1,20 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 
+/** GPT-2's byte-level alphabet read backwards: each printable stand-in character → its byte. */
+function byteOfSymbol(): Map<string, number> {
+  const map = new Map<string, number>();
+  let extra = 0;
+  for (let byte = 0; byte < 256; byte++) {
+    const printable = (byte >= 33 && byte <= 126) || (byte >= 161 && byte <= 172) || byte >= 174;
+    map.set(String.fromCharCode(printable ? byte : 256 + extra++), byte);
+  }
+  return map;
+}
+
 /** Whisper's tokenizer.json: text to ids for prompts, text tokens back to text, special tokens by name. */
 export class WhisperTokenizer {
   private readonly tokenizer: Tokenizer;
+  private symbols: Map<string, number> | undefined;
 
   constructor(tokenizerJson: object, tokenizerConfig: Record<string, unknown>) {
     this.tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
@@ -18,5 +30,17 @@ export class WhisperTokenizer {
 
   id(token: string): number | undefined {
     return this.tokenizer.token_to_id(token) ?? undefined;
+  }
+
+  /** The bytes a byte-level text token stands for (none when its symbols are outside the byte alphabet). */
+  bytes(id: number): number[] {
+    this.symbols ??= byteOfSymbol();
+    const out: number[] = [];
+    for (const symbol of this.tokenizer.id_to_token(id) ?? '') {
+      const byte = this.symbols.get(symbol);
+      if (byte === undefined) return [];
+      out.push(byte);
+    }
+    return out;
   }
 }

@@ -1,11 +1,14 @@
 import type { Segment, Transcript } from '../../protocol/audio';
 import type { WhisperMel } from '../../audio/mel';
 import type { WhisperDecoder } from './decoder';
+import { withDefaults, type WhisperGuards } from './guards';
 import { languageName } from './languages';
+import { PreviousText } from './previous-text';
 import { placeSegments } from './timeline';
 import { decodeWindow } from './seek';
 import { splitSegments, wholeSegment, type WindowSegment } from './segments';
 import type { WhisperTokenizer } from './tokenizer';
+import { carryUnfinished } from './utf8';
 
 export interface LoadedWhisper {
   decoder: WhisperDecoder;
@@ -20,7 +23,11 @@ export interface TranscribeOptions {
   prompt?: string;
   temperature: number;
   timestamps: boolean;
+  /** Fallback, silence and prompt rules; OpenAI's defaults when absent. */
+  guards?: Partial<WhisperGuards>;
   cancelled(): boolean;
+  /** Called as decoding advances (the worker's sign of life for its host). */
+  progress?(): void;
 }
 
 /** A request the model cannot serve as asked (e.g. a language it does not know); the route answers 400. */
@@ -63,29 +70,16 @@ export function windows(length: number): Window[] {
   }
 }
 
-/** zlib-compressed size ratio of the text, as Whisper reports it (high means repetitive). */
-export async function compressionRatio(text: string): Promise<number> {
-  const bytes = new TextEncoder().encode(text);
-  if (bytes.length === 0) return 0;
-  const compressed = await new Response(
-    new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate')),
-  ).arrayBuffer();
-  return bytes.length / compressed.byteLength;
-}
-
 export async function detectLanguage(model: LoadedWhisper, features: Float32Array): Promise<string> {
   const encoded = await model.decoder.encode(features);
   const probabilities = await model.decoder.languageProbabilities(encoded).finally(() => encoded.dispose());
   return [...probabilities].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
 }
 
-function prefixOf(model: LoadedWhisper, options: TranscribeOptions, language: string, timestamps: boolean): number[] {
-  const { ids, maxLength, languages } = model.decoder.config;
-  const previous = options.prompt?.trim()
-    ? [ids.startOfPrev, ...model.tokenizer.encode(` ${options.prompt.trim()}`).slice(-(Math.floor(maxLength / 2) - 1))]
-    : [];
-  const task = options.task === 'translate' ? ids.translate : ids.transcribe;
-  return [...previous, ids.sot, languages.get(language)!, task, ...(timestamps ? [] : [ids.noTimestamps])];
+function prefixOf(model: LoadedWhisper, task: TranscribeOptions['task'], language: string, timestamps: boolean) {
+  const { ids, languages } = model.decoder.config;
+  const taskId = task === 'translate' ? ids.translate : ids.transcribe;
+  return [ids.sot, languages.get(language)!, taskId, ...(timestamps ? [] : [ids.noTimestamps])];
 }
 
 /** Speech to text with one Whisper model: 16 kHz mono samples in, OpenAI's transcript shape out. */
@@ -103,17 +97,25 @@ export async function transcribe(
   }
   const plan = windows(samples.length);
   const timestamps = options.timestamps || plan.length > 1;
+  const guards = withDefaults(options.guards);
+  const prompt = options.prompt?.trim() ? model.tokenizer.encode(` ${options.prompt.trim()}`) : [];
   let language = options.language;
   const kept: { segment: WindowSegment; offset: number }[] = [];
   for (const window of plan) {
     const features = model.mel.extract(samples.subarray(window.from, window.from + WINDOW));
     language ??= await detectLanguage(model, features);
-    const prefix = prefixOf(model, options, language, timestamps);
+    // Fixed windows overlap, so each starts from the request's prompt; passes inside follow each other.
+    const previous = new PreviousText(prompt, guards.conditionOnPreviousText, config);
+    const task = prefixOf(model, options.task, language, timestamps);
     const { tokens, passes } = await decodeWindow(model.decoder, features, {
-      prefix,
+      prefix: () => [...previous.prompt(), ...task],
+      decoded: (tokens, temperature) => previous.add(tokens, temperature),
+      textOf: (tokens) => model.tokenizer.decode(tokens),
+      guards,
       timestamps,
       temperature: options.temperature,
       cancelled: options.cancelled,
+      progress: options.progress,
     });
     const offset = window.from / SAMPLE_RATE;
     for (const segment of (timestamps ? splitSegments : wholeSegment)(tokens, passes, config.ids)) {
@@ -122,6 +124,11 @@ export async function transcribe(
     }
   }
   const duration = samples.length / SAMPLE_RATE;
+  // A character split between segments moves whole into the later one.
+  carryUnfinished(
+    kept.map(({ segment }) => segment),
+    (token) => model.tokenizer.bytes(token),
+  );
   const raw: Segment[] = [];
   for (const [id, { segment, offset }] of kept.entries()) {
     const text = model.tokenizer.decode(segment.textTokens);
@@ -132,9 +139,9 @@ export async function transcribe(
       end: segment.end === undefined ? Math.max(duration, offset + (segment.start ?? 0)) : offset + segment.end,
       text,
       tokens: segment.tokens,
-      temperature: options.temperature,
+      temperature: segment.pass.temperature,
       avg_logprob: segment.pass.avgLogprob,
-      compression_ratio: await compressionRatio(text),
+      compression_ratio: segment.pass.compressionRatio,
       no_speech_prob: segment.pass.noSpeechProb,
     });
   }

@@ -93,7 +93,7 @@ describe('pickToken', () => {
 
 describe('splitSegments', () => {
   it('opens at a timestamp, closes at the next different one, and keeps trailing text open', () => {
-    const pass: Pass = { seek: 0, avgLogprob: -1, noSpeechProb: 0 };
+    const pass: Pass = { seek: 0, avgLogprob: -1, noSpeechProb: 0, temperature: 0, compressionRatio: 1 };
     const tokens = [ts(0), 10, 11, ts(1.5), ts(1.5), 12, ts(2), 13].map((token) => ({ token, pass: 0 }));
     const segments = splitSegments(tokens, [pass], ids);
     expect(segments.map((s) => [s.start, s.end, s.textTokens])).toEqual([
