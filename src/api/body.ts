@@ -61,13 +61,24 @@ export async function readJson(request: Request): Promise<Body<unknown>> {
   }
 }
 
+/**
+ * A form with no parts (only the closing boundary, as the browser sends an empty FormData): valid
+ * multipart that Chromium's own parser refuses, read as no fields so the route can name what is missing.
+ */
+function isEmptyMultipart(request: Request, raw: Uint8Array): boolean {
+  const boundary = /boundary="?([^";]+)"?/i.exec(request.headers.get('content-type') ?? '')?.[1];
+  return boundary !== undefined && raw.byteLength < 200 && new TextDecoder().decode(raw).trim() === `--${boundary}--`;
+}
+
 /** Reads a multipart body into plain fields and files. */
 export async function readForm(request: Request): Promise<Body<Record<string, string | File | string[]>>> {
   requireMediaType(request, 'multipart/form-data');
   const raw = await readLimited(request, LIMITS.uploadBytes, 'upload');
   let form: FormData;
   try {
-    form = await new Response(raw, { headers: { 'content-type': request.headers.get('content-type')! } }).formData();
+    form = isEmptyMultipart(request, raw)
+      ? new FormData()
+      : await new Response(raw, { headers: { 'content-type': request.headers.get('content-type')! } }).formData();
   } catch {
     throw badRequest('The request body is not valid multipart/form-data.', null, 'invalid_multipart');
   }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { readForm } from '../../../src/api/body';
+import { ApiError } from '../../../src/api/errors';
+
+const multipart = (body: string, boundary = 'XyZ') =>
+  new Request('http://x/v1/audio/isolate', {
+    method: 'POST',
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body,
+  });
+
+describe('readForm', () => {
+  it('reads an empty form (only the closing boundary) as no fields', async () => {
+    expect((await readForm(multipart('--XyZ--\r\n'))).value).toEqual({});
+    expect((await readForm(new Request('http://x/', { method: 'POST', body: new FormData() }))).value).toEqual({});
+  });
+
+  it('reads fields, and repeated name[] parts as a list', async () => {
+    const form = new FormData();
+    form.append('model', 'speech-tts-v1');
+    form.append('include[]', 'a');
+    form.append('include[]', 'b');
+    const { value } = await readForm(new Request('http://x/', { method: 'POST', body: form }));
+    expect(value).toEqual({ model: 'speech-tts-v1', include: ['a', 'b'] });
+  });
+
+  it('answers a broken body with a 400 invalid_multipart', async () => {
+    const error = await readForm(multipart('not multipart at all')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 400, code: 'invalid_multipart' });
+  });
+});
