@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import { ApiError } from '../api/errors';
-import type { Pingable } from '../workers/expose';
+import { PROGRESS_MESSAGE, type Pingable } from '../workers/expose';
 import { abortError } from './abort';
 
 export interface WorkerHostOptions {
@@ -9,7 +9,10 @@ export interface WorkerHostOptions {
   name: string;
   /** Jobs that may wait behind the running one; past this a job gets a 429. Default 16. */
   maxQueue?: number;
-  /** A busy worker that has not answered a ping for this long is replaced. Default 60 000 ms. */
+  /**
+   * A busy worker that has neither answered a ping nor reported progress (`reportProgress`) for
+   * this long is replaced. Default 60 000 ms: a long job that keeps reporting runs as long as it needs.
+   */
   stallMs?: number;
 }
 
@@ -18,6 +21,8 @@ interface Live<T> {
   api: Comlink.Remote<T & Pingable>;
   /** Rejects when the worker dies; every running job races it. */
   dead: Promise<never>;
+  /** When the worker last reported progress (Date.now()). */
+  progressAt: number;
   kill(reason: string): void;
 }
 
@@ -116,10 +121,13 @@ export class WorkerHost<T> {
       event.preventDefault();
       kill(`The ${name} engine crashed (${event.message || 'worker error'}); it will restart on the next request.`);
     });
+    worker.addEventListener('message', (event) => {
+      if (event.data === PROGRESS_MESSAGE && this.live?.worker === worker) this.live.progressAt = Date.now();
+    });
     worker.addEventListener('messageerror', () =>
       kill(`The ${name} engine sent an unreadable message; it will restart on the next request.`),
     );
-    this.live = { worker, api: Comlink.wrap<T & Pingable>(worker), dead, kill };
+    this.live = { worker, api: Comlink.wrap<T & Pingable>(worker), dead, kill, progressAt: 0 };
     return this.live;
   }
 
@@ -129,9 +137,9 @@ export class WorkerHost<T> {
     let pending = false;
     return setInterval(
       () => {
-        if (Date.now() - answered > stallMs) {
+        if (Date.now() - Math.max(answered, live.progressAt) > stallMs) {
           live.kill(
-            `The ${this.options.name} engine stopped answering for ${stallMs} ms; it will restart on the next request.`,
+            `The ${this.options.name} engine stopped answering and made no progress for ${stallMs} ms; it will restart on the next request.`,
           );
           return;
         }

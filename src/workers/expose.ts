@@ -21,3 +21,18 @@ export function exposeEngine<T extends object>(api: T, endpoint: Comlink.Endpoin
   marked[EXPOSED] = true;
   Comlink.expose(Object.assign(api, { ping: () => true }), endpoint);
 }
+
+/** The message a busy worker posts to say it is still working (the host's watchdog counts it as an answer). */
+export const PROGRESS_MESSAGE = 'vaani:progress';
+let lastReport = 0;
+
+/**
+ * Tells the host the running job advanced. Posted straight from the worker, so it arrives while a
+ * long job keeps the worker's event loop busy (when pings wait); at most every 200 ms.
+ */
+export function reportProgress(): void {
+  const now = Date.now();
+  if (now - lastReport < 200) return;
+  lastReport = now;
+  (globalThis as unknown as { postMessage(message: unknown): void }).postMessage(PROGRESS_MESSAGE);
+}

@@ -1,7 +1,14 @@
 import { expect, test } from '@playwright/test';
 import type { WorkerHost } from '../../src/runtime/worker-host';
 
-type Api = { sum(n: number): number; slow(ms: number): number; crash(): void; hang(): void; pid: number };
+type Api = {
+  sum(n: number): number;
+  slow(ms: number): number;
+  busy(ms: number): boolean;
+  crash(): void;
+  hang(): void;
+  pid: number;
+};
 declare global {
   interface Window {
     WorkerHost: typeof WorkerHost;
@@ -45,6 +52,25 @@ test('a worker that stops answering is replaced after the stall limit', async ({
     return { hung, next };
   });
   expect(result).toEqual({ hung: 'engine_crashed', next: 6 });
+});
+
+test('a job that keeps the worker busy but reports progress runs past the stall limit', async ({ page }) => {
+  const result = await page.evaluate(async () => {
+    const host = new window.WorkerHost<Api>({
+      name: 'test',
+      stallMs: 800,
+      create: () => new Worker(window.testWorkerURL, { type: 'module' }),
+    });
+    const started = performance.now();
+    const busy = await host.run((api) => api.busy(3000)).catch((e) => e.code);
+    const ms = performance.now() - started;
+    const hung = await host.run((api) => api.hang()).catch((e) => e.code);
+    host.dispose();
+    return { busy, ms, hung };
+  });
+  expect(result.busy).toBe(true);
+  expect(result.ms).toBeGreaterThan(3000);
+  expect(result.hung).toBe('engine_crashed');
 });
 
 test('jobs queue one at a time, past the bound they get a 429, aborted waiters leave the queue', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { exposeEngine } from '../../../src/workers/expose';
+import { exposeEngine, reportProgress } from '../../../src/workers/expose';
 
 /** A worker that really computes, and can be told to crash or hang, for WorkerHost tests. */
 exposeEngine({
@@ -15,6 +15,16 @@ exposeEngine({
       throw new Error('worker fell over');
     });
     return new Promise(() => {});
+  },
+  /** Keeps the event loop busy for `ms` (no ping can be answered) while reporting progress. */
+  busy(ms: number) {
+    const end = Date.now() + ms;
+    let steps = 0;
+    while (Date.now() < end) {
+      steps++;
+      reportProgress();
+    }
+    return steps > 0;
   },
   hang() {
     const end = Date.now() + 60_000;
