@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 const SCRIPT_URL = '__vaaniScriptURL';
@@ -25,6 +26,16 @@ export const ortWasmAsFiles = (): Plugin => ({
     }),
   },
 });
+
+/**
+ * decode-named-character-reference (micromark's, under the Markdown parser) has a `browser` build
+ * that decodes through `document`, which workers lack: the data worker parses Markdown, so every
+ * build (and the dev servers' dependency pre-bundling) takes its DOM-free build.
+ */
+export const domFreeEntities = {
+  find: /^decode-named-character-reference$/,
+  replacement: fileURLToPath(new URL('node_modules/decode-named-character-reference/index.js', import.meta.url)),
+};
 
 /**
  * Library mode inlines every `import url from './file?url'` as base64 in the bundle (the recorder's
@@ -106,6 +117,7 @@ export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
   return {
     base: './',
+    resolve: { alias: [domFreeEntities] },
     plugins: [
       ortWasmAsFiles(),
       urlImportsAsFiles(),
@@ -140,6 +152,9 @@ export default defineConfig(({ mode }) => {
               : { relative: true },
         }
       : {},
-    worker: { format: 'es', plugins: () => [ortWasmAsFiles(), urlImportsAsFiles(), missingAudioDecoders()] },
+    worker: {
+      format: 'es',
+      plugins: () => [ortWasmAsFiles(), urlImportsAsFiles(), missingAudioDecoders()],
+    },
   };
 });

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
 import { defineConfig, type Plugin } from 'vite';
-import { missingAudioDecoders } from './vite.config';
+import { domFreeEntities, missingAudioDecoders } from './vite.config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -93,6 +93,7 @@ const plugins = (): Plugin => ({
 /** `npm run demo`: the demo site, cross-origin isolated so WASM threads work. */
 export default defineConfig({
   root: here('demo'),
+  resolve: { alias: [domFreeEntities] },
   plugins: [localModels(), plugins(), missingAudioDecoders()],
   server: {
     port: Number(process.env.VAANI_DEMO_PORT ?? 5173),

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { domFreeEntities } from './vite.config';
 import { serveShared } from './vite.shared-plugin';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -25,6 +26,7 @@ export default defineConfig({
   },
   resolve: {
     alias: [
+      domFreeEntities,
       { find: /^vaani$/, replacement: here(process.env.VAANI_SRC ? 'src/index.ts' : 'dist/vaani.js') },
       {
         find: /^vaani\/widgets$/,

@@ -62,6 +62,8 @@ export interface VaaniOptions {
   store?: StoreOptions;
   /** The memory store: its IndexedDB database name (default 'vaani-memory'; one per app or user if you like). */
   memory?: { database?: string };
+  /** Files and vector stores: their IndexedDB database name (default 'vaani-data'). */
+  data?: { database?: string };
 }
 
 export interface Vaani {

@@ -12,6 +12,7 @@ import { embeddings } from './embeddings';
 import type { Context } from './context';
 import { ApiError, toApiError } from './errors';
 import { imageGenerations } from './images/generations';
+import { mountData } from './data/index';
 import { mountMemory } from './memory/index';
 import { getModel, listModels } from './models';
 import { listVoices } from './voices';
@@ -78,6 +79,7 @@ export function createApp(ctx: Context, basePath: string, auth: 'required' | 'op
     app.all(path, () => methodNotAllowed('GET'));
   }
   mountMemory(app, ctx);
+  mountData(app, ctx);
   return app;
 }
 

@@ -14,9 +14,23 @@ import { modelFiles } from './model-files';
 /** Catalogue ids answered by a local sentence-embedding model. */
 export const LOCAL_EMBEDDING_MODELS = ['embed-v1'] as const;
 
+/** Where an embedding model's files are and how to run it (the embeddings and data workers load from it). */
+export function encoderJob(modelId: string, options: VaaniOptions) {
+  const source = modelSource(modelId, options.models);
+  return {
+    model: modelId,
+    base: sourceBase(source),
+    store: options.store,
+    dtype: source.dtype,
+    backend: options.backend ?? ('auto' as const),
+    threads: options.threads,
+    settings: source.embedding,
+  };
+}
+
 function embeddingsEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }) {
   const source = modelSource(modelId, options.models);
-  const base = sourceBase(source);
+  const job = encoderJob(modelId, options);
   const host = new WorkerHost<EmbeddingsWorkerApi>({
     create: () =>
       new Worker(new URL('../workers/embeddings.worker.ts', import.meta.url), {
@@ -32,16 +46,7 @@ function embeddingsEngine(modelId: string, options: VaaniOptions, seen: { backen
         const cancel = () => void api.cancel();
         signal.addEventListener('abort', cancel, { once: true });
         try {
-          return await api.embed({
-            model: modelId,
-            base,
-            store: options.store,
-            dtype: source.dtype,
-            backend: options.backend ?? 'auto',
-            threads: options.threads,
-            settings: source.embedding,
-            params,
-          });
+          return await api.embed({ ...job, params });
         } finally {
           signal.removeEventListener('abort', cancel);
         }
@@ -52,7 +57,7 @@ function embeddingsEngine(modelId: string, options: VaaniOptions, seen: { backen
       seen.backend = result.backend;
       const model: EmbeddingModel = {
         id: modelId,
-        source: source.repo ?? base,
+        source: source.repo ?? job.base,
         revision: source.revision ?? 'main',
         dimensions: result.dimensions,
         prefixes: result.prefixes,

@@ -1,6 +1,7 @@
 import type { EngineRegistry } from '../runtime/engines';
 import type { VaaniOptions } from '../types';
 import { chatEngines } from './chat';
+import { dataEngines } from './data';
 import { embeddingsEngines } from './embeddings';
 import { memoryEngines } from './memory';
 import { speechEngines } from './speech';
@@ -15,4 +16,5 @@ export function registerBuiltins(registry: EngineRegistry, options: VaaniOptions
   for (const factory of voiceTransformEngines(options)) registry.add(factory);
   for (const factory of embeddingsEngines(options)) registry.add(factory);
   for (const factory of memoryEngines(options)) registry.add(factory);
+  for (const factory of dataEngines(options, registry)) registry.add(factory);
 }

@@ -1,5 +1,6 @@
 import type { SpeechEngine, TranscriptionEngine, Voice, VoiceTransformEngine } from '../protocol/audio';
 import type { ChatEngine } from '../protocol/chat';
+import type { DataEngine } from '../protocol/data';
 import type { EmbeddingsEngine } from '../protocol/embeddings';
 import type { MemoryEngine } from '../protocol/memory';
 import type { ModelFiles } from '../store/types';
@@ -12,6 +13,7 @@ export interface EngineKinds {
   transform: VoiceTransformEngine;
   embeddings: EmbeddingsEngine;
   memory: MemoryEngine;
+  data: DataEngine;
 }
 export type EngineKind = keyof EngineKinds;
 

@@ -3,6 +3,8 @@ import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createServer, type ViteDevServer } from 'vite';
+import { ensureEncoderFixture } from '../fixtures/encoder/fixture-dir';
+import { tinyXlmr } from '../fixtures/encoder/spec';
 import { ensureTinyIndicConformer } from '../fixtures/indic-conformer/ensure';
 import { ensureTinyWhisper } from '../fixtures/whisper/ensure';
 
@@ -11,13 +13,14 @@ const modelsDir = join(root, 'test/.fixtures/demo-models');
 const micWav = join(root, 'test/.fixtures/demo-mic.wav');
 const MIC_SECONDS = 3.6;
 
-/** The models folder `npm run demo` serves at /models/: the upstream chat export and the tiny Whisper fixture. */
+/** The models folder `npm run demo` serves at /models/: the upstream chat export, the tiny Whisper, IndicConformer and encoder fixtures. */
 async function prepareModels() {
   rmSync(modelsDir, { recursive: true, force: true });
   mkdirSync(modelsDir, { recursive: true });
   symlinkSync(resolve(root, '../shared/fixtures/tiny-random-llama-fp16-genai'), join(modelsDir, 'chat-v2'));
   symlinkSync(await ensureTinyWhisper(), join(modelsDir, 'speech-stt-v1'));
   symlinkSync(await ensureTinyIndicConformer(), join(modelsDir, 'speech-stt-v1.indic'));
+  symlinkSync((await ensureEncoderFixture('tiny-xlmr', tinyXlmr)).dir, join(modelsDir, 'embed-v1'));
 }
 
 /** Real speech for the fake microphone: the Common Voice clip (3.6 s, made 12 dB louder) as 48 kHz mono WAV; its RMS. */
@@ -279,5 +282,34 @@ test('the Widgets tab shows every widget with its snippet; the chat widget answe
     'बोलकर लिखें',
   );
   await page.screenshot({ path: 'test-results/demo-widgets.png', fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('the Data tab ingests a document through the SDK, finds its passage, keeps it after a reload and deletes it', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openDemo(page, errors);
+  await page.goto(`${origin}/#data`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true', { timeout: 30_000 });
+  await page.setInputFiles('#data-file', [
+    {
+      name: 'library.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from(
+        '# Library\n\nपुस्तकालय सुबह नौ बजे खुलता है।\n\n## Cards\n\nLibrary cards are free for students.\n',
+      ),
+    },
+  ]);
+  await page.click('#data-upload-form button:not([type])');
+  await expect(page.locator('#data-status')).toContainText('the store holds 1 file(s)', { timeout: 60_000 });
+  await expect(page.locator('#data-files')).toContainText('library.md completed');
+  await page.reload();
+  await expect(page.locator('#data-files')).toContainText('library.md completed', { timeout: 30_000 });
+  await page.fill('#data-query', 'पुस्तकालय खुलता है');
+  await page.click('#data-search-form button');
+  await expect(page.locator('#data-results li').first()).toContainText('पुस्तकालय सुबह नौ बजे खुलता है।');
+  await page.click('#data-clear');
+  await expect(page.locator('#data-status')).toContainText('Deleted 1 file(s) and the store.');
   expect(errors).toEqual([]);
 });

@@ -7,7 +7,7 @@ import { parseText } from './text';
 import { DocumentError, type ParsedDocument } from './types';
 
 export { DocumentError, type Block, type DocumentFormat, type DocumentProblem, type ParsedDocument } from './types';
-export { SUPPORTED_EXTENSIONS, formatOf } from './sniff';
+export { SUPPORTED_EXTENSIONS, decodeText, formatOf } from './sniff';
 
 export interface DocumentInput {
   name: string;

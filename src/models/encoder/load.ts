@@ -57,18 +57,31 @@ export async function readEncoderFiles(loader: FileLoader, options: LoadOptions 
   return { config, tokenizerConfig, modules, pooling, sentenceBert, sentenceTransformers };
 }
 
+/** The model's tokenizer and settings without its graph (what the data worker chunks with). */
+export async function loadEncoderTokenizer(
+  loader: FileLoader,
+  override: EncoderOverride | undefined,
+  options: LoadOptions = {},
+): Promise<{ files: EncoderFiles; config: EncoderConfig; tokenizer: EncoderTokenizer }> {
+  const [files, tokenizerJson] = await Promise.all([
+    readEncoderFiles(loader, options),
+    json(loader, 'tokenizer.json', options),
+  ]);
+  const config = readEncoderConfig(files, override);
+  return {
+    files,
+    config,
+    tokenizer: new EncoderTokenizer(tokenizerJson, files.tokenizerConfig ?? {}, config.maxLength),
+  };
+}
+
 /** Reads the model's files and starts the graph on the first backend that works. */
 export async function loadEncoder(
   loader: FileLoader,
   request: EncoderLoadRequest,
   options: LoadOptions = {},
 ): Promise<LoadedEncoder> {
-  const [files, tokenizerJson] = await Promise.all([
-    readEncoderFiles(loader, options),
-    json(loader, 'tokenizer.json', options),
-  ]);
-  const config = readEncoderConfig(files, request.override);
-  const tokenizer = new EncoderTokenizer(tokenizerJson, files.tokenizerConfig ?? {}, config.maxLength);
+  const { files, config, tokenizer } = await loadEncoderTokenizer(loader, request.override, options);
   const gpu = request.ort || request.backend === 'wasm' ? undefined : await probeWebGpu();
   const attempts = request.ort
     ? [{ backend: 'wasm' as const, dtypes: request.dtype ? [request.dtype] : ['fp32'] }]

@@ -44,6 +44,11 @@ export class EncoderTokenizer {
     return [[], []];
   }
 
+  /** Tokens of a text without special tokens and untruncated (what the chunker counts). */
+  count(text: string): number {
+    return this.tokenizer.encode(text, { add_special_tokens: false }).ids.length;
+  }
+
   encode(text: string): TokenizedInput {
     return this.wrap(this.tokenizer.encode(text, { add_special_tokens: false }).ids);
   }

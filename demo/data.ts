@@ -1,0 +1,109 @@
+import type { Service } from './service';
+import { byId, describeError, el, say } from './ui';
+
+const STORE_KEY = 'vaani-demo-vector-store';
+
+/**
+ * Data tab: the page's own documents through the openai SDK (files.create, vectorStores.files
+ * .createAndPoll, vectorStores.search), kept in IndexedDB across reloads.
+ */
+export function mountData(service: Service): void {
+  const status = byId('data-status');
+  const files = byId('data-files');
+  const results = byId('data-results');
+  const busy = async (what: string, run: () => Promise<string>) => {
+    say(status, what, 'busy');
+    try {
+      say(status, await run(), 'ok');
+    } catch (error) {
+      say(status, describeError(error), 'error');
+    }
+  };
+
+  /** The demo's one vector store, made on first use and remembered in localStorage. */
+  const store = async () => {
+    const known = localStorage.getItem(STORE_KEY);
+    if (known) {
+      const found = await service.client.vectorStores.retrieve(known).catch(() => undefined);
+      if (found) return found.id;
+    }
+    const made = await service.client.vectorStores.create({ name: 'Demo documents' });
+    localStorage.setItem(STORE_KEY, made.id);
+    return made.id;
+  };
+
+  const refresh = async () => {
+    const id = await store();
+    const page = await service.client.vectorStores.files.list(id, { limit: 100 });
+    const names = await Promise.all(
+      page.data.map((entry) => service.client.files.retrieve(entry.id).then((file) => file.filename)),
+    );
+    files.replaceChildren(
+      ...page.data.map((entry, i) =>
+        el(
+          'li',
+          {},
+          `${names[i]} `,
+          el('small', { className: 'muted' }, entry.last_error ? `failed: ${entry.last_error.message}` : entry.status),
+        ),
+      ),
+    );
+    return page.data.length;
+  };
+
+  byId('data-upload-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const input = byId<HTMLInputElement>('data-file');
+    const chosen = [...(input.files ?? [])];
+    void busy(`Reading ${chosen.length} file(s)…`, async () => {
+      const started = performance.now();
+      const id = await store();
+      for (const file of chosen) {
+        const uploaded = await service.client.files.create({ file, purpose: 'assistants' });
+        await service.client.vectorStores.files.createAndPoll(id, { file_id: uploaded.id }, { pollIntervalMs: 250 });
+      }
+      input.value = '';
+      const total = await refresh();
+      return `Ingested in ${Math.round(performance.now() - started)} ms; the store holds ${total} file(s), kept after a reload.`;
+    });
+  });
+
+  byId('data-search-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const query = byId<HTMLInputElement>('data-query').value;
+    void busy('Searching…', async () => {
+      const started = performance.now();
+      const page = await service.client.vectorStores.search(await store(), { query, max_num_results: 5 });
+      results.replaceChildren(
+        ...page.data.map((hit) =>
+          el(
+            'li',
+            {},
+            el('strong', {}, hit.filename),
+            ` ${hit.content
+              .map((part) => part.text)
+              .join(' ')
+              .slice(0, 300)} `,
+            el('small', { className: 'muted' }, `score ${hit.score.toFixed(3)}`),
+          ),
+        ),
+      );
+      return `${page.data.length} passages in ${Math.round(performance.now() - started)} ms.`;
+    });
+  });
+
+  byId('data-clear').addEventListener('click', () =>
+    busy('Deleting…', async () => {
+      const id = await store();
+      const page = await service.client.vectorStores.files.list(id, { limit: 100 });
+      for (const entry of page.data) await service.client.files.delete(entry.id);
+      await service.client.vectorStores.delete(id);
+      localStorage.removeItem(STORE_KEY);
+      files.replaceChildren();
+      results.replaceChildren();
+      return `Deleted ${page.data.length} file(s) and the store.`;
+    }),
+  );
+
+  service.addEventListener('change', () => void refresh().catch(() => undefined));
+}

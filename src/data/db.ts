@@ -1,0 +1,92 @@
+import { ApiError } from '../api/errors';
+
+/**
+ * IndexedDB database of the data product: `files` (file objects), `blobs` (their bytes by file
+ * id), `stores` (vector stores), `entries` (store files, keyed `store/file`), `batches` and
+ * `chunks` (text, vector and attributes of every chunk of every store file).
+ */
+export const DATA_DB = 'vaani-data';
+const VERSION = 1;
+
+export type StoreName = 'files' | 'blobs' | 'stores' | 'entries' | 'batches' | 'chunks';
+
+export const done = <T>(request: IDBRequest<T>) =>
+  new Promise<T>((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+
+/** Quota and other write failures as API errors; the transaction was aborted, so nothing was written. */
+function writeError(error: DOMException | null): Error {
+  if (error?.name === 'QuotaExceededError')
+    return new ApiError(
+      507,
+      "The browser's storage quota for this site is full: nothing was stored. Delete files or vector stores, or free space, then retry.",
+      'quota_exceeded',
+    );
+  return new ApiError(
+    500,
+    `The data store could not write: ${error?.message ?? 'transaction aborted'}.`,
+    'storage_error',
+  );
+}
+
+export class DataDb {
+  private constructor(private readonly db: IDBDatabase) {}
+
+  static open(name = DATA_DB): Promise<DataDb> {
+    const request = indexedDB.open(name, VERSION);
+    request.onupgradeneeded = () => {
+      const db = request.result;
+      db.createObjectStore('files', { keyPath: 'id' });
+      db.createObjectStore('blobs');
+      db.createObjectStore('stores', { keyPath: 'id' });
+      db.createObjectStore('entries', { keyPath: 'key' }).createIndex('store', 'vector_store_id');
+      db.createObjectStore('batches', { keyPath: 'id' });
+      const chunks = db.createObjectStore('chunks', { keyPath: 'id' });
+      chunks.createIndex('store', 'store_id');
+      chunks.createIndex('file', 'file_id');
+    };
+    return done(request).then((db) => {
+      db.onversionchange = () => db.close();
+      return new DataDb(db);
+    });
+  }
+
+  /** One read-only look at some object stores. */
+  read<T>(names: StoreName[], look: (get: (name: StoreName) => IDBObjectStore) => Promise<T>): Promise<T> {
+    const tx = this.db.transaction(names);
+    return look((name) => tx.objectStore(name));
+  }
+
+  /**
+   * One atomic write: `change` queues puts and deletes on the object stores; all of them land or,
+   * on any failure (a full quota included), none. An error `change` throws wins over the abort.
+   */
+  write<T>(names: StoreName[], change: (get: (name: StoreName) => IDBObjectStore) => Promise<T>): Promise<T> {
+    const tx = this.db.transaction(names, 'readwrite', { durability: 'strict' });
+    const finished = new Promise<void>((resolve, reject) => {
+      tx.oncomplete = () => resolve();
+      tx.onabort = () => reject(writeError(tx.error));
+      tx.onerror = (event) => event.preventDefault();
+    });
+    const work = change((name) => tx.objectStore(name));
+    work.catch(() => {
+      try {
+        tx.abort();
+      } catch {
+        // already finished
+      }
+    });
+    return Promise.all([work, finished]).then(
+      ([result]) => result,
+      async (error) => {
+        const decided = await work.then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
+        throw decided ?? error;
+      },
+    );
+  }
+}

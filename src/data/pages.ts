@@ -1,0 +1,33 @@
+import { ApiError } from '../api/errors';
+import type { ListParams, Page } from '../protocol/data';
+
+/** OpenAI's list paging over rows with ids: by creation time (then id), `after` / `before` an id of the listing. */
+export function pageOf<T extends { id: string; created_at: number }>(rows: T[], params: ListParams): Page<T> {
+  const sign = params.order === 'asc' ? 1 : -1;
+  const sorted = [...rows].sort(
+    (a, b) => sign * (a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+  );
+  const at = (id: string, param: string) => {
+    const index = sorted.findIndex((row) => row.id === id);
+    if (index < 0)
+      throw new ApiError(400, `'${param}' names no object in this listing: '${id}'.`, 'invalid_value', param);
+    return index;
+  };
+  let start = 0;
+  let end = sorted.length;
+  if (params.after !== undefined) start = at(params.after, 'after') + 1;
+  if (params.before !== undefined) end = at(params.before, 'before');
+  if (params.before !== undefined && params.after === undefined) start = Math.max(start, end - params.limit);
+  const data = sorted.slice(start, Math.min(end, start + params.limit));
+  return { data, has_more: start + params.limit < end };
+}
+
+let sequence = 0;
+/** Ids that sort in creation order (milliseconds, a per-worker counter), then random hex. */
+export const newId = (prefix: string) =>
+  `${prefix}${Date.now().toString(16).padStart(12, '0')}${(sequence++ & 0xffff).toString(16).padStart(4, '0')}${crypto
+    .randomUUID()
+    .replace(/-/g, '')
+    .slice(0, 12)}`;
+
+export const now = () => Math.floor(Date.now() / 1000);

@@ -1,0 +1,193 @@
+/** The data types shared by the routes (files, vector stores, search) and the data engine: OpenAI's shapes. */
+import type { StaticChunking } from '../data/chunking';
+import type { Filter, Metadata } from '../retrieval/index';
+import type { VectorOrigin } from './memory';
+
+export type FilePurpose = 'assistants' | 'user_data' | 'batch' | 'fine-tune' | 'vision' | 'evals';
+
+/** OpenAI's file object. */
+export interface FileObject {
+  id: string;
+  object: 'file';
+  bytes: number;
+  created_at: number;
+  filename: string;
+  purpose: FilePurpose;
+  status: 'processed';
+  expires_at: number | null;
+  status_details: null;
+}
+
+/** A file as IndexedDB keeps it: the object and the media type it came with (bytes are kept apart). */
+export interface StoredFile extends FileObject {
+  type: string;
+}
+
+export interface FileCounts {
+  in_progress: number;
+  completed: number;
+  failed: number;
+  cancelled: number;
+  total: number;
+}
+
+/** OpenAI's vector store object. */
+export interface VectorStore {
+  id: string;
+  object: 'vector_store';
+  created_at: number;
+  name: string;
+  usage_bytes: number;
+  file_counts: FileCounts;
+  status: 'expired' | 'in_progress' | 'completed';
+  expires_after: { anchor: 'last_active_at'; days: number } | null;
+  expires_at: number | null;
+  last_active_at: number;
+  metadata: Record<string, string>;
+}
+
+export type StoredVectorStore = Omit<VectorStore, 'usage_bytes' | 'file_counts' | 'status'> & {
+  /** The model the store's vectors came from (absent while it holds none). */
+  origin?: VectorOrigin;
+};
+
+export type ChunkingStrategy = { type: 'static'; static: StaticChunking } | { type: 'other' };
+
+export type EntryStatus = 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export interface LastError {
+  code: 'server_error' | 'unsupported_file' | 'invalid_file';
+  message: string;
+}
+
+/** OpenAI's vector store file object. */
+export interface VectorStoreFile {
+  id: string;
+  object: 'vector_store.file';
+  usage_bytes: number;
+  created_at: number;
+  vector_store_id: string;
+  status: EntryStatus;
+  last_error: LastError | null;
+  chunking_strategy: ChunkingStrategy;
+  attributes: Metadata;
+}
+
+/** A store file as IndexedDB keeps it: keyed `store/file`, with the batch that added it. */
+export interface StoredEntry extends VectorStoreFile {
+  key: string;
+  batch_id?: string;
+  /** The static strategy asked for; absent means auto (resolved against the model's window). */
+  requested?: StaticChunking;
+}
+
+export interface FileBatch {
+  id: string;
+  object: 'vector_store.files_batch';
+  created_at: number;
+  vector_store_id: string;
+  status: EntryStatus;
+  file_counts: FileCounts;
+}
+
+export type StoredBatch = Omit<FileBatch, 'status' | 'file_counts'> & { cancelled: boolean };
+
+/** A chunk as IndexedDB keeps it; `text` is what search returns, `indexed` what was embedded and keyword-indexed. */
+export interface StoredChunk {
+  id: string;
+  store_id: string;
+  file_id: string;
+  index: number;
+  text: string;
+  headings: string[];
+  pages?: [number, number];
+  /** The file's attributes with the record's fields (CSV rows, JSON objects) beside them. */
+  metadata: Metadata;
+  vector: Float32Array;
+}
+
+/** A chunk ready to embed (from the data worker's parser and chunker). */
+export interface PreparedChunk {
+  index: number;
+  text: string;
+  /** Headings and text: what is embedded and keyword-indexed. */
+  indexed: string;
+  headings: string[];
+  pages?: [number, number];
+  fields?: Metadata;
+}
+
+export interface ListParams {
+  limit: number;
+  order: 'asc' | 'desc';
+  after?: string;
+  before?: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+}
+
+export interface ChunkSearch {
+  text: string;
+  vector?: Float32Array;
+  mode: 'hybrid' | 'semantic';
+  filters?: Filter;
+  limit: number;
+  minScore?: number;
+}
+
+/** OpenAI's search result, and where the chunk sits (Vaani's additions, used by citations). */
+export interface SearchResult {
+  file_id: string;
+  filename: string;
+  score: number;
+  attributes: Metadata;
+  content: { type: 'text'; text: string }[];
+  chunk: { id: string; index: number; headings: string[]; pages?: [number, number] };
+}
+
+/** The data engine: files, vector stores and chunks in IndexedDB, parsing and search in a worker. */
+export interface DataEngine {
+  putFile(file: Omit<StoredFile, 'id' | 'created_at'>, bytes: Uint8Array): Promise<FileObject>;
+  listFiles(params: ListParams & { purpose?: string }): Promise<Page<FileObject>>;
+  getFile(id: string): Promise<FileObject>;
+  fileContent(id: string): Promise<{ file: StoredFile; bytes: Uint8Array }>;
+  deleteFile(id: string): Promise<void>;
+
+  createStore(params: {
+    name: string;
+    metadata: Record<string, string>;
+    expires_after: VectorStore['expires_after'];
+  }): Promise<VectorStore>;
+  listStores(params: ListParams): Promise<Page<VectorStore>>;
+  getStore(id: string): Promise<VectorStore>;
+  updateStore(
+    id: string,
+    patch: { name?: string; metadata?: Record<string, string>; expires_after?: VectorStore['expires_after'] },
+  ): Promise<VectorStore>;
+  deleteStore(id: string): Promise<void>;
+
+  /** Adds files (ingested in the background) under one batch id when `batch` is set. */
+  addFiles(
+    storeId: string,
+    files: { file_id: string; attributes: Metadata; chunking?: StaticChunking }[],
+    batch: boolean,
+  ): Promise<{ entries: VectorStoreFile[]; batch?: FileBatch }>;
+  listEntries(
+    storeId: string,
+    params: ListParams & { filter?: EntryStatus; batch_id?: string },
+  ): Promise<Page<VectorStoreFile>>;
+  getEntry(storeId: string, fileId: string): Promise<VectorStoreFile>;
+  updateEntry(storeId: string, fileId: string, attributes: Metadata): Promise<VectorStoreFile>;
+  deleteEntry(storeId: string, fileId: string): Promise<void>;
+  entryContent(storeId: string, fileId: string): Promise<{ type: 'text'; text: string }[]>;
+  getBatch(storeId: string, batchId: string): Promise<FileBatch>;
+  cancelBatch(storeId: string, batchId: string): Promise<FileBatch>;
+
+  /** Hybrid search over the stores' chunks (the engine embeds the query). */
+  search(storeIds: string[], query: Omit<ChunkSearch, 'vector'>): Promise<SearchResult[]>;
+  /** Resolves when every queued ingestion has finished (tests, benches). */
+  idle(): Promise<void>;
+}

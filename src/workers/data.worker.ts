@@ -1,0 +1,112 @@
+import { ApiError } from '../api/errors';
+import type { StaticChunking } from '../data/chunking';
+import type { ChunkTokenizer } from '../data/ingest';
+import { DataStore } from '../data/store';
+import { loadEncoderTokenizer } from '../models/encoder/load';
+import type {
+  ChunkSearch,
+  EntryStatus,
+  LastError,
+  ListParams,
+  PreparedChunk,
+  StoredFile,
+  VectorStore,
+} from '../protocol/data';
+import type { VectorOrigin } from '../protocol/memory';
+import type { Metadata } from '../retrieval/index';
+import type { EmbeddingSettings } from '../types';
+import { exposeEngine } from './expose';
+import { modelSlot, type ErrorResult, type ModelJob } from './model-slot';
+
+export interface TokenizerJob extends ModelJob {
+  settings?: EmbeddingSettings;
+}
+
+/** The embedding model's tokenizer (no graph): chunks are cut in its tokens, within its window. */
+const tokenizer = modelSlot<ChunkTokenizer, TokenizerJob>('embedding tokenizer', async (loader, request) => {
+  const { config, tokenizer } = await loadEncoderTokenizer(loader, request.settings);
+  const window = config.maxLength - tokenizer.encode(config.prefixes.passage).ids.length;
+  return { count: (text) => tokenizer.count(text), window };
+});
+
+let opened: Promise<DataStore> | undefined;
+
+function store(name: string): Promise<DataStore> {
+  opened ??= DataStore.open(name).catch((error: unknown) => {
+    opened = undefined;
+    throw new ApiError(
+      503,
+      `The data store could not be opened (IndexedDB): ${error instanceof Error ? error.message : String(error)}`,
+      'storage_unavailable',
+    );
+  });
+  return opened;
+}
+
+/** Runs one operation; ApiErrors come back as data (comlink keeps only an Error's message). */
+async function answer<T>(
+  name: string,
+  operation: (store: DataStore) => Promise<T>,
+): Promise<{ value: T } | ErrorResult> {
+  try {
+    return { value: await operation(await store(name)) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { error: { status: error.status, message: error.message, code: error.code, param: error.param } };
+  }
+}
+
+type Files = { file_id: string; attributes: Metadata; chunking?: StaticChunking }[];
+type StorePatch = Partial<Pick<VectorStore, 'name' | 'metadata' | 'expires_after'>>;
+
+const api = {
+  putFile: (db: string, file: Omit<StoredFile, 'id' | 'created_at'>, bytes: Uint8Array) =>
+    answer(db, (s) => s.putFile(file, bytes)),
+  listFiles: (db: string, params: ListParams & { purpose?: string }) => answer(db, (s) => s.listFiles(params)),
+  getFile: (db: string, id: string) => answer(db, (s) => s.getFile(id)),
+  fileContent: (db: string, id: string) => answer(db, (s) => s.fileContent(id)),
+  deleteFile: (db: string, id: string) => answer(db, (s) => s.deleteFile(id)),
+  createStore: (db: string, params: Pick<VectorStore, 'name' | 'metadata' | 'expires_after'>) =>
+    answer(db, (s) => s.createStore(params)),
+  listStores: (db: string, params: ListParams) => answer(db, (s) => s.listStores(params)),
+  getStore: (db: string, id: string) => answer(db, (s) => s.getStore(id)),
+  updateStore: (db: string, id: string, patch: StorePatch) => answer(db, (s) => s.updateStore(id, patch)),
+  deleteStore: (db: string, id: string) => answer(db, (s) => s.deleteStore(id)),
+  addFiles: (db: string, storeId: string, files: Files, batch: boolean) =>
+    answer(db, (s) => s.addFiles(storeId, files, batch)),
+  listEntries: (db: string, storeId: string, params: ListParams & { filter?: EntryStatus; batch_id?: string }) =>
+    answer(db, (s) => s.listEntries(storeId, params)),
+  getEntry: (db: string, storeId: string, fileId: string) => answer(db, (s) => s.getEntry(storeId, fileId)),
+  updateEntry: (db: string, storeId: string, fileId: string, attributes: Metadata) =>
+    answer(db, (s) => s.updateEntry(storeId, fileId, attributes)),
+  deleteEntry: (db: string, storeId: string, fileId: string) => answer(db, (s) => s.deleteEntry(storeId, fileId)),
+  entryContent: (db: string, storeId: string, fileId: string) => answer(db, (s) => s.entryContent(storeId, fileId)),
+  getBatch: (db: string, storeId: string, batchId: string) => answer(db, (s) => s.getBatch(storeId, batchId)),
+  cancelBatch: (db: string, storeId: string, batchId: string) => answer(db, (s) => s.cancelBatch(storeId, batchId)),
+  pending: (db: string) => answer(db, (s) => s.pending()),
+  /** Parses and chunks a store file here, in the worker (pdf.js included); a tokenizer that fails to load fails the file. */
+  prepare: (db: string, storeId: string, fileId: string, job: TokenizerJob) =>
+    answer(db, async (s) => {
+      let counter: ChunkTokenizer;
+      try {
+        counter = await tokenizer(job);
+      } catch (error) {
+        await s.fail(storeId, fileId, { code: 'server_error', message: (error as Error).message });
+        return undefined;
+      }
+      return s.prepare(storeId, fileId, counter);
+    }),
+  complete: (
+    db: string,
+    storeId: string,
+    fileId: string,
+    chunks: (PreparedChunk & { vector: Float32Array })[],
+    origin: VectorOrigin,
+  ) => answer(db, (s) => s.complete(storeId, fileId, chunks, origin)),
+  fail: (db: string, storeId: string, fileId: string, error: LastError) =>
+    answer(db, (s) => s.fail(storeId, fileId, error)),
+  search: (db: string, storeIds: string[], query: ChunkSearch) => answer(db, (s) => s.search(storeIds, query)),
+};
+
+export type DataWorkerApi = typeof api;
+exposeEngine(api);

@@ -1,0 +1,264 @@
+import { expect, test, type Page } from '@playwright/test';
+import type OpenAI from 'openai';
+import { ensureEncoderFixture, type EncoderFixtureLocation } from '../fixtures/encoder/fixture-dir';
+import { tinyXlmr } from '../fixtures/encoder/spec';
+import type { makePdf } from '../support/pdf';
+import { openHarness } from './support/page';
+
+declare global {
+  interface Window {
+    makePdf: typeof makePdf;
+  }
+}
+
+const PAGE = '/test/browser/pages/data.html';
+let encoder: EncoderFixtureLocation;
+test.beforeAll(async () => {
+  encoder = await ensureEncoderFixture('tiny-xlmr', tinyXlmr);
+});
+
+type Ai = ReturnType<typeof window.Vaani.createVaani>;
+type Env = { ai: Ai; client: OpenAI; strict: OpenAI };
+
+/** A Vaani whose embed-v1 is the fixture, and two SDK clients on its shim (default retries, and none). */
+async function start(page: Page, url: string) {
+  await page.evaluate((url) => {
+    const ai = window.Vaani.createVaani({
+      backend: 'wasm',
+      models: {
+        'embed-v1': {
+          baseURL: url,
+          dtype: 'fp32',
+          embedding: { prefixes: { query: 'query: ', passage: 'passage: ' } },
+        },
+      },
+    });
+    const options = { baseURL: ai.baseURL, apiKey: 'k', fetch: ai.fetch, dangerouslyAllowBrowser: true };
+    Object.assign(window, {
+      env: { ai, client: new window.OpenAI(options), strict: new window.OpenAI({ ...options, maxRetries: 0 }) },
+    });
+  }, url);
+}
+
+const inPage = <T, A>(page: Page, run: (env: Env, arg: A) => Promise<T>, arg: A) =>
+  page.evaluate(
+    ({ source, arg }) =>
+      new Function('env', 'arg', `return (${source})(env, arg)`)((window as unknown as { env: Env }).env, arg),
+    { source: run.toString(), arg },
+  ) as Promise<T>;
+
+const HTML = `<!doctype html><html><head><title>Returns policy</title></head><body>
+<nav><a href="/">Home</a> <a href="/shop">Shop</a></nav>
+<article><h1>Returns</h1><p>Unworn shoes may be returned within thirty days with the receipt.</p>
+<h2>Refunds</h2><p>Refunds reach the original card in five working days.</p></article>
+<footer>© Example shop</footer></body></html>`;
+
+test('files and vector stores through the openai SDK: upload, ingest PDF and HTML, search with filters, reload, delete', async ({
+  page,
+}) => {
+  const errors = await openHarness(page, PAGE);
+  await start(page, encoder.url);
+  const made = await inPage(
+    page,
+    async ({ client }, { html }) => {
+      const pdf = window.makePdf(
+        [
+          { heading: 'Harbour guide', lines: ['The harbour opens at dawn.', 'Boats leave from pier seven.'] },
+          { lines: ['The lighthouse keeper writes the weather log at noon.'] },
+          { heading: 'पुस्तकालय', lines: ['पुस्तकालय सुबह नौ बजे खुलता है।', 'Library cards are free.'] },
+        ],
+        { title: 'Harbour guide' },
+      );
+      const pdfFile = await client.files.create({
+        file: new File([pdf as Uint8Array<ArrayBuffer>], 'harbour.pdf', { type: 'application/pdf' }),
+        purpose: 'assistants',
+      });
+      const htmlFile = await client.files.create({
+        file: new File([html], 'returns.html', { type: 'text/html' }),
+        purpose: 'assistants',
+      });
+      const listed = await client.files.list();
+      const content = await (await client.files.content(htmlFile.id)).text();
+      const store = await client.vectorStores.create({ name: 'help', metadata: { team: 'support' } });
+      const pdfEntry = await client.vectorStores.files.createAndPoll(store.id, {
+        file_id: pdfFile.id,
+        attributes: { kind: 'guide', year: 2024 },
+      });
+      const htmlEntry = await client.vectorStores.files.createAndPoll(store.id, {
+        file_id: htmlFile.id,
+        attributes: { kind: 'policy', year: 2025 },
+        chunking_strategy: { type: 'static', static: { max_chunk_size_tokens: 100, chunk_overlap_tokens: 20 } },
+      });
+      const chunks = await client.vectorStores.files.content(pdfFile.id, { vector_store_id: store.id });
+      const retrieved = await client.vectorStores.retrieve(store.id);
+      const search = async (query: string, extra = {}) =>
+        (await client.vectorStores.search(store.id, { query, ...extra })).data;
+      return {
+        pdfFile,
+        htmlFile,
+        listed: listed.data.map((file) => file.id),
+        content,
+        store,
+        pdfEntry,
+        htmlEntry,
+        chunks: chunks.data.map((part) => part.text),
+        retrieved,
+        pier: await search('Boats leave from pier seven'),
+        hindi: await search('पुस्तकालय सुबह नौ बजे खुलता है'),
+        refunds: await search('refunds original card', { max_num_results: 1 }),
+        filtered: await search('Boats leave from pier seven', {
+          filters: { type: 'eq', key: 'kind', value: 'policy' },
+        }),
+        compound: await search('harbour', {
+          filters: {
+            type: 'and',
+            filters: [
+              { type: 'gte', key: 'year', value: 2024 },
+              { type: 'in', key: 'kind', value: ['guide', 'faq'] },
+            ],
+          },
+        }),
+        threshold: await search('harbour', { ranking_options: { score_threshold: 1 } }),
+      };
+    },
+    { html: HTML },
+  );
+  expect(made.pdfFile).toMatchObject({
+    object: 'file',
+    filename: 'harbour.pdf',
+    purpose: 'assistants',
+    status: 'processed',
+  });
+  expect(made.listed).toEqual([made.htmlFile.id, made.pdfFile.id]);
+  expect(made.content).toBe(HTML);
+  expect(made.pdfEntry).toMatchObject({
+    status: 'completed',
+    last_error: null,
+    attributes: { kind: 'guide', year: 2024 },
+  });
+  expect(made.htmlEntry).toMatchObject({
+    status: 'completed',
+    chunking_strategy: { type: 'static', static: { max_chunk_size_tokens: 100, chunk_overlap_tokens: 20 } },
+  });
+  expect(made.chunks.join('\n').normalize('NFC')).toContain('Boats leave from pier seven.');
+  expect(made.retrieved).toMatchObject({
+    object: 'vector_store',
+    name: 'help',
+    status: 'completed',
+    metadata: { team: 'support' },
+    file_counts: { completed: 2, total: 2, failed: 0, in_progress: 0 },
+  });
+  expect(made.retrieved.usage_bytes).toBeGreaterThan(0);
+  const top = (hits: typeof made.pier) => hits[0]!.content[0]!.text.normalize('NFC');
+  expect(made.pier[0]).toMatchObject({
+    file_id: made.pdfFile.id,
+    filename: 'harbour.pdf',
+    attributes: { kind: 'guide' },
+  });
+  expect(top(made.pier)).toContain('pier seven');
+  expect(top(made.hindi)).toContain('पुस्तकालय सुबह नौ बजे खुलता है।');
+  expect(made.refunds).toHaveLength(1);
+  expect(made.refunds[0]).toMatchObject({ file_id: made.htmlFile.id, filename: 'returns.html' });
+  expect(top(made.refunds)).toContain('original card');
+  expect(top(made.refunds)).not.toContain('Example shop');
+  expect(made.filtered.every((hit) => hit.attributes!.kind === 'policy')).toBe(true);
+  expect(made.filtered.length).toBeGreaterThan(0);
+  expect(made.compound.map((hit) => hit.file_id)).toEqual(made.compound.map(() => made.pdfFile.id));
+  expect(made.threshold.every((hit) => hit.score >= 1)).toBe(true);
+  for (const hit of made.pier) expect(hit.score).toBeGreaterThan(0);
+
+  await page.reload();
+  await page.waitForFunction(() => document.title === 'ready');
+  await start(page, encoder.url);
+  const after = await inPage(
+    page,
+    async ({ client, ai }, { store, file }) => {
+      const hits = (await client.vectorStores.search(store, { query: 'lighthouse keeper weather log' })).data;
+      await client.vectorStores.delete(store);
+      const gone = await client.vectorStores.retrieve(store).then(
+        () => 200,
+        (error: { status: number }) => error.status,
+      );
+      await client.files.delete(file);
+      const fileGone = await ai.fetch(`${ai.baseURL}/files/${file}`, { headers: { authorization: 'Bearer k' } });
+      return {
+        top: hits[0]!.content[0]!.text,
+        gone,
+        fileGone: { status: fileGone.status, body: await fileGone.json() },
+      };
+    },
+    { store: made.store.id, file: made.pdfFile.id },
+  );
+  expect(after.top).toContain('lighthouse keeper');
+  expect(after.gone).toBe(404);
+  expect(after.fileGone).toMatchObject({
+    status: 404,
+    body: { error: { type: 'not_found_error', code: 'file_not_found' } },
+  });
+  expect(errors).toEqual([]);
+});
+
+test('bad files: 400 for an unsupported or binary upload, 413 over the limit, a corrupt PDF fails its batch entry alone, unknown ids are 404', async ({
+  page,
+}) => {
+  const errors = await openHarness(page, PAGE);
+  await start(page, encoder.url);
+  const got = await inPage(
+    page,
+    async ({ client, strict }) => {
+      const status = (promise: Promise<unknown>) =>
+        promise.then(
+          () => ({ status: 200 }),
+          (error: { status: number; code: string; type?: string }) => ({ status: error.status, code: error.code }),
+        );
+      const upload = (name: string, body: BlobPart, type = '') =>
+        strict.files.create({ file: new File([body], name, { type }), purpose: 'assistants' });
+      const png = await status(upload('photo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]), 'image/png'));
+      const binary = await status(upload('notes.txt', new Uint8Array([0x41, 0, 0xff, 0xfe, 0x42])));
+      const huge = await status(upload('big.txt', new Uint8Array(26 * 1024 * 1024).fill(0x61)));
+      const good = await upload('hours.md', '# Opening hours\n\nThe shop opens at nine and closes at six.\n');
+      const corrupt = await upload('broken.pdf', '%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage');
+      const store = await client.vectorStores.create({ name: 'mixed' });
+      const empty = await client.vectorStores.create({ name: 'empty' });
+      const batch = await client.vectorStores.fileBatches.createAndPoll(store.id, {
+        file_ids: [good.id, corrupt.id],
+        attributes: { source: 'upload' },
+      });
+      const entries = await client.vectorStores.fileBatches.listFiles(batch.id, { vector_store_id: store.id });
+      return {
+        png,
+        binary,
+        huge,
+        batch,
+        entries: entries.data.map((entry) => ({ id: entry.id, status: entry.status, last_error: entry.last_error })),
+        good: good.id,
+        corrupt: corrupt.id,
+        unknownStore: await status(strict.vectorStores.retrieve('vs_missing')),
+        unknownFile: await status(strict.vectorStores.files.create(store.id, { file_id: 'file-missing' })),
+        unknownSearch: await status(strict.vectorStores.search('vs_missing', { query: 'x' })),
+        badFilter: await status(
+          strict.vectorStores.search(store.id, { query: 'x', filters: { type: 'like', key: 'a', value: 1 } as never }),
+        ),
+        emptyHits: (await client.vectorStores.search(empty.id, { query: 'opening hours' })).data,
+        stillWorks: (await client.vectorStores.search(store.id, { query: 'when does the shop open' })).data,
+      };
+    },
+    undefined,
+  );
+  expect(got.png).toEqual({ status: 400, code: 'unsupported_file' });
+  expect(got.binary).toEqual({ status: 400, code: 'invalid_file' });
+  expect(got.huge).toEqual({ status: 413, code: 'request_too_large' });
+  expect(got.batch).toMatchObject({ status: 'completed', file_counts: { completed: 1, failed: 1, total: 2 } });
+  const byId = Object.fromEntries(got.entries.map((entry) => [entry.id, entry]));
+  expect(byId[got.good]).toMatchObject({ status: 'completed', last_error: null });
+  expect(byId[got.corrupt]!.status).toBe('failed');
+  expect(byId[got.corrupt]!.last_error).toMatchObject({ code: 'invalid_file' });
+  expect(byId[got.corrupt]!.last_error!.message).toMatch(/broken\.pdf/);
+  expect(got.unknownStore).toEqual({ status: 404, code: 'vector_store_not_found' });
+  expect(got.unknownFile).toEqual({ status: 404, code: 'file_not_found' });
+  expect(got.unknownSearch).toEqual({ status: 404, code: 'vector_store_not_found' });
+  expect(got.badFilter.status).toBe(400);
+  expect(got.emptyHits).toEqual([]);
+  expect(got.stillWorks[0]).toMatchObject({ file_id: got.good, attributes: { source: 'upload' } });
+  expect(errors).toEqual([]);
+});

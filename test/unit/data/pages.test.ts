@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { newId, pageOf } from '../../../src/data/pages';
+
+const rows = [3, 1, 2, 5, 4].map((n) => ({ id: `r${n}`, created_at: n }));
+
+describe('pageOf', () => {
+  it('lists newest first by default, oldest first with asc, and pages with after and before', () => {
+    const ids = (page: { data: { id: string }[] }) => page.data.map((row) => row.id);
+    expect(ids(pageOf(rows, { limit: 2, order: 'desc' }))).toEqual(['r5', 'r4']);
+    expect(pageOf(rows, { limit: 2, order: 'desc' }).has_more).toBe(true);
+    expect(ids(pageOf(rows, { limit: 2, order: 'asc', after: 'r2' }))).toEqual(['r3', 'r4']);
+    const last = pageOf(rows, { limit: 10, order: 'asc', after: 'r3' });
+    expect([ids(last), last.has_more]).toEqual([['r4', 'r5'], false]);
+    expect(ids(pageOf(rows, { limit: 2, order: 'asc', before: 'r4' }))).toEqual(['r2', 'r3']);
+  });
+
+  it('names an unknown cursor as a 400', () => {
+    expect(() => pageOf(rows, { limit: 2, order: 'asc', after: 'nope' })).toThrow(/'after' names no object/);
+  });
+});
+
+describe('newId', () => {
+  it('sorts in creation order within one worker', () => {
+    const ids = Array.from({ length: 50 }, () => newId('file-'));
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids[0]).toMatch(/^file-[0-9a-f]{28}$/);
+  });
+});
