@@ -1,7 +1,28 @@
+import { ensureOk } from './api';
 import type { Service } from './service';
 import { byId, describeError, el, say } from './ui';
 
 const STORE_KEY = 'vaani-demo-vector-store';
+
+interface DataAnswer {
+  answer: { content: string; annotations: { passage: number; filename: string }[] };
+  invented_citations: number[];
+  results: { passage: number; filename: string; content: { text: string }[] }[];
+}
+
+/** The JSON events of a Server-Sent Events answer. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function* sseEvents(response: Response): AsyncGenerator<any> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    buffer += read.value;
+    const events = buffer.split('\n\n');
+    buffer = events.pop()!;
+    for (const event of events)
+      if (event.startsWith('data: ') && event !== 'data: [DONE]') yield JSON.parse(event.slice(6));
+  }
+}
 
 /**
  * Data tab: the page's own documents through the openai SDK (files.create, vectorStores.files
@@ -89,6 +110,43 @@ export function mountData(service: Service): void {
         ),
       );
       return `${page.data.length} passages in ${Math.round(performance.now() - started)} ms.`;
+    });
+  });
+
+  byId('data-ask-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const query = byId<HTMLInputElement>('data-query').value;
+    const answer = byId('data-answer');
+    void busy('Reading the passages and answering…', async () => {
+      const started = performance.now();
+      answer.textContent = '';
+      const response = await fetch(`${service.ai.baseURL}/data/query`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query, vector_store_ids: [await store()], stream: true, max_tokens: 128 }),
+      });
+      await ensureOk(response);
+      let final: DataAnswer | undefined;
+      for await (const event of sseEvents(response)) {
+        if (event.object === 'data.query.chunk') answer.textContent += event.delta.content;
+        if (event.object === 'data.query') final = event as DataAnswer;
+      }
+      if (!final) throw new Error('The answer stream ended early.');
+      results.replaceChildren(
+        ...final.results.map((passage) =>
+          el(
+            'li',
+            {},
+            el('strong', {}, `[${passage.passage}] ${passage.filename}`),
+            ` ${passage.content[0]!.text.slice(0, 300)}`,
+          ),
+        ),
+      );
+      const cited = final.answer.annotations.map((citation) => `[${citation.passage}] ${citation.filename}`);
+      const invented = final.invented_citations.length
+        ? `; removed invented ${final.invented_citations.map((n) => `[${n}]`).join(' ')}`
+        : '';
+      return `Answered in ${Math.round(performance.now() - started)} ms from ${final.results.length} passages; cites ${cited.join(', ') || 'none'}${invented}.`;
     });
   });
 

@@ -1,25 +1,22 @@
 import { Hono, type Context as HonoContext } from 'hono';
-import { PRODUCTS } from '../catalogue/models';
 import { agentsRun } from './agents/run';
 import { speech } from './audio/speech';
 import { transcriptions } from './audio/transcriptions';
 import { transform } from './audio/transform';
 import { chatCompletions } from './chat/completions';
 import { codeCompletions } from './code/completions';
-import { comingSoon } from './coming-soon';
 import { completions } from './completions';
 import { embeddings } from './embeddings';
 import type { Context } from './context';
 import { ApiError, toApiError } from './errors';
 import { imageGenerations } from './images/generations';
 import { mountData } from './data/index';
+import { dataQuery } from './data/query';
 import { mountMemory } from './memory/index';
 import { getModel, listModels } from './models';
 import { listVoices } from './voices';
 
 type Route = (ctx: Context, request: Request, path: string) => Promise<Response>;
-
-const product = (name: string) => PRODUCTS.find((p) => p.product === name)!;
 
 const POST: Record<string, Route> = {
   '/chat/completions': chatCompletions,
@@ -34,7 +31,7 @@ const POST: Record<string, Route> = {
   '/code/completions': codeCompletions,
   '/agents/run': agentsRun,
   '/embeddings': embeddings,
-  '/data/query': comingSoon(product('data')),
+  '/data/query': dataQuery,
 };
 
 const GET: Record<string, (ctx: Context, c: HonoContext) => Promise<Response>> = {

@@ -25,7 +25,7 @@ export const PRODUCTS: readonly ProductEntry[] = [
   { product: 'code', route: '/code/completions', status: 'available' },
   { product: 'agents', route: '/agents/run', status: 'available' },
   { product: 'memory', route: '/memory/store', status: 'available' },
-  { product: 'data', route: '/data/query', status: 'coming_soon' },
+  { product: 'data', route: '/data/query', status: 'available' },
 ];
 
 const K = 1024;

@@ -309,6 +309,11 @@ test('the Data tab ingests a document through the SDK, finds its passage, keeps 
   await page.fill('#data-query', 'पुस्तकालय खुलता है');
   await page.click('#data-search-form button');
   await expect(page.locator('#data-results li').first()).toContainText('पुस्तकालय सुबह नौ बजे खुलता है।');
+  await page.click('#data-ask-form button');
+  await expect(page.locator('#data-status')).toContainText(/Answered in \d+ ms from [1-9]\d* passages/, {
+    timeout: 60_000,
+  });
+  await expect(page.locator('#data-results li').first()).toContainText('[1] library.md');
   await page.click('#data-clear');
   await expect(page.locator('#data-status')).toContainText('Deleted 1 file(s) and the store.');
   expect(errors).toEqual([]);

@@ -131,7 +131,7 @@ test.describe('the service through the openai SDK', () => {
           headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
           body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'x'.repeat(5_000_000) }] }),
         }),
-        comingSoon: await raw(
+        dataQuery: await raw(
           { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{}' },
           '/v1/data/query',
         ),
@@ -149,7 +149,7 @@ test.describe('the service through the openai SDK', () => {
     expect(errors.json).toMatchObject({ status: 400, code: 'invalid_json' });
     expect(errors.type).toMatchObject({ status: 415, code: 'unsupported_media_type' });
     expect(errors.size).toMatchObject({ status: 413, code: 'request_too_large' });
-    expect(errors.comingSoon).toMatchObject({ status: 501, code: 'coming_soon' });
+    expect(errors.dataQuery).toMatchObject({ status: 400, code: 'missing_required_parameter', param: 'query' });
   });
 
   test('install() answers plain fetch for baseURL only; uninstall() restores it', async ({ page }) => {

@@ -99,3 +99,31 @@ export const listSchema = v.object({
   purpose: v.optional(v.string()),
   filter: v.optional(v.picklist(['in_progress', 'completed', 'failed', 'cancelled'])),
 });
+
+/** POST /data/query (**Choice**, docs/api.md § Data). */
+export const querySchema = v.pipe(
+  v.object({
+    model: v.optional(v.string(), 'chat-v2'),
+    query: v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(1, 'an empty query finds nothing'),
+      v.maxLength(DATA_LIMITS.queryChars),
+    ),
+    vector_store_ids: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.maxLength(8))),
+    dataset: v.optional(v.pipe(v.string(), v.minLength(1))),
+    filters: v.optional(v.nullable(filterSchema)),
+    max_num_results: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(DATA_LIMITS.results)), 5),
+    score_threshold: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+    mode: v.optional(v.picklist(['search', 'answer']), 'answer'),
+    stream: v.optional(v.boolean(), false),
+    instructions: v.optional(v.pipe(v.string(), v.maxLength(DATA_LIMITS.queryChars))),
+    max_tokens: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+    temperature: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(2))),
+    seed: v.optional(v.pipe(v.number(), v.integer())),
+  }),
+  v.check(
+    (body) => (body.vector_store_ids === undefined) !== (body.dataset === undefined),
+    'name the stores: vector_store_ids or dataset (one of them)',
+  ),
+);

@@ -117,14 +117,15 @@ describe('errors in the OpenAI shape', () => {
     ).toContain('remote-only');
   });
 
-  it('501 coming_soon for data; memory validates its body first', async () => {
+  it('memory and data validate their bodies first', async () => {
     expect(await error(await ai.fetch(`${BASE}/memory/store`, postJson({})))).toMatchObject({
       status: 400,
       code: 'invalid_value',
     });
     expect(await error(await ai.fetch(`${BASE}/data/query`, postJson({})))).toMatchObject({
-      status: 501,
-      code: 'coming_soon',
+      status: 400,
+      code: 'missing_required_parameter',
+      param: 'query',
     });
   });
 
