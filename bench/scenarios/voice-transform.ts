@@ -1,6 +1,6 @@
 import createRnnoise from '@jitsi/rnnoise-wasm/dist/rnnoise-sync.js';
 import Sonic from '@echogarden/sonic-wasm';
-import { encodeWav } from '../../src/api/audio/wav';
+import { encodeWav } from '../../src/audio/encode/wav';
 import { decodeMono } from '../../src/audio/mono';
 import { createVaani } from '../../src/index';
 import { quantile, timePaired } from '../support/stats';

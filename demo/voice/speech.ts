@@ -11,6 +11,7 @@ export function mountSpeech(service: Service): void {
   const language = byId<HTMLSelectElement>('speech-language');
   const voice = byId<HTMLSelectElement>('speech-voice');
   const model = byId<HTMLSelectElement>('speech-model');
+  const format = byId<HTMLSelectElement>('speech-format');
   const player = byId<HTMLAudioElement>('speech-player');
   const download = byId<HTMLAnchorElement>('speech-download');
   const status = byId('speech-status');
@@ -63,15 +64,22 @@ export function mountSpeech(service: Service): void {
             speed: slider('speed'),
             stability: slider('stability'),
             style: slider('style'),
+            response_format: format.value,
           }),
         }),
       );
       const wav = await response.blob();
-      URL.revokeObjectURL(player.src);
-      player.src = URL.createObjectURL(wav);
-      download.href = player.src;
+      URL.revokeObjectURL(download.href);
+      download.href = URL.createObjectURL(wav);
+      download.download = `speech.${format.value}`;
+      download.textContent = `Download ${format.value.toUpperCase()}`;
       download.hidden = false;
-      await player.play().catch(() => undefined);
+      // Raw PCM has no header a player could read: it is offered as a download only.
+      player.hidden = format.value === 'pcm';
+      if (!player.hidden) {
+        player.src = download.href;
+        await player.play().catch(() => undefined);
+      }
       say(
         status,
         `Spoke ${text.value.length} characters in ${((performance.now() - started) / 1000).toFixed(2)} s (${wav.type}, ${wav.size} bytes).`,

@@ -34,6 +34,7 @@ function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void }
     return {
       voice,
       text: params.input,
+      format: params.response_format,
       speed: params.speed,
       stability: params.stability,
       style: params.style,

@@ -12,6 +12,10 @@ export interface Voice {
   downloadBytes?: number;
 }
 
+/** The `response_format`s of /audio/speech, WAV first (the spec's default). */
+export const SPEECH_FORMATS = ['wav', 'pcm', 'flac', 'opus', 'aac', 'mp3'] as const;
+export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
+
 export interface SpeechParams {
   model: string;
   voice: string;
@@ -19,6 +23,15 @@ export interface SpeechParams {
   speed: number;
   stability: number;
   style: number;
+  response_format: SpeechFormat;
+}
+
+/** Encoded speech, ready to answer with. */
+export interface EncodedAudio {
+  bytes: ArrayBuffer;
+  contentType: string;
+  /** The rate of the encoded samples (24 kHz for pcm, 48 kHz for opus/aac/mp3, the voice's own otherwise). */
+  sampleRate: number;
 }
 
 /** Audio as the engine made it: mono float samples at a sample rate. */
@@ -29,7 +42,8 @@ export interface AudioResult {
 
 export interface SpeechEngine {
   voices(): Voice[];
-  speak(params: SpeechParams, signal: AbortSignal): Promise<AudioResult>;
+  /** Speaks and encodes as `params.response_format`, both in the engine's worker. */
+  speak(params: SpeechParams, signal: AbortSignal): Promise<EncodedAudio>;
 }
 
 /** Longest audio a transcription accepts, in seconds (the route's 25 MiB upload limit bounds it too). */

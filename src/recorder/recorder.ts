@@ -1,6 +1,6 @@
 import workletURL from '../audio-worklets/recorder.worklet.ts?worker&url';
 import type { RecorderCommand, RecorderMessage } from '../audio-worklets/recorder.worklet';
-import { encodeWav } from '../api/audio/wav';
+import { encodeWav } from '../audio/encode/wav';
 import { SpeechTracker, type SpeechSpan, type VadOptions } from './vad';
 
 export interface RecorderOptions {

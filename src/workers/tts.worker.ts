@@ -7,6 +7,7 @@ import { ESPEAK_PACKAGE, loadEspeak, type Espeak } from '../voice/tts/espeak';
 import { TtsError } from '../voice/tts/errors';
 import type { SpeakContext, SpeakJob, SpeakResult } from '../voice/tts/job';
 import { RUNTIMES } from '../voice/tts/runtimes';
+import { encodeAudio, FormatUnavailable } from '../audio/encode';
 import { exposeEngine } from './expose';
 
 let espeak: { base: string | undefined; ready: Promise<Espeak> } | undefined;
@@ -65,9 +66,11 @@ const api = {
       },
     };
     try {
-      const audio = await RUNTIMES[job.voice.spec.engine](job, context);
-      return Comlink.transfer({ audio }, [audio.samples.buffer]);
+      const audio = await encodeAudio(await RUNTIMES[job.voice.spec.engine](job, context), job.format);
+      return Comlink.transfer({ audio }, [audio.bytes]);
     } catch (error) {
+      if (error instanceof FormatUnavailable)
+        return { error: new TtsError(400, error.message, 'unsupported_format', 'response_format').toData() };
       if (!(error instanceof TtsError)) throw error;
       return { error: error.toData() };
     }

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { SPEECH_FORMATS } from '../../protocol/audio';
 
 const unit = v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1));
 export const speed = v.pipe(v.number(), v.finite(), v.minValue(0.5), v.maxValue(2));
@@ -17,7 +18,7 @@ export const speechSchema = v.object({
   speed: v.optional(speed, 1),
   stability: v.optional(unit, 0.5),
   style: v.optional(unit, 0.35),
-  response_format: v.optional(v.literal('wav', "only 'wav' is supported"), 'wav'),
+  response_format: v.optional(v.picklist(SPEECH_FORMATS), 'wav'),
 });
 
 /** Multipart fields are text: numbers are parsed before the schema sees them. */

@@ -4,7 +4,6 @@ import { ApiError } from '../errors';
 import { resolveVoice } from '../../voice/aliases';
 import { requireRouteModel } from '../models-check';
 import { speechSchema } from './schema';
-import { wavResponse } from './wav';
 
 /** POST /audio/speech */
 export async function speech(ctx: Context, request: Request, path: string): Promise<Response> {
@@ -28,7 +27,10 @@ export async function speech(ctx: Context, request: Request, path: string): Prom
           'voice',
         );
       }
-      return wavResponse(await engine.speak(body, request.signal));
+      const audio = await engine.speak(body, request.signal);
+      return new Response(audio.bytes, {
+        headers: { 'content-type': audio.contentType, 'x-vaani-sample-rate': String(audio.sampleRate) },
+      });
     },
   });
 }

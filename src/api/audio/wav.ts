@@ -1,30 +1,6 @@
+import { encodeWav } from '../../audio/encode/wav';
 import type { AudioResult } from '../../protocol/audio';
 
-/** 16-bit PCM mono WAV bytes. */
-export function encodeWav({ samples, sampleRate }: AudioResult): ArrayBuffer {
-  const buffer = new ArrayBuffer(44 + samples.length * 2);
-  const view = new DataView(buffer);
-  const ascii = (offset: number, text: string) =>
-    [...text].forEach((c, i) => view.setUint8(offset + i, c.charCodeAt(0)));
-  ascii(0, 'RIFF');
-  view.setUint32(4, 36 + samples.length * 2, true);
-  ascii(8, 'WAVE');
-  ascii(12, 'fmt ');
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 1, true);
-  view.setUint32(24, sampleRate, true);
-  view.setUint32(28, sampleRate * 2, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
-  ascii(36, 'data');
-  view.setUint32(40, samples.length * 2, true);
-  for (let i = 0; i < samples.length; i++) {
-    const s = Math.max(-1, Math.min(1, samples[i]!));
-    view.setInt16(44 + i * 2, s < 0 ? s * 0x8000 : s * 0x7fff, true);
-  }
-  return buffer;
-}
-
+/** A WAV answer (the audio routes' default format). */
 export const wavResponse = (audio: AudioResult, headers: Record<string, string> = {}) =>
   new Response(encodeWav(audio), { headers: { 'content-type': 'audio/wav', ...headers } });

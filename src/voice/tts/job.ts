@@ -1,4 +1,4 @@
-import type { AudioResult } from '../../protocol/audio';
+import type { AudioResult, EncodedAudio, SpeechFormat } from '../../protocol/audio';
 import type { FileLoader } from '../../store/loader';
 import type { StoreOptions } from '../../store/types';
 import type { CatalogueVoice } from '../catalogue';
@@ -7,6 +7,8 @@ import type { TtsErrorData } from './errors';
 /** One /audio/speech request as the TTS worker receives it. */
 export interface SpeakJob {
   voice: CatalogueVoice;
+  /** The format the worker encodes the speech as. */
+  format: SpeechFormat;
   text: string;
   speed: number;
   stability: number;
@@ -20,7 +22,7 @@ export interface SpeakJob {
   store?: StoreOptions;
 }
 
-export type SpeakResult = { audio: AudioResult } | { error: TtsErrorData };
+export type SpeakResult = { audio: EncodedAudio } | { error: TtsErrorData };
 
 /** What a runtime needs besides the job: shared eSpeak, the voice's files, and whether the request was cancelled. */
 export interface SpeakContext {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { encodeWav } from '../../../src/api/audio/wav';
+import { encodeWav } from '../../../src/audio/encode/wav';
 import { decodeMono } from '../../../src/audio/mono';
 import { readWav } from './wav';
 import { SHARED_DIR } from '../../support/shared';

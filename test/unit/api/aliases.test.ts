@@ -1,3 +1,4 @@
+import { encodeWav } from '../../../src/audio/encode/wav';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { SpeechParams, Voice } from '../../../src/protocol/audio';
@@ -28,7 +29,11 @@ function recordingSpeech() {
       voices: () => voices,
       speak: async (params) => {
         seen.push(params);
-        return { samples: new Float32Array(2400), sampleRate: 24000 };
+        return {
+          bytes: encodeWav({ samples: new Float32Array(2400), sampleRate: 24000 }),
+          contentType: 'audio/wav',
+          sampleRate: 24000,
+        };
       },
       dispose() {},
     }),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { encodeWav } from '../../../src/api/audio/wav';
+import { encodeWav } from '../../../src/audio/encode/wav';
 import { decodeAudio } from '../../../src/audio/decode';
 import { toAudioApiError } from '../../../src/audio/errors';
 import { ApiError } from '../../../src/api/errors';

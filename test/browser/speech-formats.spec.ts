@@ -1,0 +1,185 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { openHarness } from './support/page';
+
+const ESPEAK_BASE = '/node_modules/@echogarden/espeak-ng-emscripten/';
+const FORMATS = ['wav', 'pcm', 'flac', 'opus', 'aac', 'mp3'] as const;
+type Format = (typeof FORMATS)[number];
+const TYPES: Record<Format, string> = {
+  wav: 'audio/wav',
+  pcm: 'audio/pcm',
+  flac: 'audio/flac',
+  opus: 'audio/ogg',
+  aac: 'audio/aac',
+  mp3: 'audio/mpeg',
+};
+/** How far a decoded duration may be from the input's: one codec frame (plus AAC's and MP3's priming). */
+const FRAME: Record<Format, number> = {
+  wav: 0,
+  pcm: 1 / 24000,
+  flac: 0,
+  opus: 0.02,
+  aac: 2048 / 48000,
+  mp3: 2 * (1152 / 48000),
+};
+
+/** Mono float samples ffmpeg decodes from `bytes` at 48 kHz (raw s16le at 24 kHz for pcm). */
+function decode(bytes: Buffer, format: string, rate = 48000): Float32Array {
+  const dir = mkdtempSync(join(tmpdir(), 'vaani-speech-'));
+  const file = join(dir, `speech.${format}`);
+  writeFileSync(file, bytes);
+  const input = format === 'pcm' ? ['-f', 's16le', '-ar', '24000', '-ac', '1', '-i', file] : ['-i', file];
+  const raw = execFileSync('ffmpeg', ['-v', 'error', ...input, '-f', 'f32le', '-ac', '1', '-ar', String(rate), '-'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return new Float32Array(raw.buffer, raw.byteOffset, raw.length / 4);
+}
+
+const seconds = (samples: Float32Array, rate = 48000) => samples.length / rate;
+
+test('each format encodes real speech in the browser to what ffmpeg decodes back: the same duration ± 1 frame, the same signal', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await openHarness(page);
+  const speech = decode(readFileSync(resolve('../shared/audio/jfk.flac')), 'flac', 16000);
+  const answers = await page.evaluate(
+    async ({ samples, formats }) => {
+      // The worker's own module, run here on the same samples for every format.
+      const module = '/src/audio/encode/index.ts';
+      const { encodeAudio } = (await import(/* @vite-ignore */ module)) as typeof import('../../src/audio/encode');
+      const audio = { samples: new Float32Array(samples), sampleRate: 16000 };
+      const out = [];
+      for (const format of formats) {
+        try {
+          const encoded = await encodeAudio(audio, format);
+          const bytes = new Uint8Array(encoded.bytes);
+          let binary = '';
+          for (let i = 0; i < bytes.length; i += 0x8000)
+            binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+          out.push({ format, body: btoa(binary) as string | null, name: null as string | null });
+        } catch (error) {
+          out.push({ format, body: null, name: (error as Error).name });
+        }
+      }
+      return out;
+    },
+    { samples: Array.from(speech), formats: [...FORMATS] },
+  );
+  const reference = decode(Buffer.from(answers[0]!.body!, 'base64'), 'wav');
+  expect(seconds(reference)).toBeCloseTo(speech.length / 16000, 4);
+  for (const answer of answers) {
+    if (!answer.body) {
+      expect(['aac', 'mp3']).toContain(answer.format);
+      expect(answer.name).toBe('FormatUnavailable');
+      continue;
+    }
+    const decoded = decode(Buffer.from(answer.body, 'base64'), answer.format);
+    const gap = Math.abs(seconds(decoded) - seconds(reference));
+    expect(gap, `${answer.format}: ${seconds(decoded)} s vs ${seconds(reference)} s`).toBeLessThanOrEqual(
+      FRAME[answer.format as Format] + 1 / 48000,
+    );
+    // The same speech: the decoded signal's level follows the input's (lossy codecs shift it by their delay).
+    const energy = (x: Float32Array) => Math.sqrt(x.reduce((sum, v) => sum + v * v, 0) / x.length);
+    expect(energy(decoded) / energy(reference)).toBeGreaterThan(0.8);
+    expect(energy(decoded) / energy(reference)).toBeLessThan(1.25);
+  }
+  expect(answers.filter((answer) => answer.body).map((answer) => answer.format)).toEqual(
+    expect.arrayContaining(['wav', 'pcm', 'flac', 'opus']),
+  );
+});
+
+test('through the openai SDK every format answers its content type and decodes; one this browser cannot write is a 400 naming those it can, sent once', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await openHarness(page);
+  const answers = await page.evaluate(
+    async ({ base, formats }) => {
+      const ai = window.Vaani.createVaani({ auth: 'optional', models: { 'espeak-ng': { baseURL: base } } });
+      let requests = 0;
+      const counted: typeof fetch = (input, init) => (requests++, ai.fetch(input, init));
+      // Default retries: a 400 must not be retried.
+      const client = new window.OpenAI({
+        baseURL: ai.baseURL,
+        apiKey: 'k',
+        fetch: counted,
+        dangerouslyAllowBrowser: true,
+      });
+      const out = [];
+      for (const format of formats) {
+        const before = requests;
+        try {
+          const response = await client.audio.speech
+            .create({ model: 'tts-1', voice: 'alloy', input: 'Hello from the browser.', response_format: format })
+            .asResponse();
+          const bytes = new Uint8Array(await response.arrayBuffer());
+          let binary = '';
+          for (let i = 0; i < bytes.length; i += 0x8000)
+            binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+          const type = response.headers.get('content-type');
+          out.push({
+            format,
+            type,
+            rate: response.headers.get('x-vaani-sample-rate'),
+            body: btoa(binary),
+            sent: requests - before,
+          });
+        } catch (error) {
+          const e = error as { status?: number; error?: { param?: string; code?: string; message?: string } };
+          out.push({ format, status: e.status, error: e.error, sent: requests - before });
+        }
+      }
+      ai.dispose();
+      return out;
+    },
+    { base: ESPEAK_BASE, formats: [...FORMATS] },
+  );
+  const written = answers.filter((answer) => answer.body).map((answer) => answer.format);
+  expect(written).toEqual(expect.arrayContaining(['wav', 'pcm', 'flac', 'opus']));
+  const wav = seconds(decode(Buffer.from(answers[0]!.body!, 'base64'), 'wav'));
+  for (const answer of answers) {
+    expect(answer.sent).toBe(1);
+    if (answer.body) {
+      expect(answer.type).toBe(TYPES[answer.format]);
+      // eSpeak's timing varies by a few percent from one call to the next; encoding itself is exact (test above).
+      expect(Math.abs(seconds(decode(Buffer.from(answer.body, 'base64'), answer.format)) - wav) / wav).toBeLessThan(
+        0.1,
+      );
+      if (answer.format === 'pcm') expect(answer.rate).toBe('24000');
+    } else {
+      expect(answer.status).toBe(400);
+      expect(answer.error).toMatchObject({ param: 'response_format', code: 'unsupported_format' });
+      expect(answer.error!.message).toContain(`Formats it can write: ${written.join(', ')}.`);
+    }
+  }
+});
+
+test('an unknown speech format is a 400 naming the parameter, and the next request works', async ({ page }) => {
+  await openHarness(page);
+  const result = await page.evaluate(async (base) => {
+    const ai = window.Vaani.createVaani({ auth: 'optional', models: { 'espeak-ng': { baseURL: base } } });
+    const post = (format: unknown) =>
+      ai.fetch('/v1/audio/speech', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'tts-1', voice: 'alloy', input: 'Hello.', response_format: format }),
+      });
+    const bad = await post('ogg');
+    const next = await post('flac');
+    const out = {
+      bad: bad.status,
+      error: (await bad.json()).error,
+      next: next.status,
+      type: next.headers.get('content-type'),
+    };
+    ai.dispose();
+    return out;
+  }, ESPEAK_BASE);
+  expect(result.bad).toBe(400);
+  expect(result.error).toMatchObject({ param: 'response_format', type: 'invalid_request_error' });
+  expect([result.next, result.type]).toEqual([200, 'audio/flac']);
+});
