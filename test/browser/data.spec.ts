@@ -262,3 +262,126 @@ test('bad files: 400 for an unsupported or binary upload, 413 over the limit, a 
   expect(got.stillWorks[0]).toMatchObject({ file_id: got.good, attributes: { source: 'upload' } });
   expect(errors).toEqual([]);
 });
+
+/** Rows in each object store of the data database (what deleting must empty). */
+const rowsLeft = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<Record<string, number>>((resolve, reject) => {
+        const open = indexedDB.open('vaani-data');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = async () => {
+          const db = open.result;
+          const names = [...db.objectStoreNames];
+          const tx = db.transaction(names);
+          const counts = await Promise.all(
+            names.map(
+              (name) =>
+                new Promise<number>((done) => {
+                  const request = tx.objectStore(name).count();
+                  request.onsuccess = () => done(request.result);
+                }),
+            ),
+          );
+          db.close();
+          resolve(Object.fromEntries(names.map((name, i) => [name, counts[i]!])));
+        };
+      }),
+  );
+
+test('a reload mid-ingestion resumes the file; deleting the file and the store leaves no row behind', async ({
+  page,
+}) => {
+  const errors = await openHarness(page, PAGE);
+  await start(page, encoder.url);
+  const lines = Array.from({ length: 1500 }, (_, i) => `Line ${i} of the ledger records shipment ${i * 7}.`);
+  lines.push('The planted sentence says the vault code is saffron.');
+  const added = await inPage(
+    page,
+    async ({ client }, text) => {
+      const file = await client.files.create({ file: new File([text], 'ledger.txt'), purpose: 'assistants' });
+      const store = await client.vectorStores.create({ name: 'ledger' });
+      const entry = await client.vectorStores.files.create(store.id, { file_id: file.id });
+      return { file: file.id, store: store.id, status: entry.status };
+    },
+    lines.join('\n'),
+  );
+  expect(added.status).toBe('in_progress');
+  await page.reload();
+  await page.waitForFunction(() => document.title === 'ready');
+  await start(page, encoder.url);
+  const resumed = await inPage(
+    page,
+    async ({ client }, { file, store }) => {
+      const first = await client.vectorStores.files.retrieve(file, { vector_store_id: store });
+      const done = await client.vectorStores.files.poll(store, file, { pollIntervalMs: 200 });
+      const hits = await client.vectorStores.search(store, { query: 'vault code saffron', max_num_results: 1 });
+      return { first: first.status, done: done.status, top: hits.data[0]!.content[0]!.text };
+    },
+    added,
+  );
+  expect(resumed.first).toBe('in_progress');
+  expect(resumed.done).toBe('completed');
+  expect(resumed.top).toContain('vault code is saffron');
+  const before = await rowsLeft(page);
+  expect(before.chunks).toBeGreaterThan(10);
+  await inPage(
+    page,
+    async ({ client }, { file, store }) => {
+      await client.files.delete(file);
+      await client.vectorStores.delete(store);
+    },
+    added,
+  );
+  expect(await rowsLeft(page)).toEqual({ batches: 0, blobs: 0, chunks: 0, entries: 0, files: 0, stores: 0 });
+  expect(errors).toEqual([]);
+});
+
+test('a full quota is a 507 quota_exceeded with nothing stored; the next upload works', async ({ page }) => {
+  await openHarness(page, PAGE);
+  const cdp = await page.context().newCDPSession(page);
+  const origin = new URL(page.url()).origin;
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 1024 * 1024 });
+  await start(page, encoder.url);
+  const got = await inPage(
+    page,
+    async ({ ai, client }) => {
+      const upload = (name: string, text: string) =>
+        ai.fetch(`${ai.baseURL}/files`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer k' },
+          body: (() => {
+            const form = new FormData();
+            form.set('purpose', 'assistants');
+            form.set('file', new File([text], name));
+            return form;
+          })(),
+        });
+      const first = await upload('first.txt', 'The first file fits.');
+      // Incompressible text: Chromium compresses IndexedDB values, so a repeated letter would fit.
+      const letters = Array.from({ length: 3_000_000 }, () =>
+        String.fromCharCode(97 + Math.floor(Math.random() * 26)),
+      ).join('');
+      const full = await upload('big.txt', letters);
+      const listed = await client.files.list();
+      return {
+        first: first.status,
+        full: { status: full.status, body: await full.json() },
+        listed: listed.data.map((file) => file.filename),
+      };
+    },
+    undefined,
+  );
+  expect(got.first).toBe(200);
+  expect(got.full.status).toBe(507);
+  expect(got.full.body.error).toMatchObject({ code: 'quota_exceeded', type: 'server_error' });
+  expect(got.listed).toEqual(['first.txt']);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+  const after = await inPage(
+    page,
+    async ({ client }) =>
+      (await client.files.create({ file: new File(['after'], 'after.txt'), purpose: 'assistants' })).filename,
+    undefined,
+  );
+  expect(after).toBe('after.txt');
+});
