@@ -3,6 +3,7 @@ import { readForm, parse } from '../body';
 import { dispatch, type Context } from '../context';
 import { ApiError, badRequest } from '../errors';
 import { requireModel } from '../models-check';
+import { resolveVoice } from '../../voice/aliases';
 import { transformSchema } from './schema';
 import { wavResponse } from './wav';
 
@@ -17,7 +18,8 @@ export const transform =
     requireModel(form.model, 'voice');
     if (operation !== 'isolate' && !form.voice)
       throw badRequest("Missing required parameter: 'voice'.", 'voice', 'missing_required_parameter');
-    const params: TransformParams = { ...form, audio: form.file };
+    // OpenAI's voice names (alloy …) name local voices here as on /audio/speech.
+    const params: TransformParams = { ...form, voice: form.voice && resolveVoice(form.voice), audio: form.file };
     return dispatch(ctx, {
       request,
       path,

@@ -90,3 +90,43 @@ describe("OpenAI's model and voice names", () => {
     }
   });
 });
+
+describe("OpenAI's voice names on the audio-to-audio routes", () => {
+  it('voice-changer and speech-to-speech take alloy as the local voice it names', async () => {
+    const seen: { operation: string; voice?: string }[] = [];
+    const voices = VOICES.map((v) => voice(v.id));
+    const silence = async () => ({ samples: new Float32Array(160), sampleRate: 16000 });
+    const factory: EngineFactory<'transform'> = {
+      kind: 'transform',
+      models: ['speech-v1-turbo', 'speech-tts-v1'],
+      info: () => ({ backends: ['wasm'] }),
+      voices: () => voices,
+      create: () => ({
+        voices: () => voices,
+        isolate: silence,
+        changeVoice: async (params) => (seen.push({ operation: 'changeVoice', voice: params.voice }), silence()),
+        speechToSpeech: async (params) => (seen.push({ operation: 'speechToSpeech', voice: params.voice }), silence()),
+        dispose() {},
+      }),
+    };
+    const ai = service({}, [factory]);
+    for (const [route, name] of [
+      ['voice-changer', 'alloy'],
+      ['speech-to-speech', 'onyx'],
+      ['voice-changer', 'no-such-voice'],
+    ]) {
+      const form = new FormData();
+      form.set('file', new File([encodeWav({ samples: new Float32Array(160), sampleRate: 16000 })], 'a.wav'));
+      form.set('voice', name!);
+      const res = await ai.fetch(`${BASE}/audio/${route}`, { method: 'POST', headers: AUTH, body: form });
+      if (name === 'no-such-voice') {
+        expect(res.status).toBe(404);
+        expect((await res.json()).error).toMatchObject({ code: 'voice_not_found', param: 'voice' });
+      } else expect(res.status, route).toBe(200);
+    }
+    expect(seen).toEqual([
+      { operation: 'changeVoice', voice: 'en-US-female-1' },
+      { operation: 'speechToSpeech', voice: 'en-US-male-1' },
+    ]);
+  });
+});
