@@ -8,6 +8,7 @@ export function mountTranscribe(service: Service, clip: Clip): void {
   const task = byId<HTMLSelectElement>('transcribe-task');
   const language = byId<HTMLInputElement>('transcribe-language');
   const engine = byId<HTMLSelectElement>('transcribe-engine');
+  const chunking = byId<HTMLSelectElement>('transcribe-chunking');
   const output = byId('transcribe-output');
   const status = byId('transcribe-status');
 
@@ -30,17 +31,25 @@ export function mountTranscribe(service: Service, clip: Clip): void {
         ...(language.value ? { language: language.value } : {}),
         // Vaani's extension field: which recogniser (auto routes India's 22 languages to IndicConformer).
         ...(engine.value !== 'auto' ? { engine: engine.value } : {}),
+        // OpenAI's field: Whisper cuts the audio where Silero VAD hears pauses and skips the silence.
+        ...(chunking.value ? { chunking_strategy: 'auto' as const } : {}),
       };
       const result = (
         task.value === 'translate'
           ? await service.client.audio.translations.create(request)
           : await service.client.audio.transcriptions.create(request)
-      ) as { text: string; language?: string; engine?: { name: string; language_source: string } };
+      ) as {
+        text: string;
+        language?: string;
+        segments?: unknown[];
+        engine?: { name: string; language_source: string };
+      };
       output.textContent = result.text;
       const by = result.engine
         ? ` by ${result.engine.name === 'whisper' ? 'Whisper' : 'IndicConformer'} (${result.language}, ${result.engine.language_source})`
         : '';
-      say(status, `Done in ${((performance.now() - started) / 1000).toFixed(2)} s${by}.`, 'ok');
+      const segments = result.segments ? `, ${result.segments.length} segments` : '';
+      say(status, `Done in ${((performance.now() - started) / 1000).toFixed(2)} s${by}${segments}.`, 'ok');
     } catch (error) {
       say(status, describeError(error), 'error');
     } finally {

@@ -70,8 +70,11 @@ function isEmptyMultipart(request: Request, raw: Uint8Array): boolean {
   return boundary !== undefined && raw.byteLength < 200 && new TextDecoder().decode(raw).trim() === `--${boundary}--`;
 }
 
+/** A multipart field's value: text, a file, a list (`name[]`) or an object (`name[key]`). */
+export type FormValue = string | File | string[] | Record<string, string>;
+
 /** Reads a multipart body into plain fields and files. */
-export async function readForm(request: Request): Promise<Body<Record<string, string | File | string[]>>> {
+export async function readForm(request: Request): Promise<Body<Record<string, FormValue>>> {
   requireMediaType(request, 'multipart/form-data');
   const raw = await readLimited(request, LIMITS.uploadBytes, 'upload');
   let form: FormData;
@@ -82,12 +85,17 @@ export async function readForm(request: Request): Promise<Body<Record<string, st
   } catch {
     throw badRequest('The request body is not valid multipart/form-data.', null, 'invalid_multipart');
   }
-  const fields: Record<string, string | File | string[]> = {};
+  const fields: Record<string, FormValue> = {};
   for (const [key, value] of form) {
-    // Array fields arrive as repeated `name[]` parts (the openai SDK's encoding of arrays).
+    // Array fields arrive as repeated `name[]` parts, objects as `name[key]` parts (the openai SDK's encodings).
+    const member = /^([^[\]]+)\[([^[\]]+)\]$/.exec(key);
     if (key.endsWith('[]') && typeof value === 'string') {
       const list = fields[key.slice(0, -2)];
       fields[key.slice(0, -2)] = Array.isArray(list) ? [...list, value] : [value];
+    } else if (member && typeof value === 'string') {
+      const object = fields[member[1]!];
+      const base = typeof object === 'object' && !Array.isArray(object) && !(object instanceof File) ? object : {};
+      fields[member[1]!] = { ...base, [member[2]!]: value };
     } else fields[key] = value;
   }
   return { value: fields, raw };

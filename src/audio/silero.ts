@@ -54,3 +54,13 @@ export async function loadSilero(ort: Ort, modelURL: string): Promise<SileroVad>
   });
   return new SileroVad(ort, session);
 }
+
+/** One Silero model per worker, loaded on first use; a failed load is forgotten so the next call tries again. */
+export function sileroOnce(load: (modelURL: string) => Promise<SileroVad>): (modelURL: string) => Promise<SileroVad> {
+  let vad: Promise<SileroVad> | undefined;
+  return (modelURL) =>
+    (vad ??= load(modelURL).catch((error: unknown) => {
+      vad = undefined;
+      throw error;
+    }));
+}

@@ -1,3 +1,4 @@
+import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
 import { ApiError } from '../api/errors';
 import { possibleBackends } from '../backends/plan';
 import { speechRecognitionSources } from '../catalogue/sources';
@@ -67,9 +68,13 @@ function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSour
     }, signal);
   return {
     async transcribe(bytes: Uint8Array, params: Omit<TranscriptionParams, 'audio'>, signal: AbortSignal) {
-      const { model, task, language, prompt, temperature, timestamps, guards } = params;
+      const { model, task, language, prompt, temperature, timestamps, guards, chunking } = params;
       const result = await run(signal, (api) =>
-        api.transcribe({ ...job(bytes), params: { model, task, language, prompt, temperature, timestamps, guards } }),
+        api.transcribe({
+          ...job(bytes),
+          vadURL: new URL(sileroURL, globalThis.location?.href).href,
+          params: { model, task, language, prompt, temperature, timestamps, guards, chunking },
+        }),
       );
       if (signal.aborted) throw abortError(signal);
       const { transcript, backend, languages } = unwrap(result);

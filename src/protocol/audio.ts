@@ -66,6 +66,18 @@ export interface TranscriptionParams {
   decoding?: 'ctc' | 'rnnt';
   /** Whisper's fallback, silence and prompt rules (extension fields); OpenAI's defaults when absent. */
   guards?: Partial<DecodingGuards>;
+  /** Cut the audio at pauses found by Silero VAD (`chunking_strategy`); fixed 30 s windows when absent. */
+  chunking?: VadChunking;
+}
+
+/** `chunking_strategy` as the engine reads it ('auto' is OpenAI's server_vad defaults). */
+export interface VadChunking {
+  /** Speech probability that starts speech (0.5). */
+  threshold: number;
+  /** Audio kept before and after each stretch of speech, in ms (300). */
+  paddingMs: number;
+  /** A pause at least this long ends a stretch of speech, in ms (200). */
+  silenceMs: number;
 }
 
 /**

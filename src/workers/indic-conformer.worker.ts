@@ -1,7 +1,7 @@
 import { ApiError } from '../api/errors';
 import { toAudioApiError } from '../audio/errors';
 import { decodeMono } from '../audio/mono';
-import { loadSilero, type SileroVad } from '../audio/silero';
+import { loadSilero, sileroOnce } from '../audio/silero';
 import { loadOrt } from '../backends/ort';
 import { loadIndicConformer, type StartedIndicConformer } from '../models/indic-conformer/load';
 import { IndicRequestError, transcribeIndic } from '../models/indic-conformer/transcribe';
@@ -21,7 +21,7 @@ export interface IndicJob extends ModelJob {
 export type IndicResult = { transcript: Transcript; backend: string; dtype: string } | ErrorResult;
 
 const load = modelSlot<StartedIndicConformer>('IndicConformer speech recognition model', loadIndicConformer);
-let vad: Promise<SileroVad> | undefined;
+const silero = sileroOnce(async (url) => loadSilero(await loadOrt(false), url));
 let cancelled = false;
 
 function asApiError(error: unknown): ApiError | undefined {
@@ -38,20 +38,16 @@ const api = {
     try {
       const { samples } = await decodeMono(job.audio, 16000, { maxSeconds: MAX_TRANSCRIPTION_SECONDS });
       const started = await load(job);
-      vad ??= loadOrt(false)
-        .then((ort) => loadSilero(ort, job.vadURL))
-        .catch((error: unknown) => {
-          vad = undefined;
-          throw new ApiError(
-            503,
-            `The Silero VAD model could not be loaded: ${String(error)}`,
-            'model_unavailable',
-            'model',
-          );
-        });
-      const silero = await vad;
-      silero.reset();
-      const speech = await silero.probabilities(samples, () => cancelled);
+      const vad = await silero(job.vadURL).catch((error: unknown) => {
+        throw new ApiError(
+          503,
+          `The Silero VAD model could not be loaded: ${String(error)}`,
+          'model_unavailable',
+          'model',
+        );
+      });
+      vad.reset();
+      const speech = await vad.probabilities(samples, () => cancelled);
       const transcript = await transcribeIndic(started.model, samples, {
         language: job.language,
         decoding: job.decoding,

@@ -234,6 +234,7 @@ test('the voice studio speaks a WAV, records the microphone, transcribes, isolat
   });
   await page.fill('#transcribe-language', '');
   await page.selectOption('#transcribe-task', 'translate');
+  await page.selectOption('#transcribe-chunking', 'auto');
   await page.click('#transcribe-go');
   await expect(page.locator('#transcribe-status')).toContainText('Done in', { timeout: 90_000 });
 

@@ -35,6 +35,34 @@ const file = v.pipe(
   v.check((f) => f.size > 0, 'must not be empty'),
 );
 
+/** A number given as a number (JSON) or as text (a multipart part). */
+const loose = <S extends v.GenericSchema<number>>(schema: S) => v.union([schema, numeric(schema)]);
+
+/** OpenAI's server_vad chunking object; its fields arrive as `chunking_strategy[key]` parts or in JSON text. */
+const serverVad = v.object({
+  type: v.literal('server_vad', "must be 'server_vad'"),
+  prefix_padding_ms: v.optional(loose(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2000))), 300),
+  silence_duration_ms: v.optional(loose(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(5000))), 200),
+  threshold: v.optional(loose(v.pipe(v.number(), v.minValue(0), v.maxValue(1))), 0.5),
+});
+
+const chunkingStrategy = v.union(
+  [
+    v.pipe(
+      v.literal('auto'),
+      v.transform(() => ({
+        type: 'server_vad' as const,
+        prefix_padding_ms: 300,
+        silence_duration_ms: 200,
+        threshold: 0.5,
+      })),
+    ),
+    v.pipe(v.string(), v.startsWith('{'), v.parseJson(), serverVad),
+    serverVad,
+  ],
+  "must be 'auto' or { type: 'server_vad', prefix_padding_ms?, silence_duration_ms?, threshold? }",
+);
+
 export const transcriptionSchema = v.object({
   file,
   model: v.pipe(v.string(), v.minLength(1)),
@@ -46,6 +74,8 @@ export const transcriptionSchema = v.object({
   /** Vaani extensions: which recogniser (speech-stt-v1 routes by language by default) and IndicConformer's decoder. */
   engine: v.optional(v.picklist(['auto', 'indic-conformer', 'whisper']), 'auto'),
   decoding: v.optional(v.picklist(['ctc', 'rnnt'])),
+  /** OpenAI's field: Whisper cuts the audio at pauses Silero VAD finds (IndicConformer always does). */
+  chunking_strategy: v.optional(chunkingStrategy),
   /** Vaani extensions: Whisper's guards, named as in OpenAI's `transcribe()` (its defaults when absent). */
   temperature_increment_on_fallback: v.optional(numeric(v.pipe(v.number(), v.minValue(0), v.maxValue(1)))),
   compression_ratio_threshold: v.optional(numeric(v.pipe(v.number(), v.minValue(0)))),

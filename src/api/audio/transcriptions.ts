@@ -33,6 +33,11 @@ export const transcriptions =
             words: format === 'verbose_json' && form.timestamp_granularities.includes('word'),
             engine: form.engine,
             decoding: form.decoding,
+            chunking: form.chunking_strategy && {
+              threshold: form.chunking_strategy.threshold,
+              paddingMs: form.chunking_strategy.prefix_padding_ms,
+              silenceMs: form.chunking_strategy.silence_duration_ms,
+            },
             guards: {
               temperatureIncrement: form.temperature_increment_on_fallback,
               compressionRatioThreshold: form.compression_ratio_threshold,

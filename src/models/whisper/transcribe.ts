@@ -1,9 +1,10 @@
-import type { Segment, Transcript } from '../../protocol/audio';
+import type { Segment, Transcript, VadChunking } from '../../protocol/audio';
 import type { WhisperMel } from '../../audio/mel';
 import type { WhisperDecoder } from './decoder';
 import { withDefaults, type WhisperGuards } from './guards';
 import { languageName } from './languages';
 import { PreviousText } from './previous-text';
+import { fixedPlan, SAMPLE_RATE, speechPlan, toOriginal, windowAudio, WINDOW, type Window } from './plan';
 import { placeSegments } from './timeline';
 import { decodeWindow } from './seek';
 import { splitSegments, wholeSegment, type WindowSegment } from './segments';
@@ -25,6 +26,8 @@ export interface TranscribeOptions {
   timestamps: boolean;
   /** Fallback, silence and prompt rules; OpenAI's defaults when absent. */
   guards?: Partial<WhisperGuards>;
+  /** Silero's speech probability per VAD frame with the chunking asked for: windows of speech only. */
+  vad?: { speech: Float32Array; chunking: VadChunking };
   cancelled(): boolean;
   /** Called as decoding advances (the worker's sign of life for its host). */
   progress?(): void;
@@ -38,35 +41,6 @@ export class WhisperRequestError extends Error {
   ) {
     super(message);
     this.name = 'WhisperRequestError';
-  }
-}
-
-const SAMPLE_RATE = 16000;
-const WINDOW = 30 * SAMPLE_RATE;
-/** Audio longer than one window is cut into 30 s windows overlapping by 2 × 5 s. */
-const STRIDE = 5 * SAMPLE_RATE;
-
-interface Window {
-  from: number;
-  /**
-   * Segments starting in [keepFrom, keepTo) seconds (absolute) belong to this window: the middle of
-   * an overlapping window, up to the end of the audio for the last one. A lone window keeps all.
-   */
-  keepFrom: number;
-  keepTo: number;
-}
-
-export function windows(length: number): Window[] {
-  if (length <= WINDOW) return [{ from: 0, keepFrom: 0, keepTo: Infinity }];
-  const out: Window[] = [];
-  for (let from = 0; ; from += WINDOW - 2 * STRIDE) {
-    const last = from + WINDOW >= length;
-    out.push({
-      from,
-      keepFrom: from === 0 ? 0 : (from + STRIDE) / SAMPLE_RATE,
-      keepTo: (last ? length : from + WINDOW - STRIDE) / SAMPLE_RATE,
-    });
-    if (last) return out;
   }
 }
 
@@ -95,17 +69,21 @@ export async function transcribe(
       'language',
     );
   }
-  const plan = windows(samples.length);
-  const timestamps = options.timestamps || plan.length > 1;
+  const plan = options.vad
+    ? speechPlan(options.vad.speech, samples.length, options.vad.chunking)
+    : fixedPlan(samples.length);
+  // Fixed windows overlap and are merged by their timestamps; VAD windows follow each other.
+  const timestamps = options.timestamps || (!options.vad && plan.length > 1);
   const guards = withDefaults(options.guards);
   const prompt = options.prompt?.trim() ? model.tokenizer.encode(` ${options.prompt.trim()}`) : [];
   let language = options.language;
-  const kept: { segment: WindowSegment; offset: number }[] = [];
+  const kept: { segment: WindowSegment; window: Window }[] = [];
+  let previous = new PreviousText(prompt, guards.conditionOnPreviousText, config);
   for (const window of plan) {
-    const features = model.mel.extract(samples.subarray(window.from, window.from + WINDOW));
+    const features = model.mel.extract(windowAudio(samples, window).subarray(0, WINDOW));
     language ??= await detectLanguage(model, features);
-    // Fixed windows overlap, so each starts from the request's prompt; passes inside follow each other.
-    const previous = new PreviousText(prompt, guards.conditionOnPreviousText, config);
+    // Overlapping windows each start from the request's prompt; VAD windows carry the text on.
+    if (!options.vad) previous = new PreviousText(prompt, guards.conditionOnPreviousText, config);
     const task = prefixOf(model, options.task, language, timestamps);
     const { tokens, passes } = await decodeWindow(model.decoder, features, {
       prefix: () => [...previous.prompt(), ...task],
@@ -117,10 +95,9 @@ export async function transcribe(
       cancelled: options.cancelled,
       progress: options.progress,
     });
-    const offset = window.from / SAMPLE_RATE;
     for (const segment of (timestamps ? splitSegments : wholeSegment)(tokens, passes, config.ids)) {
-      const start = offset + (segment.start ?? 0);
-      if (start >= window.keepFrom && start < window.keepTo) kept.push({ segment, offset });
+      const start = toOriginal(window, segment.start ?? 0);
+      if (start >= window.keepFrom && start < window.keepTo) kept.push({ segment, window });
     }
   }
   const duration = samples.length / SAMPLE_RATE;
@@ -130,13 +107,13 @@ export async function transcribe(
     (token) => model.tokenizer.bytes(token),
   );
   const raw: Segment[] = [];
-  for (const [id, { segment, offset }] of kept.entries()) {
+  for (const [id, { segment, window }] of kept.entries()) {
     const text = model.tokenizer.decode(segment.textTokens);
     raw.push({
       id,
-      seek: Math.round(offset * 100) + segment.pass.seek,
-      start: offset + (segment.start ?? 0),
-      end: segment.end === undefined ? Math.max(duration, offset + (segment.start ?? 0)) : offset + segment.end,
+      seek: Math.round((window.spans[0]!.start / SAMPLE_RATE) * 100) + segment.pass.seek,
+      start: toOriginal(window, segment.start ?? 0),
+      end: toOriginal(window, segment.end ?? Infinity, 'end'),
       text,
       tokens: segment.tokens,
       temperature: segment.pass.temperature,
@@ -145,7 +122,7 @@ export async function transcribe(
       no_speech_prob: segment.pass.noSpeechProb,
     });
   }
-  // Whatever the windows' merge gives, segments come out ordered, non-overlapping and inside the audio.
+  // Whatever the windows give, segments come out ordered, non-overlapping and inside the audio.
   const segments = placeSegments(raw, duration).map((segment, id) => ({ ...segment, id }));
   return {
     task: options.task,

@@ -24,6 +24,14 @@ describe('readForm', () => {
     expect(value).toEqual({ model: 'speech-tts-v1', include: ['a', 'b'] });
   });
 
+  it('reads name[key] parts as an object (the openai SDK sends chunking_strategy so)', async () => {
+    const form = new FormData();
+    form.append('chunking_strategy[type]', 'server_vad');
+    form.append('chunking_strategy[threshold]', '0.4');
+    const { value } = await readForm(new Request('http://x/', { method: 'POST', body: form }));
+    expect(value).toEqual({ chunking_strategy: { type: 'server_vad', threshold: '0.4' } });
+  });
+
   it('answers a broken body with a 400 invalid_multipart', async () => {
     const error = await readForm(multipart('not multipart at all')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);

@@ -3,7 +3,7 @@ import type { WhisperConfig } from '../../../src/models/whisper/config';
 import { applyWhisperRules, pickToken } from '../../../src/models/whisper/logits';
 import type { Pass } from '../../../src/models/whisper/seek';
 import { splitSegments } from '../../../src/models/whisper/segments';
-import { windows } from '../../../src/models/whisper/transcribe';
+import { windows } from '../../../src/models/whisper/plan';
 
 const ids = {
   eot: 50257,
