@@ -1,4 +1,5 @@
 import { mountChat } from './chat';
+import { mountCode } from './code';
 import { mountData } from './data';
 import { mountMemory } from './memory';
 import { mountModels } from './models';
@@ -13,7 +14,7 @@ import { mountTranscribe } from './voice/transcribe';
 import { mountTransform } from './voice/transform';
 import { mountWidgets } from './widgets';
 
-const TABS = ['chat', 'voice', 'memory', 'data', 'models', 'widgets', 'settings'];
+const TABS = ['chat', 'voice', 'code', 'memory', 'data', 'models', 'widgets', 'settings'];
 
 function showTab() {
   const current = TABS.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'chat';
@@ -62,6 +63,7 @@ async function main() {
   mountClip(service, clip);
   mountTranscribe(service, clip);
   mountTransform(service, clip);
+  mountCode(service);
   mountMemory(service);
   mountData(service);
   mountModels(service);

@@ -43,18 +43,13 @@ type CompletionsRequest = v.InferOutput<typeof completionsSchema>;
 const promptOf = (body: CompletionsRequest) => (typeof body.prompt === 'string' ? body.prompt : body.prompt[0]!);
 
 function toParams(body: CompletionsRequest): ChatParams {
-  if (body.suffix)
-    throw badRequest(
-      'suffix (fill-in-the-middle) is not supported by this model: it needs a code model with FIM tokens.',
-      'suffix',
-      'unsupported_value',
-    );
   if (body.logprobs != null)
     throw badRequest('logprobs is not supported on /completions by the local engine.', 'logprobs', 'unsupported_value');
   return {
     model: body.model,
     messages: [],
     prompt: promptOf(body),
+    suffix: body.suffix ?? undefined,
     temperature: body.temperature ?? 1,
     top_p: body.top_p ?? 1,
     max_tokens: body.max_tokens ?? 16,
@@ -77,11 +72,32 @@ export async function completions(ctx: Context, request: Request, path: string):
     streaming: body.stream === true,
     model: body.model,
     kind: 'chat',
-    local: async (engine) => run(engine, toParams(body), body, request.signal),
+    local: async (engine) =>
+      runCompletion(completionEngine(ctx, body.model, engine), toParams(body), body, request.signal),
   });
 }
 
-async function run(engine: ChatEngine, params: ChatParams, body: CompletionsRequest, signal: AbortSignal) {
+/** code-v1's raw completions and fill-in-the-middle run on its base model (`code-v1-base`). */
+export const completionEngine = (ctx: Context, model: string, engine: ChatEngine): ChatEngine =>
+  (model === 'code-v1' && ctx.registry.get('chat', 'code-v1-base')) || engine;
+
+/** How a text completion is answered: echo, streaming, and extra choice fields from the whole text. */
+export interface CompletionShape {
+  model: string;
+  echo?: boolean | null;
+  stream?: boolean | null;
+  stream_options?: { include_usage: boolean } | null;
+  /** Fields added to the choice of a whole (not streamed) answer. */
+  extra?: (text: string) => Record<string, unknown>;
+}
+
+/** Runs `params` on the engine and answers in the legacy `text_completion` shape, whole or streamed. */
+export async function runCompletion(
+  engine: ChatEngine,
+  params: ChatParams,
+  body: CompletionShape,
+  signal: AbortSignal,
+): Promise<Response> {
   const { deltas, done, backend, stop } = await startChat(engine, params, signal);
   const meta = {
     id: `cmpl-${crypto.randomUUID().replaceAll('-', '')}`,
@@ -90,13 +106,13 @@ async function run(engine: ChatEngine, params: ChatParams, body: CompletionsRequ
     model: body.model,
   };
   const headers = { 'x-vaani-backend': backend };
-  const echo = body.echo ? params.prompt! : '';
+  const echo = body.echo ? (params.prompt ?? '') : '';
   const choice = (text: string, finish_reason: string | null) => ({ text, index: 0, logprobs: null, finish_reason });
   if (!body.stream) {
     const text = echo + (await joined(deltas));
     const outcome = await done;
     return Response.json(
-      { ...meta, choices: [choice(text, outcome.finish_reason)], usage: outcome.usage },
+      { ...meta, choices: [{ ...choice(text, outcome.finish_reason), ...body.extra?.(text) }], usage: outcome.usage },
       { headers },
     );
   }

@@ -8,6 +8,12 @@ import type { ModelSource, SpeechRecognitionSource, VaaniOptions } from '../type
 export const DEFAULT_SOURCES: Record<string, ModelSource> = {
   'chat-v2': { repo: 'onnx-community/Qwen3-0.6B-ONNX' },
   'chat-v2-pro': { repo: 'onnx-community/Qwen3-1.7B-ONNX' },
+  /** Qwen2.5-Coder 0.5B Instruct (Apache-2.0): explain, debug, optimise; the agent loop's tool calls. */
+  'code-v1': { repo: 'onnx-community/Qwen2.5-Coder-0.5B-Instruct' },
+  /** The base model (Apache-2.0), trained on fill-in-the-middle: code-v1's `complete` mode. */
+  'code-v1-base': { repo: 'onnx-community/Qwen2.5-Coder-0.5B' },
+  /** agent-v1: Qwen3 0.6B, the chat model, whose template teaches Hermes tool calls. */
+  'agent-v1': { repo: 'onnx-community/Qwen3-0.6B-ONNX' },
   /** Whisper base (multilingual, Hindi and 10 more Indian languages; q8: 23 MB encoder + 54 MB decoder). */
   'speech-stt-v1': { repo: 'onnx-community/whisper-base' },
   /** multilingual-e5-small (MIT, 384 dimensions, ~94 languages; q8 ≈ 118 MB): mean pooling, e5's prefixes. */

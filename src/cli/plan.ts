@@ -35,6 +35,9 @@ export interface Plan extends Target {
 const CATALOGUE_FAMILY: Record<string, Family> = {
   'chat-v2': 'chat',
   'chat-v2-pro': 'chat',
+  'code-v1': 'chat',
+  'code-v1-base': 'chat',
+  'agent-v1': 'chat',
   'speech-stt-v1': 'transcription',
   'embed-v1': 'embeddings',
 };

@@ -13,8 +13,11 @@ import { llmFiles } from '../models/llm/manifest';
 import type { LlmWorkerApi } from '../workers/llm.worker';
 import { abortError } from '../runtime/abort';
 
-/** Catalogue chat ids answered by a local decoder LLM. */
-export const LOCAL_CHAT_MODELS = ['chat-v2', 'chat-v2-pro'] as const;
+/**
+ * Ids answered by a local decoder LLM: the chat models, code-v1 (instruct) with its base model for
+ * completion and fill-in-the-middle (`code-v1-base`, not a catalogue id), and agent-v1.
+ */
+export const LOCAL_CHAT_MODELS = ['chat-v2', 'chat-v2-pro', 'code-v1', 'code-v1-base', 'agent-v1'] as const;
 
 function chatEngine(
   modelId: string,

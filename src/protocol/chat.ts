@@ -57,6 +57,13 @@ export interface ChatParams {
    * tokenizer adds its own special tokens (a BOS where the model has one).
    */
   prompt?: string;
+  /**
+   * Fill-in-the-middle: the code after the cursor; `prompt` is the code before it. Needs a tokenizer
+   * with FIM tokens (else a 400).
+   */
+  suffix?: string;
+  /** Stop a raw completion at the end of the cursor's line or block (code completion). */
+  boundary?: 'line' | 'block';
   /** Return each token's log-probability, with the `top_logprobs` likeliest alternatives (0–20). */
   logprobs?: boolean;
   top_logprobs?: number;

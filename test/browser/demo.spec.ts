@@ -6,6 +6,8 @@ import { createServer, type ViteDevServer } from 'vite';
 import { ensureEncoderFixture } from '../fixtures/encoder/fixture-dir';
 import { tinyXlmr } from '../fixtures/encoder/spec';
 import { ensureTinyIndicConformer } from '../fixtures/indic-conformer/ensure';
+import { ensureDecoderFixture } from '../fixtures/llm/fixture-dir';
+import { tinyQwenCoder } from '../fixtures/llm/spec';
 import { ensureTinyWhisper } from '../fixtures/whisper/ensure';
 
 const root = process.cwd();
@@ -13,7 +15,7 @@ const modelsDir = join(root, 'test/.fixtures/demo-models');
 const micWav = join(root, 'test/.fixtures/demo-mic.wav');
 const MIC_SECONDS = 3.6;
 
-/** The models folder `npm run demo` serves at /models/: the upstream chat export, the tiny Whisper, IndicConformer and encoder fixtures. */
+/** The models folder `npm run demo` serves at /models/: the upstream chat export, the tiny Whisper, IndicConformer, encoder and code fixtures. */
 async function prepareModels() {
   rmSync(modelsDir, { recursive: true, force: true });
   mkdirSync(modelsDir, { recursive: true });
@@ -21,6 +23,9 @@ async function prepareModels() {
   symlinkSync(await ensureTinyWhisper(), join(modelsDir, 'speech-stt-v1'));
   symlinkSync(await ensureTinyIndicConformer(), join(modelsDir, 'speech-stt-v1.indic'));
   symlinkSync((await ensureEncoderFixture('tiny-xlmr', tinyXlmr)).dir, join(modelsDir, 'embed-v1'));
+  const coder = await ensureDecoderFixture('tiny-qwen-coder', { ...tinyQwenCoder, dtypes: ['fp32'] });
+  symlinkSync(coder.dir, join(modelsDir, 'code-v1'));
+  symlinkSync(coder.dir, join(modelsDir, 'code-v1-base'));
 }
 
 /** Real speech for the fake microphone: the Common Voice clip (3.6 s, made 12 dB louder) as 48 kHz mono WAV; its RMS. */
@@ -116,6 +121,22 @@ async function wavOf(page: Page, selector: string) {
     };
   }, selector);
 }
+
+test('the Code tab suggests ghost text after a pause (fill-in-the-middle) and explains the editor', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openDemo(page, errors);
+  await page.click('nav a[href="#code"]');
+  await page.locator('#code-editor').focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type('ret');
+  await expect(page.locator('#code-status')).toContainText(/first token in \d+ ms|No suggestion/, { timeout: 90_000 });
+  await page.click('#code-explain');
+  await expect(page.locator('#code-status')).toContainText(/explain: first token in \d+ ms/, { timeout: 90_000 });
+  expect(await page.locator('#code-output').textContent()).not.toBe('');
+  expect(errors).toEqual([]);
+});
 
 test('settings persist, and chat streams text from the model in the local folder', async ({ page }) => {
   const errors: string[] = [];

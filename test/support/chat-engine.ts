@@ -7,7 +7,13 @@ import type { EngineFactory } from '../../src/runtime/engines';
  */
 export function scriptedChat(
   pieces: (string | ChatDelta)[],
-  options: { failBeforeOutput?: Error; delayMs?: number; finish?: ChatOutcome['finish_reason'] } = {},
+  options: {
+    failBeforeOutput?: Error;
+    delayMs?: number;
+    finish?: ChatOutcome['finish_reason'];
+    /** Model ids it answers (default chat-v2). */
+    models?: string[];
+  } = {},
 ) {
   const seen: ChatParams[] = [];
   const engine: ChatEngine & { dispose(): void } = {
@@ -31,7 +37,7 @@ export function scriptedChat(
   };
   const factory: EngineFactory<'chat'> = {
     kind: 'chat',
-    models: ['chat-v2'],
+    models: options.models ?? ['chat-v2'],
     info: () => ({ backends: ['script'] }),
     create: () => engine,
   };

@@ -1,6 +1,8 @@
 import { ApiError } from '../../api/errors';
 import type { ChatDelta, ChatOutcome, ChatParams, StartInfo, TokenLogprob, ToolDefinition } from '../../protocol/chat';
+import { BoundaryCut } from '../../text/boundary';
 import { TemplateRejected } from '../../text/chat-template';
+import { fimPrompt, fimTokens, rawStopIds } from '../../text/fim';
 import { OutputText } from '../../text/output';
 import { closingStage, GrammarRejected, type TokenConstraint } from '../../text/grammar/constraint';
 import { grammarRequest, type GrammarRequest } from '../../text/grammar/request';
@@ -32,7 +34,21 @@ function offeredTools(params: ChatParams): ToolDefinition[] | undefined {
   return params.tools;
 }
 
+/** Fill-in-the-middle ids from the tokenizer's FIM tokens; a 400 when it has none. */
+function fimIds(model: LoadedLlm, prefix: string, suffix: string): number[] {
+  const fim = fimTokens(model.tokenizer);
+  if (!fim)
+    throw new ApiError(
+      400,
+      'suffix (fill-in-the-middle) is not supported by this model: its tokenizer has no <|fim_prefix|>, <|fim_suffix|> and <|fim_middle|> tokens. Use a code model with FIM tokens, or send no suffix.',
+      'unsupported_value',
+      'suffix',
+    );
+  return fimPrompt(model.tokenizer, fim, prefix, suffix);
+}
+
 function promptIds(model: LoadedLlm, params: ChatParams, tools: ToolDefinition[] | undefined): number[] {
+  if (params.prompt !== undefined && params.suffix !== undefined) return fimIds(model, params.prompt, params.suffix);
   if (params.prompt !== undefined) return model.tokenizer.encodeRaw(params.prompt);
   const template = model.template(tools !== undefined);
   try {
@@ -145,9 +161,10 @@ export async function generate(
   const budget = completionBudget(model, params, prompt.length);
   const syntax: ToolCallSyntax | undefined = toolSyntax(model, params, tools);
   const grammar = grammarRequest(params, tools, syntax);
-  const output = new OutputText((ids) => model.tokenizer.decode(ids), params.stop, syntax);
+  const boundary = params.boundary && new BoundaryCut(params.boundary, params.prompt ?? '');
+  const output = new OutputText((ids) => model.tokenizer.decode(ids), params.stop, syntax, boundary);
   const sampler = new Sampler(params);
-  const eos = new Set(model.config.eosIds);
+  const eos = new Set([...model.config.eosIds, ...(params.prompt === undefined ? [] : rawStopIds(model.tokenizer))]);
   events.start({ backend: model.backend, contextLength: model.config.contextLength });
 
   model.decoder.reset();

@@ -33,7 +33,8 @@ export async function greedyWithoutCache(request: ReferenceRequest) {
     json(`${request.base}tokenizer_config.json`),
   ]);
   const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
-  const token = (value: unknown) => (typeof value === 'string' ? value : (value as { content: string }).content);
+  const token = (value: unknown) =>
+    typeof value === 'string' ? value : (value as { content: string } | null)?.content;
   const prompt = new Template(tokenizerConfig.chat_template).render({
     messages: request.messages,
     add_generation_prompt: true,

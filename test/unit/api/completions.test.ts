@@ -41,7 +41,7 @@ describe('POST /completions', () => {
     expect(chunks[4].usage).toEqual({ prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 });
   });
 
-  it('400s: several prompts, token prompts, a suffix on a chat model, n > 1; 400 model_not_supported for a voice model', async () => {
+  it('400s: several prompts, token prompts, n > 1; 400 model_not_supported for a voice model; a suffix goes to the engine', async () => {
     const { factory } = scriptedChat(['x']);
     const ai = service({}, [factory]);
     const error = async (body: object) => {
@@ -50,8 +50,17 @@ describe('POST /completions', () => {
     };
     expect(await error({ prompt: ['a', 'b'] })).toMatchObject({ status: 400, param: 'prompt' });
     expect(await error({ prompt: [1, 2] })).toMatchObject({ status: 400, param: 'prompt' });
-    expect(await error({ suffix: 'end' })).toMatchObject({ status: 400, param: 'suffix', code: 'unsupported_value' });
     expect(await error({ n: 2 })).toMatchObject({ status: 400, param: 'n' });
     expect(await error({ model: 'speech-tts-v1' })).toMatchObject({ status: 400, code: 'model_not_supported' });
+  });
+
+  it('passes a suffix on as fill-in-the-middle (the engine answers 400 when its tokenizer has no FIM tokens)', async () => {
+    const { factory, seen } = scriptedChat(['x']);
+    const res = await service({}, [factory]).fetch(
+      `${BASE}/completions`,
+      postJson({ model: 'chat-v2', prompt: 'def f(', suffix: '\n' }),
+    );
+    expect(res.status).toBe(200);
+    expect(seen[0]).toMatchObject({ prompt: 'def f(', suffix: '\n' });
   });
 });
