@@ -13,6 +13,9 @@ export type {
   MemorySearchInput,
 } from './memory/client';
 export type { Memory, MemoryHit } from './protocol/memory';
+export type { DataAddOptions, DataAnswer, DataClient, DataError, DataProgress, DataSearchOptions } from './data/client';
+export type { FileCitation } from './data/citations';
+export type { FileObject, SearchResult, VectorStore, VectorStoreFile } from './protocol/data';
 export type { Filter, Metadata, Scope, SearchMode } from './retrieval/index';
 export type { LevelDetail, Recorder, RecorderOptions, RecorderState, Recording } from './recorder/recorder';
 export type { SpeechSpan, VadOptions } from './recorder/vad';

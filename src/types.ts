@@ -1,3 +1,4 @@
+import type { DataClient } from './data/client';
 import type { MemoryClient } from './memory/client';
 import type { Recorder, RecorderOptions } from './recorder/recorder';
 import type { RemoteOptions } from './runtime/remote';
@@ -75,6 +76,8 @@ export interface Vaani {
   recorder(options?: RecorderOptions): Recorder;
   /** The memory routes as methods: store, search, get, list, update, delete, deleteScope. */
   readonly memory: MemoryClient;
+  /** Files, vector stores and grounded answers as methods: add, search, ask; `progress` events per file. */
+  readonly data: DataClient;
   install(): void;
   uninstall(): void;
   dispose(): void;

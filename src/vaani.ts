@@ -1,6 +1,7 @@
 import { createApp } from './api/app';
 import type { Context } from './api/context';
 import { EngineRegistry } from './runtime/engines';
+import { dataClient } from './data/client';
 import { memoryClient } from './memory/client';
 import { Recorder } from './recorder/recorder';
 import { Remote } from './runtime/remote';
@@ -57,6 +58,7 @@ export function createVaaniWith(
     fetch: vaaniFetch,
     recorder: (recorderOptions) => new Recorder(recorderOptions),
     memory: memoryClient(vaaniFetch, baseURL),
+    data: dataClient(vaaniFetch, baseURL),
     install() {
       if (installed) return;
       installed = globalThis.fetch;

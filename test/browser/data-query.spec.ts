@@ -135,3 +135,64 @@ test('no passage, no guess: an empty store or filters that match nothing answer 
   expect(after!.json!.answer.content).toBe(CLEAN);
   expect(errors).toEqual([]);
 });
+
+test('ai.data: add with progress events (a bad file fails alone), search, and ask with streamed text', async ({
+  page,
+}) => {
+  const errors = await openHarness(page, PAGE);
+  const got = await page.evaluate(
+    async ({ encoder, chat, doc }) => {
+      const ai = window.Vaani.createVaani({
+        backend: 'wasm',
+        models: { 'embed-v1': { baseURL: encoder, dtype: 'fp32' }, 'chat-v2': { baseURL: chat } },
+      });
+      const progress: string[] = [];
+      ai.data.addEventListener('progress', (event) => {
+        const { filename, status, last_error } = (event as CustomEvent).detail;
+        progress.push(`${filename} ${status}${last_error ? ` ${last_error.code}` : ''}`);
+      });
+      const added = await ai.data.add([new File([doc], 'harbour.md'), new File(['%PDF-1.7 nonsense'], 'broken.pdf')], {
+        attributes: { lang: 'en' },
+      });
+      const hits = await ai.data.search('pier seven', { max_num_results: 1 });
+      const both = await ai.data.search('pier seven', { stores: [added.store, added.store] });
+      let streamed = '';
+      const answer = await ai.data.ask('Where do boats leave from?', {
+        model: 'chat-v2',
+        onText: (text) => (streamed += text),
+      });
+      const missing = await ai.data
+        .search('x', { stores: ['vs_missing'] })
+        .catch((error: Error & { status: number; code: string }) => ({
+          name: error.name,
+          status: error.status,
+          code: error.code,
+        }));
+      ai.dispose();
+      return {
+        store: added.store,
+        defaultStore: await ai.data.defaultStore(),
+        statuses: added.files.map((file) => file.status).sort(),
+        progress: progress.sort(),
+        hit: hits[0]!.content[0]!.text,
+        both: both.length,
+        streamed,
+        answer: answer.answer.content,
+        citations: answer.answer.annotations.length,
+        missing,
+      };
+    },
+    { encoder: encoder.url, chat: chat.url, doc: DOC },
+  );
+  expect(got.store).toBe(got.defaultStore);
+  expect(got.statuses).toEqual(['completed', 'failed']);
+  const ends = got.progress.filter((line) => !line.endsWith('in_progress'));
+  expect(ends).toEqual(['broken.pdf failed invalid_file', 'harbour.md completed']);
+  expect(got.hit).toContain('pier seven');
+  expect(got.both).toBeGreaterThan(0);
+  expect(got.streamed).toBe(CLEAN);
+  expect(got.answer).toBe(CLEAN);
+  expect(got.citations).toBe(1);
+  expect(got.missing).toEqual({ name: 'DataError', status: 404, code: 'vector_store_not_found' });
+  expect(errors).toEqual([]);
+});
