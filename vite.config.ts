@@ -126,7 +126,9 @@ export default defineConfig(({ mode }) => {
     ],
     build: {
       target: 'es2022',
-      sourcemap: true,
+      // Maps are written for debugging this repository but not referenced: the package leaves them out
+      // (`files`), and a reference to a missing map makes every app's dev server warn.
+      sourcemap: 'hidden',
       emptyOutDir: !iife,
       lib: {
         // ESM: `vaani` and `vaani/widgets` (which registers the elements on import) share chunks.

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
 import { defineConfig, type Plugin } from 'vite';
-import { domFreeEntities, missingAudioDecoders } from './vite.config';
+import { domFreeEntities, missingAudioDecoders } from './vite.config.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 

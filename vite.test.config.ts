@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { domFreeEntities } from './vite.config';
-import { serveShared } from './vite.shared-plugin';
+import { domFreeEntities } from './vite.config.ts';
+import { serveShared } from './vite.shared-plugin.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 

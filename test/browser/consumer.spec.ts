@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -116,4 +116,17 @@ test('the same app runs in the vite dev server', async ({ page }) => {
   } finally {
     stop(dev.process);
   }
+});
+
+test('the package installs alone: no runtime dependencies, no reference to a source map it leaves out', () => {
+  const installed = join(app, 'node_modules/vaani');
+  const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
+  expect(manifest.dependencies ?? {}).toEqual({});
+  const bundles = [
+    ...['vaani.js', 'widgets.js', 'vaani.iife.js'].map((file) => join(installed, 'dist', file)),
+    ...readdirSync(join(installed, 'dist/assets'))
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => join(installed, 'dist/assets', file)),
+  ];
+  for (const file of bundles) expect(readFileSync(file, 'utf8'), file).not.toMatch(/sourceMappingURL=/);
 });
