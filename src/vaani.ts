@@ -1,4 +1,5 @@
 import { createApp } from './api/app';
+import { ResponseStore } from './api/responses/store';
 import type { Context } from './api/context';
 import { EngineRegistry } from './runtime/engines';
 import { dataClient } from './data/client';
@@ -29,6 +30,7 @@ export function createVaaniWith(
     registry,
     routing,
     remote: options.remote ? new Remote(options.remote, realFetch) : undefined,
+    responses: new ResponseStore(),
   };
   const app = createApp(ctx, base.pathname, options.auth ?? 'required');
 

@@ -1,5 +1,6 @@
 import { createApp } from '../../src/api/app';
 import type { Context } from '../../src/api/context';
+import { ResponseStore } from '../../src/api/responses/store';
 import { EngineRegistry } from '../../src/runtime/engines';
 import { Remote } from '../../src/runtime/remote';
 import { createVaaniWith } from '../../src/vaani';
@@ -16,6 +17,7 @@ const shim: Scenario = async (env) => {
     registry: new EngineRegistry(),
     routing: () => 'local-first',
     remote: new Remote(remote, fetch.bind(globalThis)),
+    responses: new ResponseStore(),
   };
   const app = createApp(ctx, '/v1', 'required');
   const url = 'https://bench.test/v1/models';

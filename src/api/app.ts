@@ -14,6 +14,7 @@ import { mountData } from './data/index';
 import { dataQuery } from './data/query';
 import { mountMemory } from './memory/index';
 import { getModel, listModels } from './models';
+import { createResponse, deleteResponse, getResponse } from './responses/create';
 import { listVoices } from './voices';
 
 type Route = (ctx: Context, request: Request, path: string) => Promise<Response>;
@@ -29,6 +30,7 @@ const POST: Record<string, Route> = {
   '/audio/isolate': transform('isolate'),
   '/images/generations': imageGenerations,
   '/code/completions': codeCompletions,
+  '/responses': createResponse,
   '/agents/run': agentsRun,
   '/embeddings': embeddings,
   '/data/query': dataQuery,
@@ -75,6 +77,9 @@ export function createApp(ctx: Context, basePath: string, auth: 'required' | 'op
     app.get(path, (c) => route(ctx, c));
     app.all(path, () => methodNotAllowed('GET'));
   }
+  app.get('/responses/:id', (c) => getResponse(ctx, c.req.param('id')));
+  app.delete('/responses/:id', (c) => deleteResponse(ctx, c.req.param('id')));
+  app.all('/responses/:id', () => methodNotAllowed('GET, DELETE'));
   mountMemory(app, ctx);
   mountData(app, ctx);
   return app;

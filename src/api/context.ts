@@ -1,6 +1,7 @@
 import type { EngineKind, EngineKinds, EngineRegistry } from '../runtime/engines';
 import type { Remote } from '../runtime/remote';
 import type { Routing } from '../types';
+import type { ResponseStore } from './responses/store';
 import { ApiError } from './errors';
 
 /** What every route needs besides its request. */
@@ -8,6 +9,8 @@ export interface Context {
   registry: EngineRegistry;
   remote: Remote | undefined;
   routing(modelId: string): Routing;
+  /** Responses kept for `previous_response_id` (this instance's memory). */
+  responses: ResponseStore;
 }
 
 /** A validated request, ready to run locally or to forward as it came. */

@@ -3,7 +3,8 @@ import { toApiError } from './errors';
 const encoder = new TextEncoder();
 
 export interface SseSink {
-  send(data: unknown): void;
+  /** One event; `event` adds an `event:` line (the Responses API names its events). */
+  send(data: unknown, event?: string): void;
   readonly signal: AbortSignal;
 }
 
@@ -35,8 +36,9 @@ export function sseResponse(
       );
       const sink: SseSink = {
         signal: stop.signal,
-        send: (data) => {
-          if (!stop.signal.aborted) controller.enqueue(encoder.encode(`data: ${JSON.stringify(data)}\n\n`));
+        send: (data, event) => {
+          const name = event ? `event: ${event}\n` : '';
+          if (!stop.signal.aborted) controller.enqueue(encoder.encode(`${name}data: ${JSON.stringify(data)}\n\n`));
         },
       };
       produce(sink).then(

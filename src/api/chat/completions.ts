@@ -65,7 +65,7 @@ function toParams(body: ChatRequest): ChatParams {
 }
 
 /** A strict schema (response_format or a strict function) with keywords the grammar cannot enforce is a 400 naming them. */
-function requireEnforceable(params: ChatParams): void {
+export function requireEnforceable(params: ChatParams): void {
   for (const { param, schema, strict } of requestedSchemas(params)) {
     const { problems } = checkSchema(schema, strict);
     if (strict && problems.length)

@@ -1,0 +1,156 @@
+import type { ChatEngine, ChatMessage, ChatOutcome, ChatParams } from '../../protocol/chat';
+import { parse, readJson } from '../body';
+import { requireEnforceable } from '../chat/completions';
+import { startChat } from '../chat/start';
+import { dispatch, type Context } from '../context';
+import { ApiError } from '../errors';
+import { requireModel, requireWithinContext } from '../models-check';
+import { sseResponse } from '../sse';
+import { formatOf, inputMessages, toolChoiceOf, toolsOf } from './input';
+import { assistantMessage, ResponseOutput, type OutputItem, type ResponseEvent } from './output';
+import { responsesSchema, type ResponsesRequest } from './schema';
+import type { StoredResponse } from './store';
+
+const hex = () => crypto.randomUUID().replaceAll('-', '');
+
+function previousOf(ctx: Context, body: ResponsesRequest): StoredResponse | undefined {
+  const id = body.previous_response_id;
+  if (!id) return undefined;
+  const previous = ctx.responses.get(id);
+  if (!previous)
+    throw new ApiError(
+      404,
+      `Previous response with id '${id}' not found (responses are kept in this page's memory while it is open).`,
+      'previous_response_not_found',
+      'previous_response_id',
+    );
+  return previous;
+}
+
+function toParams(body: ResponsesRequest, messages: ChatMessage[]): ChatParams {
+  return {
+    model: body.model,
+    messages: body.instructions ? [{ role: 'system', content: body.instructions }, ...messages] : messages,
+    temperature: body.temperature ?? 1,
+    top_p: body.top_p ?? 1,
+    max_tokens: body.max_output_tokens ?? undefined,
+    stop: [],
+    presence_penalty: 0,
+    frequency_penalty: 0,
+    tools: body.tool_choice === 'none' ? undefined : toolsOf(body),
+    tool_choice: toolChoiceOf(body),
+    parallel_tool_calls: body.parallel_tool_calls ?? undefined,
+    response_format: formatOf(body),
+  };
+}
+
+/** POST /responses: OpenAI's Responses API on the local chat engine; function calls go back to the client. */
+export async function createResponse(ctx: Context, request: Request, path: string): Promise<Response> {
+  const { value, raw } = await readJson(request);
+  const body = parse(responsesSchema, value);
+  requireWithinContext(requireModel(body.model, 'chat', 'code', 'agents'), body.max_output_tokens);
+  const previous = previousOf(ctx, body);
+  return dispatch(ctx, {
+    request,
+    path,
+    raw,
+    streaming: body.stream === true,
+    model: body.model,
+    kind: 'chat',
+    local: (engine) => {
+      const history = [...(previous?.messages ?? []), ...inputMessages(body.input)];
+      const params = toParams(body, history);
+      requireEnforceable(params);
+      return run(ctx, engine, body, params, history, request.signal);
+    },
+  });
+}
+
+async function run(
+  ctx: Context,
+  engine: ChatEngine,
+  body: ResponsesRequest,
+  params: ChatParams,
+  history: ChatMessage[],
+  signal: AbortSignal,
+): Promise<Response> {
+  const { deltas, done, backend, stop } = await startChat(engine, params, signal);
+  const id = `resp_${hex()}`;
+  const createdAt = Math.floor(Date.now() / 1000);
+  const headers = { 'x-vaani-backend': backend };
+  const shape = (output: OutputItem[], outcome?: ChatOutcome) => ({
+    id,
+    object: 'response',
+    created_at: createdAt,
+    status: !outcome ? 'in_progress' : outcome.finish_reason === 'length' ? 'incomplete' : 'completed',
+    error: null,
+    incomplete_details: outcome?.finish_reason === 'length' ? { reason: 'max_output_tokens' } : null,
+    instructions: body.instructions ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    model: body.model,
+    output,
+    parallel_tool_calls: body.parallel_tool_calls ?? true,
+    previous_response_id: body.previous_response_id ?? null,
+    reasoning: { effort: null, summary: null },
+    store: body.store !== false,
+    temperature: params.temperature,
+    text: { format: body.text?.format ?? { type: 'text' } },
+    tool_choice: body.tool_choice ?? 'auto',
+    tools: body.tools ?? [],
+    top_p: params.top_p,
+    truncation: 'disabled',
+    usage: outcome
+      ? {
+          input_tokens: outcome.usage.prompt_tokens,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: outcome.usage.completion_tokens,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: outcome.usage.total_tokens,
+        }
+      : null,
+    user: body.user ?? null,
+    metadata: body.metadata ?? {},
+  });
+  const finish = async (output: ResponseOutput) => {
+    output.close();
+    const response = shape(output.items, await done);
+    if (body.store !== false)
+      ctx.responses.put(id, { messages: [...history, assistantMessage(output.items)], response });
+    return response;
+  };
+
+  if (!body.stream) {
+    const output = new ResponseOutput();
+    for await (const delta of deltas) output.push(delta);
+    return Response.json(await finish(output), { headers });
+  }
+  return sseResponse(
+    signal,
+    async (sink) => {
+      sink.signal.addEventListener('abort', () => stop.abort(sink.signal.reason), { once: true });
+      let sequence = 0;
+      const emit = (event: ResponseEvent) => sink.send({ ...event, sequence_number: sequence++ }, event.type);
+      emit({ type: 'response.created', response: shape([]) });
+      emit({ type: 'response.in_progress', response: shape([]) });
+      const output = new ResponseOutput(emit);
+      for await (const delta of deltas) output.push(delta);
+      const response = await finish(output);
+      emit({ type: response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', response });
+    },
+    headers,
+  );
+}
+
+/** GET /responses/{id}: a response this page still keeps. */
+export function getResponse(ctx: Context, id: string): Response {
+  const stored = ctx.responses.get(id);
+  if (!stored) throw new ApiError(404, `No response with id '${id}' is kept in this page.`, 'response_not_found', 'id');
+  return Response.json(stored.response);
+}
+
+/** DELETE /responses/{id}. */
+export function deleteResponse(ctx: Context, id: string): Response {
+  if (!ctx.responses.delete(id))
+    throw new ApiError(404, `No response with id '${id}' is kept in this page.`, 'response_not_found', 'id');
+  return Response.json({ id, object: 'response.deleted', deleted: true });
+}

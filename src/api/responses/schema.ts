@@ -1,0 +1,84 @@
+import * as v from 'valibot';
+
+const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
+const name = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'));
+
+/** A content part of an input message: text is read; another type is named in a 400 by the route. */
+const part = v.looseObject({ type: v.string(), text: v.optional(v.string()) });
+
+const message = v.object({
+  type: v.optional(v.literal('message')),
+  role: v.picklist(['user', 'assistant', 'system', 'developer'], 'must be one of user, assistant, system or developer'),
+  content: v.union([v.string(), v.array(part)]),
+});
+
+const functionCall = v.object({
+  type: v.literal('function_call'),
+  call_id: v.pipe(v.string(), v.minLength(1)),
+  name: v.string(),
+  arguments: v.string(),
+  id: v.optional(v.string()),
+});
+
+const functionOutput = v.object({
+  type: v.literal('function_call_output'),
+  call_id: v.pipe(v.string(), v.minLength(1)),
+  output: v.union([v.string(), v.array(part)]),
+});
+
+/** An input item: a message (with or without `type`), a function call or its output. */
+export const inputItem = v.union(
+  [message, functionCall, functionOutput],
+  'must be a message ({role, content}), a function_call or a function_call_output',
+);
+
+const functionTool = v.object({
+  type: v.literal('function'),
+  name,
+  description: v.optional(v.nullable(v.string())),
+  parameters: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
+  strict: v.optional(v.nullable(v.boolean())),
+});
+
+const toolChoice = v.union([
+  v.picklist(['none', 'auto', 'required']),
+  v.object({ type: v.literal('function'), name: v.string() }),
+]);
+
+const format = v.variant(
+  'type',
+  [
+    v.object({ type: v.literal('text') }),
+    v.object({ type: v.literal('json_object') }),
+    v.object({
+      type: v.literal('json_schema'),
+      name,
+      description: v.optional(v.string()),
+      schema: v.record(v.string(), v.unknown()),
+      strict: v.optional(v.nullable(v.boolean())),
+    }),
+  ],
+  'must be one of text, json_object or json_schema',
+);
+
+/** OpenAI's Responses request (`client.responses.create`), the fields the local engine reads. */
+export const responsesSchema = v.object({
+  model: v.pipe(v.string(), v.minLength(1)),
+  input: v.union([v.string(), v.pipe(v.array(inputItem), v.minLength(1, 'must contain at least one item'))]),
+  instructions: v.optional(v.nullable(v.string())),
+  tools: v.optional(v.nullable(v.array(functionTool, 'only function tools run here'))),
+  tool_choice: v.optional(v.nullable(toolChoice)),
+  parallel_tool_calls: v.optional(v.nullable(v.boolean())),
+  max_output_tokens: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
+  temperature: v.optional(v.nullable(range(0, 2))),
+  top_p: v.optional(v.nullable(range(0, 1))),
+  text: v.optional(v.nullable(v.object({ format: v.optional(format) }))),
+  stream: v.optional(v.nullable(v.boolean()), false),
+  previous_response_id: v.optional(v.nullable(v.string())),
+  store: v.optional(v.nullable(v.boolean()), true),
+  metadata: v.optional(v.nullable(v.record(v.string(), v.string()))),
+  user: v.optional(v.nullable(v.string())),
+});
+
+export type ResponsesRequest = v.InferOutput<typeof responsesSchema>;
+export type InputItem = v.InferOutput<typeof inputItem>;
