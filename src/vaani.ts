@@ -9,7 +9,7 @@ import { Remote } from './runtime/remote';
 import { ModelStore } from './store/models';
 import { modelResolver } from './store/resolve';
 import type { Routing, Vaani, VaaniOptions } from './types';
-import { abortError } from './runtime/abort';
+import { abortError } from './protocol/cancel';
 import { pageInstances } from './instances';
 
 /** Creates the in-page service. Engines are registered by the caller (see index.ts). */

@@ -1,6 +1,7 @@
 import type { EngineKind, EngineKinds, EngineRegistry } from '../runtime/engines';
 import type { Remote } from '../runtime/remote';
 import type { Routing } from '../types';
+import { EngineError } from '../protocol/errors';
 import type { ResponseStore } from './responses/store';
 import { ApiError } from './errors';
 
@@ -57,7 +58,7 @@ export async function dispatch<K extends EngineKind>(ctx: Context, job: Dispatch
     try {
       return await forward();
     } catch (error) {
-      if (job.request.signal.aborted || !(error instanceof ApiError && error.code === 'remote_unreachable'))
+      if (job.request.signal.aborted || !(error instanceof EngineError && error.code === 'remote_unreachable'))
         throw error;
       return withBackend(await job.local!(engine), ctx, job.model);
     }

@@ -1,3 +1,5 @@
+import { EngineError, messageOf, type EngineErrorKind } from '../protocol/errors';
+
 export type ErrorType =
   'invalid_request_error' | 'authentication_error' | 'not_found_error' | 'rate_limit_error' | 'server_error';
 
@@ -50,9 +52,34 @@ export class ApiError extends Error {
 export const badRequest = (message: string, param: string | null = null, code = 'invalid_value') =>
   new ApiError(400, message, code, param);
 
-/** Any thrown value as an ApiError; unknown failures are 500s that still carry the shape. */
+/** The HTTP status of each kind of engine failure: the only place below the routes' own checks that picks one. */
+const STATUS: Record<EngineErrorKind, number> = {
+  invalid_input: 400,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  busy: 429,
+  aborted: 499,
+  internal: 500,
+  upstream: 502,
+  unavailable: 503,
+  crashed: 503,
+  storage_full: 507,
+};
+
+/**
+ * Any thrown value as an ApiError (the one error mapper): an EngineError gets its kind's status (a
+ * busy engine also a Retry-After), unknown failures are 500s that still carry the shape.
+ */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new ApiError(500, `Internal error: ${message}`, 'internal_error');
+  if (error instanceof EngineError)
+    return new ApiError(
+      STATUS[error.kind],
+      error.message,
+      error.code,
+      error.param,
+      error.kind === 'busy' ? { 'retry-after': '1' } : {},
+    );
+  return new ApiError(500, `Internal error: ${messageOf(error)}`, 'internal_error');
 }

@@ -1,6 +1,6 @@
 import { decodeChunked } from 'audio-decode';
 import audioType from 'audio-type';
-import { AudioInputError } from './errors';
+import { EngineError, invalidInput, messageOf } from '../protocol/errors';
 
 /** Longest audio the service accepts, in seconds (10 minutes). */
 export const MAX_AUDIO_SECONDS = 600;
@@ -12,7 +12,7 @@ export interface DecodedAudio {
 }
 
 export interface DecodeOptions {
-  /** Longer audio is refused with an AudioTooLongError while decoding. Default MAX_AUDIO_SECONDS. */
+  /** Longer audio is refused (`audio_too_long`) while decoding. Default MAX_AUDIO_SECONDS. */
   maxSeconds?: number;
 }
 
@@ -42,13 +42,12 @@ async function* streamOf(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield* chunks(bytes);
 }
 
-const invalid = (message: string) => new AudioInputError('InvalidAudioError', message);
+const invalid = (message: string) => invalidInput(message, 'file', 'invalid_audio');
 
 /**
  * Decodes a whole audio file (wav, flac, mp3, ogg vorbis/opus, webm, m4a, ...) to float channels.
- * Runs anywhere, including workers (no Web Audio needed). Throws an AudioInputError named
- * 'InvalidAudioError' for bytes that are not decodable audio, 'AudioTooLongError' past maxSeconds;
- * `toAudioApiError` turns either into a 400.
+ * Runs anywhere, including workers (no Web Audio needed). Throws an EngineError naming `file`:
+ * `invalid_audio` for bytes that are not decodable audio, `audio_too_long` (too_large) past maxSeconds.
  */
 export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}): Promise<DecodedAudio> {
   const maxSeconds = options.maxSeconds ?? MAX_AUDIO_SECONDS;
@@ -65,12 +64,17 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
       parts.push(piece.channelData);
       length += piece.channelData[0]!.length;
       if (length > maxSeconds * sampleRate) {
-        throw new AudioInputError('AudioTooLongError', `The audio is longer than the limit of ${maxSeconds} seconds.`);
+        throw new EngineError(
+          'too_large',
+          `The audio is longer than the limit of ${maxSeconds} seconds.`,
+          'audio_too_long',
+          'file',
+        );
       }
     }
   } catch (error) {
-    if (error instanceof AudioInputError) throw error;
-    throw invalid(`The ${format} file could not be decoded: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof EngineError) throw error;
+    throw invalid(`The ${format} file could not be decoded: ${messageOf(error)}`);
   }
   if (length === 0 || sampleRate <= 0) throw invalid(`The ${format} file holds no decodable audio samples.`);
   return { channels: join(parts, length), sampleRate };

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors';
+import { EngineError } from '../protocol/errors';
 
 /**
  * IndexedDB database of the data product: `files` (file objects), `blobs` (their bytes by file
@@ -16,16 +16,16 @@ export const done = <T>(request: IDBRequest<T>) =>
     request.onerror = () => reject(request.error);
   });
 
-/** Quota and other write failures as API errors; the transaction was aborted, so nothing was written. */
+/** Quota and other write failures as engine errors; the transaction was aborted, so nothing was written. */
 function writeError(error: DOMException | null): Error {
   if (error?.name === 'QuotaExceededError')
-    return new ApiError(
-      507,
+    return new EngineError(
+      'storage_full',
       "The browser's storage quota for this site is full: nothing was stored. Delete files or vector stores, or free space, then retry.",
       'quota_exceeded',
     );
-  return new ApiError(
-    500,
+  return new EngineError(
+    'internal',
     `The data store could not write: ${error?.message ?? 'transaction aborted'}.`,
     'storage_error',
   );

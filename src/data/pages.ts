@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors';
+import { invalidInput } from '../protocol/errors';
 import type { ListParams, Page } from '../protocol/data';
 
 /** OpenAI's list paging over rows with ids: by creation time (then id), `after` / `before` an id of the listing. */
@@ -9,8 +9,7 @@ export function pageOf<T extends { id: string; created_at: number }>(rows: T[], 
   );
   const at = (id: string, param: string) => {
     const index = sorted.findIndex((row) => row.id === id);
-    if (index < 0)
-      throw new ApiError(400, `'${param}' names no object in this listing: '${id}'.`, 'invalid_value', param);
+    if (index < 0) throw invalidInput(`'${param}' names no object in this listing: '${id}'.`, param);
     return index;
   };
   let start = 0;

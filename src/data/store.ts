@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors';
+import { EngineError } from '../protocol/errors';
 import type {
   ChunkSearch,
   EntryStatus,
@@ -26,7 +26,7 @@ import { indexedText, lastErrorOf, prepareChunks, type ChunkTokenizer } from './
 import { newId, now, pageOf } from './pages';
 
 const notFound = (what: string, id: string, param: string) =>
-  new ApiError(404, `No ${what} has the id '${id}'.`, `${what.replace(/ /g, '_')}_not_found`, param);
+  new EngineError('not_found', `No ${what} has the id '${id}'.`, `${what.replace(/ /g, '_')}_not_found`, param);
 
 const keyOf = (storeId: string, fileId: string) => `${storeId}/${fileId}`;
 

@@ -1,17 +1,14 @@
 import * as Comlink from 'comlink';
-import { ApiError } from '../api/errors';
 import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
 import type { ChatEngine, StartInfo } from '../protocol/chat';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
-import { modelFiles } from './model-files';
-import { sourceBase } from '../store/source';
+import { modelFiles, modelJob } from './model-files';
 import type { VaaniOptions } from '../types';
 import type { GenerationEvents } from '../models/llm/generate';
 import { llmFiles } from '../models/llm/manifest';
 import type { LlmWorkerApi } from '../workers/llm.worker';
-import { abortError } from '../runtime/abort';
 
 /**
  * Ids answered by a local decoder LLM: the chat models, code-v1 (instruct) with its base model for
@@ -25,7 +22,6 @@ function chatEngine(
   onStart: (info: StartInfo) => void,
 ): ChatEngine & { dispose(): void } {
   const source = modelSource(modelId, options.models);
-  const base = sourceBase(source);
   const host = new WorkerHost<LlmWorkerApi>({
     create: () =>
       new Worker(new URL('../workers/llm.worker.ts', import.meta.url), {
@@ -37,37 +33,17 @@ function chatEngine(
   });
   return {
     async complete(params, hooks) {
-      const result = await host.run(async (api) => {
-        const cancel = () => void api.cancel();
-        hooks.signal.addEventListener('abort', cancel, { once: true });
-        const events: GenerationEvents = {
-          start: (info) => {
-            onStart(info);
-            hooks.onStart(info);
-          },
-          delta: (delta) => hooks.onDelta(delta),
-        };
-        try {
-          return await api.complete(
-            {
-              model: modelId,
-              base,
-              store: options.store,
-              dtype: source.dtype,
-              backend: options.backend ?? 'auto',
-              threads: options.threads,
-              params,
-            },
-            Comlink.proxy(events),
-          );
-        } finally {
-          hooks.signal.removeEventListener('abort', cancel);
-        }
-      }, hooks.signal);
-      if ('error' in result)
-        throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
-      if (hooks.signal.aborted) throw abortError(hooks.signal);
-      return result.outcome;
+      const events: GenerationEvents = {
+        start: (info) => {
+          onStart(info);
+          hooks.onStart(info);
+        },
+        delta: (delta) => hooks.onDelta(delta),
+      };
+      return host.run(
+        (api) => api.complete({ ...modelJob(modelId, options, source), params }, Comlink.proxy(events)),
+        hooks.signal,
+      );
     },
     dispose: () => host.dispose(),
   };

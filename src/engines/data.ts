@@ -1,15 +1,12 @@
-import * as Comlink from 'comlink';
-import { ApiError } from '../api/errors';
 import { DATA_DB } from '../data/db';
 import type { DataEngine } from '../protocol/data';
 import type { EmbeddingPurpose } from '../protocol/embeddings';
+import { EngineError } from '../protocol/errors';
 import { originOf } from '../protocol/memory';
-import { abortError } from '../runtime/abort';
 import type { EngineFactory, EngineRegistry } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import type { VaaniOptions } from '../types';
 import type { DataWorkerApi } from '../workers/data.worker';
-import type { ErrorResult } from '../workers/model-slot';
 import { encoderJob } from './embeddings';
 
 /** The embedding model whose vectors the data store keeps. */
@@ -17,8 +14,6 @@ export const DATA_MODELS = ['embed-v1'] as const;
 
 /** Chunks embedded per call while ingesting (the encoder batches them further). */
 const EMBED_BATCH = 32;
-
-type Answer<T> = { value: T } | ErrorResult;
 
 function dataEngine(
   modelId: string,
@@ -33,16 +28,11 @@ function dataEngine(
     maxQueue: options.maxQueue,
   });
   const background = new AbortController();
-  const call = async <T>(work: (api: Comlink.Remote<DataWorkerApi>) => Promise<Answer<T>>): Promise<T> => {
-    const result = await host.run((api) => work(api as Comlink.Remote<DataWorkerApi>), background.signal);
-    if (background.signal.aborted) throw abortError(background.signal);
-    if ('error' in result)
-      throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
-    return result.value;
-  };
+  const call: typeof host.run = (work) => host.run(work, background.signal);
   const embed = (texts: string[], purpose: EmbeddingPurpose) => {
     const engine = registry.get('embeddings', modelId);
-    if (!engine) throw new ApiError(503, `No local embedding engine answers '${modelId}'.`, 'model_unavailable');
+    if (!engine)
+      throw new EngineError('unavailable', `No local embedding engine answers '${modelId}'.`, 'model_unavailable');
     return engine.embed({ input: texts, purpose }, background.signal);
   };
 
@@ -88,7 +78,7 @@ function dataEngine(
       (pending) => pending.forEach(({ storeId, fileId }) => enqueue(storeId, fileId)),
       () => undefined,
     ));
-  const run = <T>(work: (api: Comlink.Remote<DataWorkerApi>) => Promise<Answer<T>>) => {
+  const run: typeof call = (work) => {
     void resume();
     return call(work);
   };

@@ -1,15 +1,12 @@
-import { ApiError } from '../api/errors';
 import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
 import { encoderFiles } from '../models/encoder/load';
 import type { EmbeddingModel, EmbeddingsEngine } from '../protocol/embeddings';
-import { abortError } from '../runtime/abort';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
-import { sourceBase } from '../store/source';
 import type { VaaniOptions } from '../types';
 import type { EmbeddingsWorkerApi } from '../workers/embeddings.worker';
-import { modelFiles } from './model-files';
+import { modelFiles, modelJob } from './model-files';
 
 /** Catalogue ids answered by a local sentence-embedding model. */
 export const LOCAL_EMBEDDING_MODELS = ['embed-v1'] as const;
@@ -17,15 +14,7 @@ export const LOCAL_EMBEDDING_MODELS = ['embed-v1'] as const;
 /** Where an embedding model's files are and how to run it (the embeddings and data workers load from it). */
 export function encoderJob(modelId: string, options: VaaniOptions) {
   const source = modelSource(modelId, options.models);
-  return {
-    model: modelId,
-    base: sourceBase(source),
-    store: options.store,
-    dtype: source.dtype,
-    backend: options.backend ?? ('auto' as const),
-    threads: options.threads,
-    settings: source.embedding,
-  };
+  return { ...modelJob(modelId, options, source), settings: source.embedding };
 }
 
 function embeddingsEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }) {
@@ -42,18 +31,7 @@ function embeddingsEngine(modelId: string, options: VaaniOptions, seen: { backen
   });
   const engine: EmbeddingsEngine & { dispose(): void } = {
     async embed(params, signal) {
-      const result = await host.run(async (api) => {
-        const cancel = () => void api.cancel();
-        signal.addEventListener('abort', cancel, { once: true });
-        try {
-          return await api.embed({ ...job, params });
-        } finally {
-          signal.removeEventListener('abort', cancel);
-        }
-      }, signal);
-      if (signal.aborted) throw abortError(signal);
-      if ('error' in result)
-        throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
+      const result = await host.run((api) => api.embed({ ...job, params }), signal);
       seen.backend = result.backend;
       const model: EmbeddingModel = {
         id: modelId,

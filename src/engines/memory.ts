@@ -1,19 +1,13 @@
-import * as Comlink from 'comlink';
-import { ApiError } from '../api/errors';
 import type { MemoryEngine } from '../protocol/memory';
 import { originOf } from '../protocol/memory';
-import { abortError } from '../runtime/abort';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import type { VaaniOptions } from '../types';
 import type { MemoryWorkerApi } from '../workers/memory.worker';
-import type { ErrorResult } from '../workers/model-slot';
 import { MEMORY_DB } from '../memory/db';
 
 /** The catalogue id whose vectors the memory store keeps. */
 export const MEMORY_MODELS = ['embed-v1'] as const;
-
-type Answer<T> = { value: T } | ErrorResult;
 
 /** Asks the browser once to keep this site's storage under pressure (memories should survive). */
 let persisted: Promise<boolean> | undefined;
@@ -28,13 +22,7 @@ function memoryEngine(options: VaaniOptions): MemoryEngine & { dispose(): void }
     name: 'memory',
     maxQueue: options.maxQueue,
   });
-  const run = async <T>(call: (api: Comlink.Remote<MemoryWorkerApi>) => Promise<Answer<T>>, signal: AbortSignal) => {
-    const result = await host.run((api) => call(api as Comlink.Remote<MemoryWorkerApi>), signal);
-    if (signal.aborted) throw abortError(signal);
-    if ('error' in result)
-      throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
-    return result.value;
-  };
+  const run = host.run.bind(host);
   return {
     store: async (items, model, signal) => {
       void persist();

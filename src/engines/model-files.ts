@@ -6,7 +6,8 @@ import { isFolderBase, pullCommand } from '../store/folder-manifest';
 import { fetchLoader, type FileLoader } from '../store/loader';
 import { sourceBase } from '../store/source';
 import type { FileSpec, ModelFiles } from '../store/types';
-import type { VaaniOptions } from '../types';
+import type { ModelSource, VaaniOptions } from '../types';
+import type { ModelJob } from '../workers/model-slot';
 
 /**
  * What `ai.models.load(modelId)` fetches: the files `list` names for the first dtypes this browser
@@ -27,3 +28,13 @@ export async function modelFiles(
   const files = await list(folder, first!.dtypes);
   return { base, files: files.map((spec) => ({ ...spec, ...listed.find((file) => file.name === spec.name) })) };
 }
+
+/** Where a worker loads a model from and how it runs it: the part every model job shares. */
+export const modelJob = (modelId: string, options: VaaniOptions, source: ModelSource): ModelJob => ({
+  model: modelId,
+  base: sourceBase(source),
+  store: options.store,
+  dtype: source.dtype,
+  backend: options.backend ?? 'auto',
+  threads: options.threads,
+});

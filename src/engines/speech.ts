@@ -1,14 +1,12 @@
-import { ApiError } from '../api/errors';
 import type { SpeechEngine } from '../protocol/audio';
+import { voiceNotFound } from '../voice/catalogue';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import { sourceBase } from '../store/source';
 import type { VaaniOptions } from '../types';
 import { ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
-import { toApiError } from '../voice/tts/errors';
 import type { SpeakJob } from '../voice/tts/job';
 import type { TtsWorkerApi } from '../workers/tts.worker';
-import { abortError } from '../runtime/abort';
 
 function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void } {
   const host = new WorkerHost<TtsWorkerApi>({
@@ -21,13 +19,7 @@ function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void }
 
   function job(params: Parameters<SpeechEngine['speak']>[0]): SpeakJob {
     const voice = findVoice(params.voice);
-    if (!voice)
-      throw new ApiError(
-        404,
-        `The voice '${params.voice}' does not exist. GET /v1/voices lists the voices.`,
-        'voice_not_found',
-        'voice',
-      );
+    if (!voice) throw voiceNotFound(params.voice);
     const spec = voice.spec;
     const source =
       spec.engine === 'espeak' ? undefined : (options.models?.[spec.download.weights] ?? { repo: spec.download.repo });
@@ -49,18 +41,7 @@ function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void }
     voices: () => VOICES.map(toVoice),
     async speak(params, signal) {
       const request = job(params);
-      const result = await host.run(async (api) => {
-        const cancel = () => void api.cancel();
-        signal.addEventListener('abort', cancel, { once: true });
-        try {
-          return await api.speak(request);
-        } finally {
-          signal.removeEventListener('abort', cancel);
-        }
-      }, signal);
-      if (signal.aborted) throw abortError(signal);
-      if ('error' in result) throw toApiError(result.error);
-      return result.audio;
+      return host.run((api) => api.speak(request), signal);
     },
     dispose: () => host.dispose(),
   };

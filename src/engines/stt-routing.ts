@@ -1,6 +1,6 @@
-import { ApiError } from '../api/errors';
 import { INDIC_CODES } from '../models/indic-conformer/languages';
 import type { SttEngine, TranscriptionParams } from '../protocol/audio';
+import { invalidInput } from '../protocol/errors';
 
 /** Which family answers a request, for which language, and how the language was known. */
 export interface SttRoute {
@@ -24,7 +24,7 @@ export function engineFor(language: string, config: RoutingConfig): SttEngine {
   return config.indic && INDIC_CODES.includes(language) ? 'indic-conformer' : 'whisper';
 }
 
-const unsupported = (message: string, param: string) => new ApiError(400, message, 'unsupported_value', param);
+const unsupported = (message: string, param: string) => invalidInput(message, param, 'unsupported_value');
 
 /**
  * Routes a speech-stt-v1 request: translations and other languages to Whisper, the 22 scheduled

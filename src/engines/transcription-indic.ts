@@ -1,9 +1,7 @@
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
-import { ApiError } from '../api/errors';
 import type { Transcript, TranscriptionParams } from '../protocol/audio';
-import { abortError } from '../runtime/abort';
 import { WorkerHost } from '../runtime/worker-host';
-import { sourceBase } from '../store/source';
+import { modelJob } from './model-files';
 import type { ModelSource, VaaniOptions } from '../types';
 import type { IndicWorkerApi } from '../workers/indic-conformer.worker';
 
@@ -19,7 +17,6 @@ export function indicEngine(
   source: ModelSource & { decoding?: 'ctc' | 'rnnt' },
   seen: IndicSeen,
 ) {
-  const base = sourceBase(source);
   const host = new WorkerHost<IndicWorkerApi>({
     create: () =>
       new Worker(new URL('../workers/indic-conformer.worker.ts', import.meta.url), {
@@ -35,30 +32,18 @@ export function indicEngine(
       params: Omit<TranscriptionParams, 'audio'> & { language: string },
       signal: AbortSignal,
     ): Promise<Transcript> {
-      const result = await host.run(async (api) => {
-        const cancel = () => void api.cancel();
-        signal.addEventListener('abort', cancel, { once: true });
-        try {
-          return await api.transcribe({
-            model: modelId,
-            base,
-            store: options.store,
-            dtype: source.dtype,
-            backend: options.backend ?? 'auto',
-            threads: options.threads,
+      const result = await host.run(
+        (api) =>
+          api.transcribe({
+            ...modelJob(modelId, options, source),
             audio: bytes,
             vadURL: new URL(sileroURL, globalThis.location?.href).href,
             language: params.language,
             decoding: params.decoding ?? source.decoding ?? 'ctc',
             words: params.words ?? false,
-          });
-        } finally {
-          signal.removeEventListener('abort', cancel);
-        }
-      }, signal);
-      if (signal.aborted) throw abortError(signal);
-      if ('error' in result)
-        throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
+          }),
+        signal,
+      );
       seen.backend = result.backend;
       seen.dtype = result.dtype;
       return result.transcript;

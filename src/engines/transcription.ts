@@ -1,5 +1,4 @@
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
-import { ApiError } from '../api/errors';
 import { possibleBackends } from '../backends/plan';
 import { speechRecognitionSources } from '../catalogue/sources';
 import { INDIC_CODES } from '../models/indic-conformer/languages';
@@ -8,11 +7,9 @@ import { WHISPER_LANGUAGES } from '../models/whisper/languages';
 import type { Transcript, TranscriptionEngine, TranscriptionParams } from '../protocol/audio';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
-import { modelFiles } from './model-files';
-import { sourceBase } from '../store/source';
+import { modelFiles, modelJob } from './model-files';
 import type { ModelSource, VaaniOptions } from '../types';
 import type { WhisperWorkerApi } from '../workers/whisper.worker';
-import { abortError } from '../runtime/abort';
 import { indicEngine, type IndicSeen } from './transcription-indic';
 import { engineFor, routeTranscription } from './stt-routing';
 
@@ -28,16 +25,8 @@ interface Seen {
   indic: IndicSeen;
 }
 
-type Result<T> = T | { error: { status: number; message: string; code: string | null; param: string | null } };
-function unwrap<T extends object>(result: Result<T>): T {
-  if ('error' in result)
-    throw new ApiError(result.error.status, result.error.message, result.error.code, result.error.param);
-  return result as T;
-}
-
 /** The Whisper family's page side: transcription and translation, and language detection for routing. */
 function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSource, seen: Seen) {
-  const base = sourceBase(source);
   const host = new WorkerHost<WhisperWorkerApi>({
     create: () =>
       new Worker(new URL('../workers/whisper.worker.ts', import.meta.url), {
@@ -47,46 +36,25 @@ function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSour
     name: `speech recognition (${modelId})`,
     maxQueue: options.maxQueue,
   });
-  const job = (bytes: Uint8Array) => ({
-    model: modelId,
-    base,
-    store: options.store,
-    dtype: source.dtype,
-    backend: options.backend ?? 'auto',
-    threads: options.threads,
-    audio: bytes,
-  });
-  const run = <T>(signal: AbortSignal, call: (api: WhisperWorkerApi) => Promise<T>) =>
-    host.run(async (api) => {
-      const cancel = () => void api.cancel();
-      signal.addEventListener('abort', cancel, { once: true });
-      try {
-        return await call(api);
-      } finally {
-        signal.removeEventListener('abort', cancel);
-      }
-    }, signal);
+  const job = (bytes: Uint8Array) => ({ ...modelJob(modelId, options, source), audio: bytes });
   return {
     async transcribe(bytes: Uint8Array, params: Omit<TranscriptionParams, 'audio'>, signal: AbortSignal) {
       const { model, task, language, prompt, temperature, timestamps, guards, chunking } = params;
-      const result = await run(signal, (api) =>
-        api.transcribe({
-          ...job(bytes),
-          vadURL: new URL(sileroURL, globalThis.location?.href).href,
-          params: { model, task, language, prompt, temperature, timestamps, guards, chunking },
-        }),
+      const { transcript, backend, languages } = await host.run(
+        (api) =>
+          api.transcribe({
+            ...job(bytes),
+            vadURL: new URL(sileroURL, globalThis.location?.href).href,
+            params: { model, task, language, prompt, temperature, timestamps, guards, chunking },
+          }),
+        signal,
       );
-      if (signal.aborted) throw abortError(signal);
-      const { transcript, backend, languages } = unwrap(result);
       seen.backend = backend;
       seen.languages = languages;
       return transcript;
     },
-    async detect(bytes: Uint8Array, signal: AbortSignal): Promise<string> {
-      const result = await run(signal, (api) => api.detect(job(bytes)));
-      if (signal.aborted) throw abortError(signal);
-      return unwrap(result).language;
-    },
+    detect: (bytes: Uint8Array, signal: AbortSignal): Promise<string> =>
+      host.run((api) => api.detect(job(bytes)), signal),
     dispose: () => host.dispose(),
   };
 }

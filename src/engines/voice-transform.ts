@@ -1,14 +1,11 @@
 import * as Comlink from 'comlink';
-import { ApiError } from '../api/errors';
-import { toAudioApiError } from '../audio/errors';
 import type { TransformParams, VoiceTransformEngine } from '../protocol/audio';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import type { VaaniOptions } from '../types';
-import { findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
+import { findVoice, toVoice, TTS_MODEL, voiceNotFound, VOICES } from '../voice/catalogue';
 import { contourShape, KEEP_CONTOUR } from '../voice/prosody';
 import type { ChangePlan, DspWorkerApi } from '../workers/dsp.worker';
-import { abortError } from '../runtime/abort';
 
 /** The catalogue id the audio-transform routes default to. */
 export const TRANSFORM_MODEL = 'speech-v1-turbo';
@@ -20,37 +17,18 @@ function transformEngine(options: VaaniOptions): VoiceTransformEngine & { dispos
     name: 'audio DSP',
     maxQueue: options.maxQueue,
   });
-  let jobs = 0;
 
   async function run(params: TransformParams, signal: AbortSignal, plan?: ChangePlan) {
     const bytes = new Uint8Array(await params.audio.arrayBuffer());
-    const job = ++jobs;
-    try {
-      return await host.run(async (api) => {
-        const cancel = () => void api.cancel(job);
-        signal.addEventListener('abort', cancel, { once: true });
-        try {
-          const transferred = Comlink.transfer(bytes, [bytes.buffer]);
-          return await (plan ? api.changeVoice(job, transferred, plan) : api.isolate(job, transferred));
-        } finally {
-          signal.removeEventListener('abort', cancel);
-        }
-      }, signal);
-    } catch (error) {
-      if (signal.aborted) throw abortError(signal);
-      throw toAudioApiError(error);
-    }
+    return host.run((api) => {
+      const transferred = Comlink.transfer(bytes, [bytes.buffer]);
+      return plan ? api.changeVoice(transferred, plan) : api.isolate(transferred);
+    }, signal);
   }
 
   function target(params: TransformParams) {
     const voice = params.voice === undefined ? undefined : findVoice(params.voice);
-    if (!voice)
-      throw new ApiError(
-        404,
-        `The voice '${params.voice}' does not exist. GET /v1/voices lists the voices.`,
-        'voice_not_found',
-        'voice',
-      );
+    if (!voice) throw voiceNotFound(params.voice);
     return { medianF0: voice.medianF0, formantScale: voice.formantScale };
   }
 

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors';
+import { EngineError } from '../protocol/errors';
 import type { StoredMemory, VectorOrigin } from '../protocol/memory';
 
 /** IndexedDB database of the memory store: `items` (StoredMemory by id) and `meta` (the store's vector origin). */
@@ -11,16 +11,16 @@ const done = <T>(request: IDBRequest<T>) =>
     request.onerror = () => reject(request.error);
   });
 
-/** Quota and other write failures as API errors; the transaction was aborted, so nothing was written. */
+/** Quota and other write failures as engine errors; the transaction was aborted, so nothing was written. */
 function writeError(error: DOMException | null): Error {
   if (error?.name === 'QuotaExceededError')
-    return new ApiError(
-      507,
+    return new EngineError(
+      'storage_full',
       "The browser's storage quota for this site is full: nothing was stored. Delete memories or free space, then retry.",
       'quota_exceeded',
     );
-  return new ApiError(
-    500,
+  return new EngineError(
+    'internal',
     `The memory store could not write: ${error?.message ?? 'transaction aborted'}.`,
     'storage_error',
   );

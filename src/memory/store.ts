@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors';
+import { EngineError, invalidInput } from '../protocol/errors';
 import type {
   Memory,
   MemoryHit,
@@ -23,7 +23,8 @@ export const publicMemory = ({ vector: _vector, origin: _origin, ...rest }: Stor
   ...rest,
 });
 
-const notFound = (id: string) => new ApiError(404, `No memory has the id '${id}'.`, 'memory_not_found', 'id');
+const notFound = (id: string) =>
+  new EngineError('not_found', `No memory has the id '${id}'.`, 'memory_not_found', 'id');
 
 const sameOrigin = (a: VectorOrigin, b: VectorOrigin) =>
   a.model === b.model &&
@@ -32,13 +33,13 @@ const sameOrigin = (a: VectorOrigin, b: VectorOrigin) =>
   a.dimensions === b.dimensions &&
   a.prefix === b.prefix;
 
-/** 409 when a request's embedding model is not the one the stored vectors came from. */
+/** A conflict when a request's embedding model is not the one the stored vectors came from. */
 function requireOrigin(stored: VectorOrigin | undefined, wanted: VectorOrigin | undefined, nonEmpty: boolean) {
   if (!stored || !wanted || !nonEmpty || sameOrigin(stored, wanted)) return;
   const name = (o: VectorOrigin) =>
     `${o.model} (${o.source}@${o.revision}, ${o.dimensions} dimensions, prefix '${o.prefix}')`;
-  throw new ApiError(
-    409,
+  throw new EngineError(
+    'conflict',
     `The stored memories were embedded with ${name(stored)}; this request uses ${name(wanted)}. Vectors of two models cannot be compared: configure the original model, or delete the memories (POST /v1/memory/delete) and store them again.`,
     'embedding_model_mismatch',
     'model',
@@ -181,13 +182,7 @@ export class MemoryStore {
     let start = 0;
     if (params.after !== undefined) {
       const at = rows.findIndex((row) => row.id === params.after);
-      if (at < 0)
-        throw new ApiError(
-          400,
-          `'after' names no memory in this listing: '${params.after}'.`,
-          'invalid_value',
-          'after',
-        );
+      if (at < 0) throw invalidInput(`'after' names no memory in this listing: '${params.after}'.`, 'after');
       start = at + 1;
     }
     const page = rows.slice(start, start + params.limit);

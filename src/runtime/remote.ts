@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors';
+import { EngineError } from '../protocol/errors';
 
 export interface RemoteOptions {
   baseURL: string;
@@ -70,8 +70,8 @@ export class Remote {
         lastError = error;
       }
     }
-    throw new ApiError(
-      502,
+    throw new EngineError(
+      'upstream',
       `The remote at ${this.base} could not be reached (${(lastError as Error).message}).`,
       'remote_unreachable',
     );

@@ -1,13 +1,14 @@
 import * as Comlink from 'comlink';
-import { ApiError } from '../api/errors';
-import { PROGRESS_MESSAGE, type Pingable } from '../workers/expose';
-import { abortError } from './abort';
+import { abortError } from '../protocol/cancel';
+import { EngineError } from '../protocol/errors';
+import { registerEngineErrors } from '../protocol/transfer';
+import { PROGRESS_MESSAGE, type EngineControl } from '../workers/expose';
 
 export interface WorkerHostOptions {
   /** Starts the worker, e.g. `() => new Worker(new URL('./x.worker.ts', import.meta.url), { type: 'module' })`. */
   create(): Worker;
   name: string;
-  /** Jobs that may wait behind the running one; past this a job gets a 429. Default 16. */
+  /** Jobs that may wait behind the running one; past this a job gets a `busy` error. Default 16. */
   maxQueue?: number;
   /**
    * A busy worker that has neither answered a ping nor reported progress (`reportProgress`) for
@@ -18,7 +19,7 @@ export interface WorkerHostOptions {
 
 interface Live<T> {
   worker: Worker;
-  api: Comlink.Remote<T & Pingable>;
+  api: Comlink.Remote<T & EngineControl>;
   /** Rejects when the worker dies; every running job races it. */
   dead: Promise<never>;
   /** When the worker last reported progress (Date.now()). */
@@ -28,12 +29,12 @@ interface Live<T> {
 
 interface Waiting {
   start(): void;
-  signal?: AbortSignal;
 }
 
 /**
  * One engine worker behind comlink: started on first use, one job at a time with a bounded queue,
- * replaced when it crashes or stops answering (its jobs get a 503; the next job starts a new one).
+ * replaced when it crashes or stops answering (its jobs get a `crashed` error; the next job starts a
+ * new one). The one cancel contract: aborting a job's signal cancels the worker's CancelToken for it.
  */
 export class WorkerHost<T> {
   private live: Live<T> | undefined;
@@ -41,21 +42,33 @@ export class WorkerHost<T> {
   private disposed = false;
   private readonly queue: Waiting[] = [];
 
-  constructor(private readonly options: WorkerHostOptions) {}
+  constructor(private readonly options: WorkerHostOptions) {
+    registerEngineErrors();
+  }
 
-  /** Runs `job` with the worker's API once the jobs before it are done. */
-  async run<R>(job: (api: Comlink.Remote<T & Pingable>) => Promise<R>, signal?: AbortSignal): Promise<R> {
-    if (signal?.aborted) throw abortError(signal);
+  /**
+   * Runs `job` with the worker's API once the jobs before it are done. Aborting `signal` cancels the
+   * worker's job and rejects like fetch does, whatever the job answered.
+   */
+  async run<R>(job: (api: Comlink.Remote<T>) => Promise<R>, signal = new AbortController().signal): Promise<R> {
+    if (signal.aborted) throw abortError(signal);
     await this.turn(signal);
     if (this.disposed) {
       this.next();
-      throw new ApiError(503, `The ${this.options.name} engine was disposed.`, 'engine_disposed');
+      throw new EngineError('unavailable', `The ${this.options.name} engine was disposed.`, 'engine_disposed');
     }
     const live = this.worker();
     const watchdog = this.watch(live);
+    const cancel = () => void live.api.cancel();
+    signal.addEventListener('abort', cancel, { once: true });
     try {
-      return await Promise.race([job(live.api), live.dead]);
+      const result = await Promise.race([job(live.api as unknown as Comlink.Remote<T>), live.dead]);
+      if (signal.aborted) throw abortError(signal);
+      return result;
+    } catch (error) {
+      throw signal.aborted ? abortError(signal) : error;
     } finally {
+      signal.removeEventListener('abort', cancel);
       clearInterval(watchdog);
       this.next();
     }
@@ -68,25 +81,23 @@ export class WorkerHost<T> {
     for (const waiting of this.queue.splice(0)) waiting.start();
   }
 
-  private turn(signal?: AbortSignal): Promise<void> {
+  private turn(signal: AbortSignal): Promise<void> {
     if (!this.busy) {
       this.busy = true;
       return Promise.resolve();
     }
     const max = this.options.maxQueue ?? 16;
     if (this.queue.length >= max) {
-      throw new ApiError(
-        429,
+      throw new EngineError(
+        'busy',
         `The ${this.options.name} engine is busy: ${max} requests are already waiting. Retry later.`,
         'engine_busy',
-        null,
-        { 'retry-after': '1' },
       );
     }
     return new Promise<void>((resolve, reject) => {
-      const waiting: Waiting = { start: resolve, signal };
+      const waiting: Waiting = { start: resolve };
       this.queue.push(waiting);
-      signal?.addEventListener(
+      signal.addEventListener(
         'abort',
         () => {
           const index = this.queue.indexOf(waiting);
@@ -112,7 +123,7 @@ export class WorkerHost<T> {
       kill = (reason) => {
         worker.terminate();
         if (this.live?.worker === worker) this.live = undefined;
-        reject(new ApiError(503, reason, 'engine_crashed'));
+        reject(new EngineError('crashed', reason, 'engine_crashed'));
       };
     });
     dead.catch(() => {});
@@ -127,7 +138,7 @@ export class WorkerHost<T> {
     worker.addEventListener('messageerror', () =>
       kill(`The ${name} engine sent an unreadable message; it will restart on the next request.`),
     );
-    this.live = { worker, api: Comlink.wrap<T & Pingable>(worker), dead, kill, progressAt: 0 };
+    this.live = { worker, api: Comlink.wrap<T & EngineControl>(worker), dead, kill, progressAt: 0 };
     return this.live;
   }
 

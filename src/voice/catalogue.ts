@@ -1,3 +1,4 @@
+import { EngineError } from '../protocol/errors';
 import type { Voice } from '../protocol/audio';
 
 /** The TTS model id every catalogue voice is spoken with (the engine is chosen per voice). */
@@ -330,3 +331,12 @@ export const toVoice = ({ id, name, language, languageCode, gender, model, spec 
   model,
   ...(spec.engine === 'espeak' ? {} : { downloadBytes: spec.download.bytes }),
 });
+
+/** The error for a voice id the catalogue does not have. */
+export const voiceNotFound = (voice: string | undefined) =>
+  new EngineError(
+    'not_found',
+    `The voice '${voice}' does not exist. GET /v1/voices lists the voices.`,
+    'voice_not_found',
+    'voice',
+  );

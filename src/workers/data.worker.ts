@@ -1,4 +1,3 @@
-import { ApiError } from '../api/errors';
 import type { StaticChunking } from '../data/chunking';
 import type { ChunkTokenizer } from '../data/ingest';
 import { DataStore } from '../data/store';
@@ -12,11 +11,12 @@ import type {
   StoredFile,
   VectorStore,
 } from '../protocol/data';
+import { EngineError, messageOf } from '../protocol/errors';
 import type { VectorOrigin } from '../protocol/memory';
 import type { Metadata } from '../retrieval/index';
 import type { EmbeddingSettings } from '../types';
 import { exposeEngine } from './expose';
-import { modelSlot, type ErrorResult, type ModelJob } from './model-slot';
+import { modelSlot, type ModelJob } from './model-slot';
 
 export interface TokenizerJob extends ModelJob {
   settings?: EmbeddingSettings;
@@ -34,27 +34,17 @@ let opened: Promise<DataStore> | undefined;
 function store(name: string): Promise<DataStore> {
   opened ??= DataStore.open(name).catch((error: unknown) => {
     opened = undefined;
-    throw new ApiError(
-      503,
-      `The data store could not be opened (IndexedDB): ${error instanceof Error ? error.message : String(error)}`,
+    throw new EngineError(
+      'unavailable',
+      `The data store could not be opened (IndexedDB): ${messageOf(error)}`,
       'storage_unavailable',
     );
   });
   return opened;
 }
 
-/** Runs one operation; ApiErrors come back as data (comlink keeps only an Error's message). */
-async function answer<T>(
-  name: string,
-  operation: (store: DataStore) => Promise<T>,
-): Promise<{ value: T } | ErrorResult> {
-  try {
-    return { value: await operation(await store(name)) };
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { error: { status: error.status, message: error.message, code: error.code, param: error.param } };
-  }
-}
+const answer = async <T>(name: string, operation: (store: DataStore) => Promise<T>): Promise<T> =>
+  operation(await store(name));
 
 type Files = { file_id: string; attributes: Metadata; chunking?: StaticChunking }[];
 type StorePatch = Partial<Pick<VectorStore, 'name' | 'metadata' | 'expires_after'>>;

@@ -1,9 +1,9 @@
-import { ApiError } from '../api/errors';
 import { loadEncoder, type LoadedEncoder } from '../models/encoder/load';
 import type { EmbedParams } from '../protocol/embeddings';
+import { invalidInput } from '../protocol/errors';
 import type { EmbeddingSettings } from '../types';
-import { exposeEngine } from './expose';
-import { modelSlot, type ErrorResult, type ModelJob } from './model-slot';
+import { cancelToken, exposeEngine } from './expose';
+import { modelSlot, type ModelJob } from './model-slot';
 
 export interface EmbeddingsJob extends ModelJob {
   settings?: EmbeddingSettings;
@@ -20,12 +20,9 @@ export interface EmbeddingsOutput {
   backend: string;
 }
 
-export type EmbeddingsResult = EmbeddingsOutput | ErrorResult;
-
 const load = modelSlot<LoadedEncoder, EmbeddingsJob>('embedding model', (loader, request) =>
   loadEncoder(loader, { ...request, override: request.settings }),
 );
-let cancel: AbortController | undefined;
 
 function tokenize(model: LoadedEncoder, params: EmbedParams) {
   const vocab = model.tokenizer.vocabSize;
@@ -36,43 +33,29 @@ function tokenize(model: LoadedEncoder, params: EmbedParams) {
     }
     const bad = input.find((id) => !Number.isInteger(id) || id < 0 || id >= vocab);
     if (bad !== undefined)
-      throw new ApiError(
-        400,
-        `Token ${bad} is not in the model's vocabulary of ${vocab} tokens.`,
-        'invalid_value',
-        `input[${index}]`,
-      );
+      throw invalidInput(`Token ${bad} is not in the model's vocabulary of ${vocab} tokens.`, `input[${index}]`);
     return model.tokenizer.wrap(input);
   });
 }
 
 const api = {
-  async embed(job: EmbeddingsJob): Promise<EmbeddingsResult> {
-    cancel = new AbortController();
-    try {
-      const model = await load(job);
-      const tokenized = tokenize(model, job.params);
-      const result = await model.encoder.embed(
-        tokenized.map((input) => input.ids),
-        cancel.signal,
-      );
-      return {
-        vectors: result.vectors,
-        tokens: result.tokens,
-        paddedTokens: result.paddedTokens,
-        truncated: tokenized.flatMap((input, index) => (input.truncated ? [index] : [])),
-        dimensions: model.dimensions,
-        prefixes: model.config.prefixes,
-        backend: model.backend,
-      };
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      return { error: { status: error.status, message: error.message, code: error.code, param: error.param } };
-    }
-  },
-  /** Stops the running job before its next batch. */
-  cancel(): void {
-    cancel?.abort();
+  async embed(job: EmbeddingsJob): Promise<EmbeddingsOutput> {
+    const token = cancelToken();
+    const model = await load(job);
+    const tokenized = tokenize(model, job.params);
+    const result = await model.encoder.embed(
+      tokenized.map((input) => input.ids),
+      token.signal,
+    );
+    return {
+      vectors: result.vectors,
+      tokens: result.tokens,
+      paddedTokens: result.paddedTokens,
+      truncated: tokenized.flatMap((input, index) => (input.truncated ? [index] : [])),
+      dimensions: model.dimensions,
+      prefixes: model.config.prefixes,
+      backend: model.backend,
+    };
   },
 };
 

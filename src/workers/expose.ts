@@ -1,25 +1,48 @@
 import * as Comlink from 'comlink';
+import { CancelToken } from '../protocol/cancel';
+import { registerEngineErrors } from '../protocol/transfer';
 
-export interface Pingable {
+/** What every engine worker answers besides its own methods. */
+export interface EngineControl {
   /** Answers at once when the worker's event loop is free; the host's watchdog uses it. */
   ping(): boolean;
+  /** Cancels the running job's token (the host calls it when the job's signal aborts). */
+  cancel(): void;
 }
 
 /** Marks an endpoint that already answers; a symbol in the global registry, so every copy of this module sees it. */
 const EXPOSED = Symbol.for('vaani.engine-exposed');
 
+let current = new CancelToken();
+
+/** The running job's cancel token: each call into the worker starts a new one. */
+export const cancelToken = (): CancelToken => current;
+
 /**
- * Exposes an engine API from inside a worker, with the ping the host's watchdog expects. Once per
- * endpoint: a worker's lazily loaded chunks (onnxruntime-web, XGrammar) import helpers from the
- * worker's entry, and where the worker was started under another URL (vite's dev server adds
- * `?worker_file`) that import evaluates a second copy of the worker; exposing it too would run
- * every job twice, interleaving the two copies' output.
+ * Exposes an engine API from inside a worker: EngineErrors cross whole (src/protocol/transfer.ts),
+ * each method call starts a fresh CancelToken (the host runs one job at a time), and `ping` and
+ * `cancel` are added. Once per endpoint: a worker's lazily loaded chunks (onnxruntime-web,
+ * XGrammar) import helpers from the worker's entry, and where the worker was started under another
+ * URL (vite's dev server adds `?worker_file`) that import evaluates a second copy of the worker;
+ * exposing it too would run every job twice, interleaving the two copies' output.
  */
 export function exposeEngine<T extends object>(api: T, endpoint: Comlink.Endpoint = globalThis as never): void {
   const marked = endpoint as Comlink.Endpoint & { [EXPOSED]?: true };
   if (marked[EXPOSED]) return;
   marked[EXPOSED] = true;
-  Comlink.expose(Object.assign(api, { ping: () => true }), endpoint);
+  registerEngineErrors();
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(api)) {
+    wrapped[name] =
+      typeof method === 'function'
+        ? (...args: unknown[]) => {
+            current = new CancelToken();
+            return (method as (...a: unknown[]) => unknown).apply(api, args);
+          }
+        : method;
+  }
+  const control: EngineControl = { ping: () => true, cancel: () => current.cancel() };
+  Comlink.expose(Object.assign(wrapped, control), endpoint);
 }
 
 /** The message a busy worker posts to say it is still working (the host's watchdog counts it as an answer). */

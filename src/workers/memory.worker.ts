@@ -1,9 +1,8 @@
-import { ApiError } from '../api/errors';
 import { MemoryStore } from '../memory/store';
+import { EngineError, messageOf } from '../protocol/errors';
 import type { MemoryListParams, MemoryPatch, MemorySearch, NewMemory, VectorOrigin } from '../protocol/memory';
 import type { Filter, Scope } from '../retrieval/index';
 import { exposeEngine } from './expose';
-import type { ErrorResult } from './model-slot';
 
 let opened: Promise<MemoryStore> | undefined;
 
@@ -11,27 +10,17 @@ let opened: Promise<MemoryStore> | undefined;
 function store(name: string): Promise<MemoryStore> {
   opened ??= MemoryStore.open(name).catch((error: unknown) => {
     opened = undefined;
-    throw new ApiError(
-      503,
-      `The memory store could not be opened (IndexedDB): ${error instanceof Error ? error.message : String(error)}`,
+    throw new EngineError(
+      'unavailable',
+      `The memory store could not be opened (IndexedDB): ${messageOf(error)}`,
       'storage_unavailable',
     );
   });
   return opened;
 }
 
-/** Runs one operation; ApiErrors come back as data (comlink keeps only an Error's message). */
-async function answer<T>(
-  name: string,
-  operation: (store: MemoryStore) => Promise<T>,
-): Promise<{ value: T } | ErrorResult> {
-  try {
-    return { value: await operation(await store(name)) };
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { error: { status: error.status, message: error.message, code: error.code, param: error.param } };
-  }
-}
+const answer = async <T>(name: string, operation: (store: MemoryStore) => Promise<T>): Promise<T> =>
+  operation(await store(name));
 
 const api = {
   store: (db: string, items: NewMemory[], origin: VectorOrigin) => answer(db, (s) => s.store(items, origin)),

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors';
+import { EngineError, messageOf } from '../protocol/errors';
 import type { FileLoader } from '../store/loader';
 import { pullCommand } from '../store/folder-manifest';
 import { storeLoader } from '../store/store-loader';
@@ -17,12 +17,9 @@ export interface ModelJob {
   threads?: number;
 }
 
-/** ApiErrors cross the worker boundary as data (comlink keeps only an Error's message). */
-export type ErrorResult = { error: { status: number; message: string; code: string | null; param: string | null } };
-
 /**
  * The one model a worker keeps loaded: loaded through the weight store on first use, kept while
- * jobs ask for the same source, dtype and backend, forgotten when loading fails (a 503 naming it).
+ * jobs ask for the same source, dtype and backend, forgotten when loading fails (`unavailable`, naming it).
  */
 export function modelSlot<T, J extends ModelJob = ModelJob>(
   what: string,
@@ -36,9 +33,9 @@ export function modelSlot<T, J extends ModelJob = ModelJob>(
       const ready = load(storeLoader(base, { ...store, model, pull: pullCommand(model) }), request).catch(
         (error: unknown) => {
           current = undefined;
-          throw new ApiError(
-            503,
-            `The ${what} could not be loaded from ${job.base}: ${error instanceof Error ? error.message : String(error)}`,
+          throw new EngineError(
+            'unavailable',
+            `The ${what} could not be loaded from ${job.base}: ${messageOf(error)}`,
             'model_unavailable',
             'model',
           );

@@ -4,14 +4,14 @@ import { storeLoader } from '../store/store-loader';
 import type { StoreOptions } from '../store/types';
 import { ESPEAK_KEY } from '../voice/catalogue';
 import { ESPEAK_PACKAGE, loadEspeak, type Espeak } from '../voice/tts/espeak';
-import { TtsError } from '../voice/tts/errors';
-import type { SpeakContext, SpeakJob, SpeakResult } from '../voice/tts/job';
+import type { EncodedAudio } from '../protocol/audio';
+import { EngineError, invalidInput, messageOf } from '../protocol/errors';
+import type { SpeakContext, SpeakJob } from '../voice/tts/job';
 import { RUNTIMES } from '../voice/tts/runtimes';
 import { encodeAudio, FormatUnavailable } from '../audio/encode';
-import { exposeEngine } from './expose';
+import { cancelToken, exposeEngine } from './expose';
 
 let espeak: { base: string | undefined; ready: Promise<Espeak> } | undefined;
-let cancelled = false;
 
 /**
  * eSpeak once per worker (its 24 MB data loads once); a failed start is retried next request. With
@@ -32,24 +32,16 @@ function startEspeak(base: string | undefined, store: StoreOptions | undefined):
   return espeak.ready;
 }
 
-/** Lets queued messages (a cancel) run, without setTimeout's 4 ms clamp. */
-const yieldToMessages = () =>
-  new Promise<void>((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(null);
-  });
-
 const api = {
-  async speak(job: SpeakJob): Promise<SpeakResult> {
-    cancelled = false;
+  async speak(job: SpeakJob): Promise<EncodedAudio> {
+    const token = cancelToken();
     const context: SpeakContext = {
       espeak: () =>
         startEspeak(job.espeakBase, job.store).catch((error: unknown) => {
-          if (error instanceof TtsError) throw error;
-          throw new TtsError(
-            503,
-            `espeak-ng.data could not be loaded from ${job.espeakBase}: ${error instanceof Error ? error.message : String(error)}`,
+          if (error instanceof EngineError) throw error;
+          throw new EngineError(
+            'unavailable',
+            `espeak-ng.data could not be loaded from ${job.espeakBase}: ${messageOf(error)}`,
             'tts_plugin_failed',
           );
         }),
@@ -60,24 +52,16 @@ const api = {
             ? {}
             : { model: job.voice.spec.download.weights, pull: pullCommand(job.voice.spec.download.weights) }),
         }),
-      stopped: async () => {
-        await yieldToMessages();
-        return cancelled;
-      },
+      stopped: token.stopped,
     };
-    try {
-      const audio = await encodeAudio(await RUNTIMES[job.voice.spec.engine](job, context), job.format);
-      return Comlink.transfer({ audio }, [audio.bytes]);
-    } catch (error) {
-      if (error instanceof FormatUnavailable)
-        return { error: new TtsError(400, error.message, 'unsupported_format', 'response_format').toData() };
-      if (!(error instanceof TtsError)) throw error;
-      return { error: error.toData() };
-    }
-  },
-  /** Stops the running request before its next clause. */
-  cancel(): void {
-    cancelled = true;
+    const audio = await encodeAudio(await RUNTIMES[job.voice.spec.engine](job, context), job.format).catch(
+      (error: unknown) => {
+        if (error instanceof FormatUnavailable)
+          throw invalidInput(error.message, 'response_format', 'unsupported_format');
+        throw error;
+      },
+    );
+    return Comlink.transfer(audio, [audio.bytes]);
   },
 };
 

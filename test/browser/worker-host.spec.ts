@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import type { toApiError } from '../../src/api/errors';
 import type { WorkerHost } from '../../src/runtime/worker-host';
 
 type Api = {
@@ -7,11 +8,13 @@ type Api = {
   busy(ms: number): boolean;
   crash(): void;
   hang(): void;
+  count(): number;
   pid: number;
 };
 declare global {
   interface Window {
     WorkerHost: typeof WorkerHost;
+    toApiError: typeof toApiError;
     testWorkerURL: string;
   }
 }
@@ -28,7 +31,9 @@ test('a crashed worker fails its job with a 503 and the next job runs on a new w
       create: () => new Worker(window.testWorkerURL, { type: 'module' }),
     });
     const first = await host.run(async (api) => ({ sum: await api.sum(100), pid: await api.pid }));
-    const crashed = await host.run((api) => api.crash()).catch((e) => ({ status: e.status, code: e.code }));
+    const crashed = await host
+      .run((api) => api.crash())
+      .catch((e) => ({ status: window.toApiError(e).status, code: e.code }));
     const next = await host.run(async (api) => ({ sum: await api.sum(10), pid: await api.pid }));
     host.dispose();
     return { first, crashed, next };
@@ -91,7 +96,7 @@ test('jobs queue one at a time, past the bound they get a 429, aborted waiters l
     const waitingA = job(2);
     const controller = new AbortController();
     const waitingB = job(3, controller.signal);
-    const rejected = await job(4).catch((e) => ({ status: e.status, code: e.code }));
+    const rejected = await job(4).catch((e) => ({ status: window.toApiError(e).status, code: e.code }));
     controller.abort();
     const abortedName = await waitingB.catch((e) => e.name);
     const afterAbort = job(5);
@@ -103,4 +108,24 @@ test('jobs queue one at a time, past the bound they get a 429, aborted waiters l
   expect(result.abortedName).toBe('AbortError');
   expect(result.done).toEqual([1, 2, 5]);
   expect(result.order).toEqual([1, 2, 5]);
+});
+
+test('aborting a job cancels it in the worker, which stops at its next checkpoint and takes the next job', async ({
+  page,
+}) => {
+  const result = await page.evaluate(async () => {
+    const host = new window.WorkerHost<Api>({
+      name: 'test',
+      create: () => new Worker(window.testWorkerURL, { type: 'module' }),
+    });
+    const controller = new AbortController();
+    const counting = host.run((api) => api.count(), controller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort();
+    const abortedName = await counting.catch((e) => e.name);
+    const next = await host.run((api) => api.sum(4));
+    host.dispose();
+    return { abortedName, next };
+  });
+  expect(result).toEqual({ abortedName: 'AbortError', next: 10 });
 });

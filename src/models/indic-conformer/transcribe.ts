@@ -1,5 +1,6 @@
 import { speechWindows, type Span } from '../../audio/speech-windows';
 import type { Segment, Transcript, Word } from '../../protocol/audio';
+import { invalidInput } from '../../protocol/errors';
 import { VAD_FRAME } from '../../recorder/vad-frame';
 import { compressionRatio } from '../whisper/guards';
 import { indicLanguageName } from './languages';
@@ -17,17 +18,6 @@ export interface IndicTranscribeOptions {
   /** Silero speech probabilities of the audio, one per VAD_FRAME samples. */
   speech: Float32Array;
   cancelled(): boolean;
-}
-
-/** A request the model cannot serve as asked (a language it has no vocabulary for, RNN-T without its graphs). */
-export class IndicRequestError extends Error {
-  override name = 'IndicRequestError';
-  constructor(
-    message: string,
-    readonly param: string,
-  ) {
-    super(message);
-  }
 }
 
 interface RegionTokens {
@@ -58,12 +48,17 @@ export async function transcribeIndic(
   options: IndicTranscribeOptions,
 ): Promise<Transcript> {
   if (!model.vocabulary.get(options.language))
-    throw new IndicRequestError(
+    throw invalidInput(
       `IndicConformer does not recognise the language '${options.language}'. GET /v1/models lists the languages of each engine.`,
       'language',
+      'unsupported_value',
     );
   if (options.decoding === 'rnnt' && !model.rnntSessions)
-    throw new IndicRequestError("This IndicConformer source has no RNN-T graphs: use decoding 'ctc'.", 'decoding');
+    throw invalidInput(
+      "This IndicConformer source has no RNN-T graphs: use decoding 'ctc'.",
+      'decoding',
+      'unsupported_value',
+    );
   const windows = speechWindows(options.speech, samples.length, {
     frame: VAD_FRAME,
     sampleRate: SAMPLE_RATE,

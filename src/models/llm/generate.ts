@@ -1,5 +1,6 @@
-import { ApiError } from '../../api/errors';
+import { yieldToEvents } from '../../protocol/cancel';
 import type { ChatDelta, ChatOutcome, ChatParams, StartInfo, TokenLogprob, ToolDefinition } from '../../protocol/chat';
+import { invalidInput } from '../../protocol/errors';
 import { BoundaryCut } from '../../text/boundary';
 import { TemplateRejected } from '../../text/chat-template';
 import { fimPrompt, fimTokens, rawStopIds } from '../../text/fim';
@@ -16,17 +17,6 @@ export interface GenerationEvents {
   delta(delta: ChatDelta): void;
 }
 
-/** Lets queued messages (a cancel, the host's ping) run between steps. */
-const yieldToEvents = () =>
-  new Promise<void>((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-
 function offeredTools(params: ChatParams): ToolDefinition[] | undefined {
   const choice = params.tool_choice;
   if (!params.tools?.length || choice === 'none') return undefined;
@@ -34,15 +24,14 @@ function offeredTools(params: ChatParams): ToolDefinition[] | undefined {
   return params.tools;
 }
 
-/** Fill-in-the-middle ids from the tokenizer's FIM tokens; a 400 when it has none. */
+/** Fill-in-the-middle ids from the tokenizer's FIM tokens; invalid input when it has none. */
 function fimIds(model: LoadedLlm, prefix: string, suffix: string): number[] {
   const fim = fimTokens(model.tokenizer);
   if (!fim)
-    throw new ApiError(
-      400,
+    throw invalidInput(
       'suffix (fill-in-the-middle) is not supported by this model: its tokenizer has no <|fim_prefix|>, <|fim_suffix|> and <|fim_middle|> tokens. Use a code model with FIM tokens, or send no suffix.',
-      'unsupported_value',
       'suffix',
+      'unsupported_value',
     );
   return fimPrompt(model.tokenizer, fim, prefix, suffix);
 }
@@ -61,26 +50,24 @@ function promptIds(model: LoadedLlm, params: ChatParams, tools: ToolDefinition[]
     return model.tokenizer.encode(text);
   } catch (error) {
     if (error instanceof TemplateRejected)
-      throw new ApiError(
-        400,
+      throw invalidInput(
         `The model's chat template rejected the messages: ${error.message}`,
-        'invalid_messages',
         'messages',
+        'invalid_messages',
       );
     throw error;
   }
 }
 
-/** Answers `max_tokens` (default: the rest of the context), or a 400 when it cannot fit. */
+/** Answers `max_tokens` (default: the rest of the context), or an invalid_input error when it cannot fit. */
 function completionBudget(model: LoadedLlm, params: ChatParams, prompt: number): number {
   const context = model.config.contextLength;
   const budget = params.max_tokens ?? context - prompt;
   if (prompt + Math.max(budget, 1) > context) {
-    throw new ApiError(
-      400,
+    throw invalidInput(
       `This model's maximum context length is ${context} tokens. However, you requested ${prompt + Math.max(budget, 1)} tokens (${prompt} in the messages, ${Math.max(budget, 1)} in the completion). Please reduce the length of the messages or completion.`,
-      'context_length_exceeded',
       'messages',
+      'context_length_exceeded',
     );
   }
   return budget;
@@ -101,26 +88,20 @@ async function openConstraint(model: LoadedLlm, request: GrammarRequest, size: n
     return await model.grammars.open(request, size);
   } catch (error) {
     if (error instanceof GrammarRejected)
-      throw new ApiError(
-        400,
-        error.message,
-        'unsupported_schema',
-        request.kind === 'json' ? 'response_format' : 'tools',
-      );
+      throw invalidInput(error.message, request.kind === 'json' ? 'response_format' : 'tools', 'unsupported_schema');
     throw error;
   }
 }
 
-/** `logit_bias` as (id, bias) pairs; an id outside the vocabulary is a 400. */
+/** `logit_bias` as (id, bias) pairs; an id outside the vocabulary is invalid input. */
 function biasOf(params: ChatParams, size: number): [number, number][] {
   return Object.entries(params.logit_bias ?? {}).map(([key, value]) => {
     const id = Number(key);
     if (!/^\d+$/.test(key) || id >= size)
-      throw new ApiError(
-        400,
+      throw invalidInput(
         `logit_bias: '${key}' is not a token id of this model (0–${size - 1}).`,
-        'invalid_value',
         'logit_bias',
+        'invalid_value',
       );
     return [id, value];
   });

@@ -1,4 +1,5 @@
 import type { Segment, Transcript, VadChunking } from '../../protocol/audio';
+import { invalidInput } from '../../protocol/errors';
 import type { WhisperMel } from '../../audio/mel';
 import type { WhisperDecoder } from './decoder';
 import { withDefaults, type WhisperGuards } from './guards';
@@ -33,17 +34,6 @@ export interface TranscribeOptions {
   progress?(): void;
 }
 
-/** A request the model cannot serve as asked (e.g. a language it does not know); the route answers 400. */
-export class WhisperRequestError extends Error {
-  constructor(
-    message: string,
-    readonly param: string,
-  ) {
-    super(message);
-    this.name = 'WhisperRequestError';
-  }
-}
-
 export async function detectLanguage(model: LoadedWhisper, features: Float32Array): Promise<string> {
   const encoded = await model.decoder.encode(features);
   const probabilities = await model.decoder.languageProbabilities(encoded).finally(() => encoded.dispose());
@@ -64,9 +54,10 @@ export async function transcribe(
 ): Promise<Transcript> {
   const { config } = model.decoder;
   if (options.language !== undefined && !config.languages.has(options.language)) {
-    throw new WhisperRequestError(
+    throw invalidInput(
       `This model does not recognise the language '${options.language}'. GET /v1/models lists the languages it knows.`,
       'language',
+      'unsupported_value',
     );
   }
   const plan = options.vad

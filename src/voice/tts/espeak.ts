@@ -1,5 +1,5 @@
 import { planClauses, type ProsodyParams } from './prosody';
-import { TtsError } from './errors';
+import { EngineError } from '../../protocol/errors';
 
 /** The parts of @echogarden/espeak-ng-emscripten's eSpeakNGWorker this engine uses. */
 interface EspeakInstance {
@@ -34,8 +34,8 @@ export async function loadEspeak(moduleUrl: string, data?: Uint8Array): Promise<
   try {
     factory = ((await import(/* @vite-ignore */ moduleUrl)) as { default: EspeakFactory }).default;
   } catch (error) {
-    throw new TtsError(
-      503,
+    throw new EngineError(
+      'unavailable',
       `The offline voices need the optional eSpeak-NG plug-in (GPL-3.0): npm install ${ESPEAK_PACKAGE}, serve its folder and pass createVaani({ models: { 'espeak-ng': { baseURL } } }). Loading ${moduleUrl} failed: ${error instanceof Error ? error.message : String(error)}`,
       'tts_plugin_missing',
     );
@@ -51,8 +51,8 @@ export async function loadEspeak(moduleUrl: string, data?: Uint8Array): Promise<
     );
     return new Espeak(new module.eSpeakNGWorker());
   } catch (error) {
-    throw new TtsError(
-      503,
+    throw new EngineError(
+      'unavailable',
       `eSpeak-NG could not start (is espeak-ng.data reachable?): ${error instanceof Error ? error.message : String(error)}`,
       'tts_plugin_failed',
     );
@@ -89,8 +89,8 @@ export class Espeak {
   useVoice(voice: string): void {
     const code = this.engine.set_voice(voice);
     if (code !== 0)
-      throw new TtsError(
-        400,
+      throw new EngineError(
+        'invalid_input',
         `eSpeak-NG cannot load the voice '${voice}' (error ${code}).`,
         'voice_unavailable',
         'voice',
@@ -107,11 +107,11 @@ export class Espeak {
     this.useVoice(voice);
     const clauses = planClauses(text, params);
     if (clauses.length === 0)
-      throw new TtsError(400, '`input` has no letters or digits to speak.', 'invalid_value', 'input');
+      throw new EngineError('invalid_input', '`input` has no letters or digits to speak.', 'invalid_value', 'input');
     const chunks: Int16Array[] = [];
     const silence: number[] = [];
     for (const clause of clauses) {
-      if (await stopped()) throw new TtsError(499, 'The speech request was cancelled.', 'cancelled');
+      if (await stopped()) throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
       this.engine.set_rate(clause.rate);
       this.engine.set_pitch(clause.pitch);
       this.engine.set_range(clause.range);
@@ -134,7 +134,11 @@ export class Espeak {
     this.useVoice(voice);
     const { code, ipa } = this.engine.synthesize_ipa(text);
     if (code !== 0)
-      throw new TtsError(500, `eSpeak-NG could not phonemise the input (error ${code}).`, 'phonemizer_failed');
+      throw new EngineError(
+        'internal',
+        `eSpeak-NG could not phonemise the input (error ${code}).`,
+        'phonemizer_failed',
+      );
     return ipa
       .replace(/\([a-z-]+\)/g, '')
       .replace(/_/g, '')

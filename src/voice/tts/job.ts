@@ -1,8 +1,7 @@
-import type { AudioResult, EncodedAudio, SpeechFormat } from '../../protocol/audio';
+import type { AudioResult, SpeechFormat } from '../../protocol/audio';
 import type { FileLoader } from '../../store/loader';
 import type { StoreOptions } from '../../store/types';
 import type { CatalogueVoice } from '../catalogue';
-import type { TtsErrorData } from './errors';
 
 /** One /audio/speech request as the TTS worker receives it. */
 export interface SpeakJob {
@@ -21,8 +20,6 @@ export interface SpeakJob {
   /** The page's weight-store options (the eSpeak data and neural weights are cached there). */
   store?: StoreOptions;
 }
-
-export type SpeakResult = { audio: EncodedAudio } | { error: TtsErrorData };
 
 /** What a runtime needs besides the job: shared eSpeak, the voice's files, and whether the request was cancelled. */
 export interface SpeakContext {

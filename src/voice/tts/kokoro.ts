@@ -1,5 +1,5 @@
 import { splitClauses } from './prosody';
-import { TtsError } from './errors';
+import { EngineError } from '../../protocol/errors';
 import type { Runtime } from './job';
 import { kokoroBatches, kokoroIds, kokoroText, PAD_ID, type KokoroTokenizerJson } from './kokoro-tokens';
 import { concat, loadFile, loadJson, loadOrt, memo, openSession, type Session } from './onnx';
@@ -24,7 +24,7 @@ const styles = memo<Float32Array>();
 export const speakKokoro: Runtime = async (job, context) => {
   const spec = job.voice.spec;
   if (spec.engine !== 'kokoro')
-    throw new TtsError(500, `Voice '${job.voice.id}' is not a Kokoro voice.`, 'internal_error');
+    throw new EngineError('internal', `Voice '${job.voice.id}' is not a Kokoro voice.`, 'internal_error');
   const files = context.files();
   const key = `${job.weightsBase}|${job.dtype}`;
   const model = await models(key, async () => {
@@ -44,11 +44,11 @@ export const speakKokoro: Runtime = async (job, context) => {
     model.vocab,
   );
   if (ids.length === 0)
-    throw new TtsError(400, '`input` has nothing this voice can pronounce.', 'invalid_value', 'input');
+    throw new EngineError('invalid_input', '`input` has nothing this voice can pronounce.', 'invalid_value', 'input');
   const ort = await loadOrt();
   const parts: Float32Array[] = [];
   for (const batch of kokoroBatches(ids, model.vocab[' '])) {
-    if (await context.stopped()) throw new TtsError(499, 'The speech request was cancelled.', 'cancelled');
+    if (await context.stopped()) throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
     const rows = style.length / STYLE_SIZE;
     const row = Math.min(batch.length, rows - 1);
     const output = await model.session.run({

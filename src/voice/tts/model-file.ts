@@ -1,4 +1,4 @@
-import { TtsError } from './errors';
+import { EngineError } from '../../protocol/errors';
 
 /** The onnx-community file for a dtype; q8 (model_quantized.onnx) unless the model source names another. */
 export function modelFile(dtype = 'q8'): string {
@@ -14,8 +14,8 @@ export function modelFile(dtype = 'q8'): string {
   };
   const name = suffix[dtype];
   if (name === undefined)
-    throw new TtsError(
-      400,
+    throw new EngineError(
+      'invalid_input',
       `Unknown dtype '${dtype}' for a neural voice; use one of ${Object.keys(suffix).join(', ')}.`,
       'invalid_value',
       'model',

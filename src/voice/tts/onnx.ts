@@ -1,5 +1,5 @@
 import type { FileLoader } from '../../store/loader';
-import { TtsError } from './errors';
+import { EngineError } from '../../protocol/errors';
 
 export type Ort = typeof import('onnxruntime-web');
 export type Session = import('onnxruntime-web').InferenceSession;
@@ -20,8 +20,8 @@ export async function loadFile(loader: FileLoader, file: string): Promise<Uint8A
   try {
     return await loader.load(file);
   } catch (error) {
-    throw new TtsError(
-      503,
+    throw new EngineError(
+      'unavailable',
       `The voice's file ${file} could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
       'model_load_failed',
       'voice',
@@ -37,8 +37,8 @@ export async function openSession(loader: FileLoader, file: string): Promise<Ses
   try {
     return await runtime.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
   } catch (error) {
-    throw new TtsError(
-      503,
+    throw new EngineError(
+      'unavailable',
       `The voice's model ${file} could not be opened: ${error instanceof Error ? error.message : String(error)}`,
       'model_load_failed',
       'voice',

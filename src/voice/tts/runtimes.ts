@@ -1,12 +1,12 @@
 import type { EngineSpec } from '../catalogue';
-import { TtsError } from './errors';
+import { EngineError } from '../../protocol/errors';
 import type { Runtime } from './job';
 import { speakKokoro } from './kokoro';
 import { speakVits } from './vits';
 
 const speakEspeak: Runtime = async (job, context) => {
   if (job.voice.spec.engine !== 'espeak')
-    throw new TtsError(500, `Voice '${job.voice.id}' is not an eSpeak voice.`, 'internal_error');
+    throw new EngineError('internal', `Voice '${job.voice.id}' is not an eSpeak voice.`, 'internal_error');
   const espeak = await context.espeak();
   const samples = await espeak.speak(job.voice.spec.espeakVoice, job.text, job, context.stopped);
   return { samples, sampleRate: espeak.sampleRate };

@@ -1,5 +1,5 @@
 import { splitClauses } from './prosody';
-import { TtsError } from './errors';
+import { EngineError } from '../../protocol/errors';
 import type { Runtime } from './job';
 import { concat, loadJson, loadOrt, memo, openSession, type Session } from './onnx';
 import { modelFile } from './model-file';
@@ -31,8 +31,8 @@ export const speakVits: Runtime = async (job, context) => {
       loadJson<{ sampling_rate?: number }>(files, 'config.json'),
     ]);
     if (tokenizer.is_uroman)
-      throw new TtsError(
-        400,
+      throw new EngineError(
+        'invalid_input',
         `Voice '${job.voice.id}' needs uroman romanisation, which this runtime does not do.`,
         'voice_unavailable',
         'voice',
@@ -42,7 +42,7 @@ export const speakVits: Runtime = async (job, context) => {
   const ort = await loadOrt();
   const parts: Float32Array[] = [];
   for (const clause of splitClauses(job.text)) {
-    if (await context.stopped()) throw new TtsError(499, 'The speech request was cancelled.', 'cancelled');
+    if (await context.stopped()) throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
     const ids = vitsIds(clause, model.vocab, model.tokenizer);
     if (ids.length <= 1) continue;
     const shape = [1, ids.length];
@@ -55,7 +55,7 @@ export const speakVits: Runtime = async (job, context) => {
     parts.push(output.waveform!.data as Float32Array);
   }
   if (parts.length === 0)
-    throw new TtsError(400, '`input` has nothing this voice can pronounce.', 'invalid_value', 'input');
+    throw new EngineError('invalid_input', '`input` has nothing this voice can pronounce.', 'invalid_value', 'input');
   const samples = concat(parts, Math.round(CLAUSE_GAP_SECONDS * model.sampleRate));
   return {
     samples:

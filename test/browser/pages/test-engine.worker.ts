@@ -1,4 +1,4 @@
-import { exposeEngine, reportProgress } from '../../../src/workers/expose';
+import { cancelToken, exposeEngine, reportProgress } from '../../../src/workers/expose';
 
 /** A worker that really computes, and can be told to crash or hang, for WorkerHost tests. */
 exposeEngine({
@@ -29,6 +29,11 @@ exposeEngine({
   hang() {
     const end = Date.now() + 60_000;
     while (Date.now() < end);
+  },
+  /** Counts until the job is cancelled (the host's cancel reaches this job's token). */
+  async count() {
+    const token = cancelToken();
+    for (;;) await token.checkpoint();
   },
   pid: Math.random(),
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors';
+import { toApiError } from '../../../src/api/errors';
 import { INDIC_SOURCES, speechRecognitionSources } from '../../../src/catalogue/sources';
 import { engineFor, routeTranscription } from '../../../src/engines/stt-routing';
 
@@ -64,7 +64,7 @@ describe('speech-stt-v1 routing', () => {
 
   it('impossible choices are 400s naming the parameter', async () => {
     const reject = (promise: Promise<unknown>, param: string) =>
-      expect(promise).rejects.toSatisfy((e) => e instanceof ApiError && e.status === 400 && e.param === param);
+      expect(promise.catch(toApiError)).resolves.toMatchObject({ status: 400, param });
     await reject(routeTranscription({ task: 'translate', engine: 'indic-conformer' }, on, never), 'engine');
     await reject(
       routeTranscription({ task: 'transcribe', language: 'en', engine: 'indic-conformer' }, on, never),
