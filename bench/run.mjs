@@ -30,6 +30,9 @@ const server = await createServer({
   configFile: new URL('../vite.test.config.ts', import.meta.url).pathname,
   cacheDir: new URL('../node_modules/.vite-bench', import.meta.url).pathname,
   server: { port, strictPort: true },
+  // The scenarios run the library from src/: vite scans it all (workers included) before the page
+  // loads, so no dependency is discovered mid-run (each discovery reloads the page under a scenario).
+  optimizeDeps: { entries: ['bench/page.html', 'bench/scenarios/*.ts', 'src/**/*.ts'] },
   logLevel: 'warn',
 });
 await server.listen();

@@ -456,7 +456,7 @@ async function testMicrophone(page: Page) {
 
 const say = (page: Page) => page.evaluate(() => (window as unknown as { mic: { say(): Promise<void> } }).mic.say());
 
-test('continuous dictation: the transcription of an utterance goes in while the microphone stays open for the next', async ({
+test('continuous dictation: each of two utterances goes in as it is transcribed, the microphone open between them', async ({
   page,
 }) => {
   test.setTimeout(900_000);
@@ -486,14 +486,22 @@ test('continuous dictation: the transcription of an utterance goes in while the 
   await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'listening');
   await expect(page.locator('vaani-dictate button')).toHaveAttribute('aria-label', 'Stop dictating');
   await expect(page.locator('vaani-dictate button')).toHaveAttribute('aria-pressed', 'true');
+  // A second utterance in the same session: its text goes in after the first.
+  await say(page);
+  await expect.poll(async () => (await results()).length, { timeout: 400_000 }).toBe(2);
+  const [, second] = await results();
+  expect(await page.locator('#note').inputValue()).toBe(
+    `Start: ${String(first!.detail.text)} ${String(second!.detail.text)}`,
+  );
+  await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'listening');
   const states = (await events(page)).filter((e) => e.type === 'vaani-state').map((e) => e.detail.state);
-  expect(states).toEqual(['loading', 'listening', 'listening']);
+  expect(states).toEqual(['loading', 'listening', 'listening', 'listening']);
   // Pressed again: the open recording (no speech in it) ends and so does the session.
   await page.locator('vaani-dictate button').click();
   await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'idle');
   await expect(page.locator('vaani-dictate button')).toHaveAttribute('aria-pressed', 'false');
   await expect(page.locator('vaani-dictate button')).toHaveAttribute('aria-label', 'Dictate');
-  expect((await results()).length).toBe(1);
+  expect((await results()).length).toBe(2);
 });
 
 test('barge-in: speaking over the answer stops its playback and the next turn answers the new utterance', async ({
