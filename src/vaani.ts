@@ -1,6 +1,6 @@
 import { createApp } from './api/app';
 import { ResponseStore } from './api/responses/store';
-import type { Context } from './api/context';
+import type { Services } from './api/services';
 import { EngineRegistry } from './runtime/engines';
 import { dataClient } from './data/client';
 import { memoryClient } from './memory/client';
@@ -26,7 +26,7 @@ export function createVaaniWith(
 
   const routing = (modelId: string): Routing =>
     typeof options.routing === 'string' ? options.routing : (options.routing?.[modelId] ?? 'local-first');
-  const ctx: Context = {
+  const ctx: Services = {
     registry,
     routing,
     remote: options.remote ? new Remote(options.remote, realFetch) : undefined,

@@ -1,5 +1,5 @@
 import { createApp } from '../../src/api/app';
-import type { Context } from '../../src/api/context';
+import type { Services } from '../../src/api/services';
 import { ResponseStore } from '../../src/api/responses/store';
 import { EngineRegistry } from '../../src/runtime/engines';
 import { Remote } from '../../src/runtime/remote';
@@ -13,7 +13,7 @@ const headers = { authorization: 'Bearer bench' };
 const shim: Scenario = async (env) => {
   const remote = { baseURL: `${env.remoteURL}/v1` };
   const ai = createVaaniWith({ baseURL: 'https://bench.test/v1', remote }, () => {});
-  const ctx: Context = {
+  const ctx: Services = {
     registry: new EngineRegistry(),
     routing: () => 'local-first',
     remote: new Remote(remote, fetch.bind(globalThis)),

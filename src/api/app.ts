@@ -7,7 +7,7 @@ import { chatCompletions } from './chat/completions';
 import { codeCompletions } from './code/completions';
 import { completions } from './completions';
 import { embeddings } from './embeddings';
-import type { Context } from './context';
+import type { Services } from './services';
 import { ApiError, toApiError } from './errors';
 import { imageGenerations } from './images/generations';
 import { mountData } from './data/index';
@@ -17,7 +17,7 @@ import { getModel, listModels } from './models';
 import { createResponse, deleteResponse, getResponse } from './responses/create';
 import { listVoices } from './voices';
 
-type Route = (ctx: Context, request: Request, path: string) => Promise<Response>;
+type Route = (ctx: Services, request: Request, path: string) => Promise<Response>;
 
 const POST: Record<string, Route> = {
   '/chat/completions': chatCompletions,
@@ -36,7 +36,7 @@ const POST: Record<string, Route> = {
   '/data/query': dataQuery,
 };
 
-const GET: Record<string, (ctx: Context, c: HonoContext) => Promise<Response>> = {
+const GET: Record<string, (ctx: Services, c: HonoContext) => Promise<Response>> = {
   '/models': (ctx) => listModels(ctx),
   '/models/:id': (ctx, c) => getModel(ctx, c.req.param('id')!),
   '/voices': (ctx) => listVoices(ctx),
@@ -45,7 +45,7 @@ const GET: Record<string, (ctx: Context, c: HonoContext) => Promise<Response>> =
 const BEARER = /^Bearer [^\s]+$/;
 
 /** The /v1 router: `Request → Response` for every route of the service, mounted at `basePath`. */
-export function createApp(ctx: Context, basePath: string, auth: 'required' | 'optional'): Hono {
+export function createApp(ctx: Services, basePath: string, auth: 'required' | 'optional'): Hono {
   const app = new Hono().basePath(basePath.replace(/\/+$/, ''));
 
   app.onError((error) => toApiError(error).toResponse());

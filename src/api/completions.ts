@@ -3,7 +3,7 @@ import type { ChatDelta, ChatEngine, ChatParams } from '../protocol/chat';
 import type { Channel } from '../runtime/channel';
 import { parse, readJson } from './body';
 import { startChat } from './chat/start';
-import { dispatch, type Context } from './context';
+import { dispatch, type Services } from './services';
 import { badRequest } from './errors';
 import { requireModel, requireWithinContext } from './models-check';
 import { sseResponse } from './sse';
@@ -61,7 +61,7 @@ function toParams(body: CompletionsRequest): ChatParams {
 }
 
 /** POST /completions: raw text continuation on a chat or code model (no chat template). */
-export async function completions(ctx: Context, request: Request, path: string): Promise<Response> {
+export async function completions(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(completionsSchema, value);
   requireWithinContext(requireModel(body.model, 'chat', 'code'), body.max_tokens);
@@ -78,7 +78,7 @@ export async function completions(ctx: Context, request: Request, path: string):
 }
 
 /** code-v1's raw completions and fill-in-the-middle run on its base model (`code-v1-base`). */
-export const completionEngine = (ctx: Context, model: string, engine: ChatEngine): ChatEngine =>
+export const completionEngine = (ctx: Services, model: string, engine: ChatEngine): ChatEngine =>
   (model === 'code-v1' && ctx.registry.get('chat', 'code-v1-base')) || engine;
 
 /** How a text completion is answered: echo, streaming, and extra choice fields from the whole text. */

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { normalizeL2 } from '../models/encoder/pooling';
 import type { Embeddings } from '../protocol/embeddings';
 import { parse, readJson } from './body';
-import { dispatch, type Context } from './context';
+import { dispatch, type Services } from './services';
 import { badRequest } from './errors';
 import { requireModel } from './models-check';
 
@@ -68,7 +68,7 @@ export function shorten(result: Embeddings, dimensions: number | undefined): Flo
 }
 
 /** POST /embeddings */
-export async function embeddings(ctx: Context, request: Request, path: string): Promise<Response> {
+export async function embeddings(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(embeddingsSchema, value);
   const model = requireModel(body.model, 'memory', 'data');

@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import type { Product } from '../catalogue/models';
 import { readJson, parse } from './body';
-import { dispatch, type Context } from './context';
+import { dispatch, type Services } from './services';
 import { requireModel, requireWithinContext } from './models-check';
 
 /**
@@ -13,7 +13,7 @@ export const forwardOnly =
     product: Product,
     schema: S,
   ) =>
-  async (ctx: Context, request: Request, path: string): Promise<Response> => {
+  async (ctx: Services, request: Request, path: string): Promise<Response> => {
     const { value, raw } = await readJson(request);
     const body = parse(schema, value);
     requireWithinContext(requireModel(body.model, product), body.max_tokens);

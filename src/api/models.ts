@@ -1,10 +1,10 @@
 import { aliasesOf, findModel, MODELS, type CatalogueEntry } from '../catalogue/models';
-import type { Context } from './context';
+import type { Services } from './services';
 import { ApiError } from './errors';
 
 const CREATED = 1735689600;
 
-function describe(ctx: Context, model: CatalogueEntry) {
+function describe(ctx: Services, model: CatalogueEntry) {
   const routing = ctx.routing(model.id);
   const info = routing === 'remote-only' ? undefined : ctx.registry.info(model.id);
   const local = info?.backends ?? [];
@@ -29,11 +29,11 @@ function describe(ctx: Context, model: CatalogueEntry) {
 }
 
 /** GET /models */
-export const listModels = async (ctx: Context) =>
+export const listModels = async (ctx: Services) =>
   Response.json({ object: 'list', data: MODELS.map((model) => describe(ctx, model)) });
 
 /** GET /models/{id} (an alias answers with the model it names) */
-export async function getModel(ctx: Context, id: string) {
+export async function getModel(ctx: Services, id: string) {
   const model = findModel(id);
   if (!model) throw new ApiError(404, `The model '${id}' does not exist.`, 'model_not_found', 'model');
   return Response.json(describe(ctx, model));

@@ -1,9 +1,9 @@
 import { MODELS } from '../catalogue/models';
 import { voiceAliasesOf } from '../voice/aliases';
-import type { Context } from './context';
+import type { Services } from './services';
 
 /** GET /voices: the voices of the registered voice engines, and the voice models. */
-export const listVoices = async (ctx: Context) => {
+export const listVoices = async (ctx: Services) => {
   const voices = ctx.registry.voices().map(({ id, name, language, languageCode, gender, downloadBytes }) => ({
     id,
     name,

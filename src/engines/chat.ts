@@ -1,14 +1,13 @@
 import * as Comlink from 'comlink';
 import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
-import type { ChatEngine, StartInfo } from '../protocol/chat';
+import type { ChatEngine, ChatEvents, StartInfo } from '../protocol/chat';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import { modelFiles, modelJob } from './model-files';
 import type { VaaniOptions } from '../types';
-import type { GenerationEvents } from '../models/llm/generate';
 import { llmFiles } from '../models/llm/manifest';
-import type { LlmWorkerApi } from '../workers/llm.worker';
+import type { ChatWorkerApi } from '../workers/chat.worker';
 
 /**
  * Ids answered by a local decoder LLM: the chat models, code-v1 (instruct) with its base model for
@@ -22,9 +21,9 @@ function chatEngine(
   onStart: (info: StartInfo) => void,
 ): ChatEngine & { dispose(): void } {
   const source = modelSource(modelId, options.models);
-  const host = new WorkerHost<LlmWorkerApi>({
+  const host = new WorkerHost<ChatWorkerApi>({
     create: () =>
-      new Worker(new URL('../workers/llm.worker.ts', import.meta.url), {
+      new Worker(new URL('../workers/chat.worker.ts', import.meta.url), {
         type: 'module',
         name: `vaani-chat-${modelId}`,
       }),
@@ -33,12 +32,12 @@ function chatEngine(
   });
   return {
     async complete(params, hooks) {
-      const events: GenerationEvents = {
-        start: (info) => {
+      const events: ChatEvents = {
+        onStart: (info) => {
           onStart(info);
           hooks.onStart(info);
         },
-        delta: (delta) => hooks.onDelta(delta),
+        onDelta: (delta) => hooks.onDelta(delta),
       };
       return host.run(
         (api) => api.complete({ ...modelJob(modelId, options, source), params }, Comlink.proxy(events)),

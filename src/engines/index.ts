@@ -6,14 +6,14 @@ import { embeddingsEngines } from './embeddings';
 import { memoryEngines } from './memory';
 import { speechEngines } from './speech';
 import { transcriptionEngines } from './transcription';
-import { voiceTransformEngines } from './voice-transform';
+import { transformEngines } from './transform';
 
 /** Registers every built-in local engine. A new engine family is one line here. */
 export function registerBuiltins(registry: EngineRegistry, options: VaaniOptions): void {
   for (const factory of chatEngines(options)) registry.add(factory);
   for (const factory of speechEngines(options)) registry.add(factory);
   for (const factory of transcriptionEngines(options)) registry.add(factory);
-  for (const factory of voiceTransformEngines(options)) registry.add(factory);
+  for (const factory of transformEngines(options)) registry.add(factory);
   for (const factory of embeddingsEngines(options)) registry.add(factory);
   for (const factory of memoryEngines(options)) registry.add(factory);
   for (const factory of dataEngines(options, registry)) registry.add(factory);

@@ -6,12 +6,12 @@ import { sourceBase } from '../store/source';
 import type { VaaniOptions } from '../types';
 import { ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
 import type { SpeakJob } from '../voice/tts/job';
-import type { TtsWorkerApi } from '../workers/tts.worker';
+import type { SpeechWorkerApi } from '../workers/speech.worker';
 
 function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void } {
-  const host = new WorkerHost<TtsWorkerApi>({
+  const host = new WorkerHost<SpeechWorkerApi>({
     create: () =>
-      new Worker(new URL('../workers/tts.worker.ts', import.meta.url), { type: 'module', name: 'vaani-tts' }),
+      new Worker(new URL('../workers/speech.worker.ts', import.meta.url), { type: 'module', name: 'vaani-tts' }),
     name: 'speech',
     maxQueue: options.maxQueue,
   });

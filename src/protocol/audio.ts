@@ -147,7 +147,7 @@ export interface TransformParams {
 }
 
 /** Audio in, audio out: isolation, voice changing and speech-to-speech. */
-export interface VoiceTransformEngine {
+export interface TransformEngine {
   voices(): Voice[];
   isolate(params: TransformParams, signal: AbortSignal): Promise<AudioResult>;
   changeVoice(params: TransformParams, signal: AbortSignal): Promise<AudioResult>;

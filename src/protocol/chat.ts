@@ -102,11 +102,15 @@ export interface StartInfo {
   contextLength?: number;
 }
 
-export interface ChatHooks {
-  signal: AbortSignal;
+/** What a generation reports as it runs (the worker's generation loop calls the page's through comlink). */
+export interface ChatEvents {
   /** Called once, before the first delta, with the backend the engine runs on and the model's real context. */
   onStart(info: StartInfo): void;
   onDelta(delta: ChatDelta): void;
+}
+
+export interface ChatHooks extends ChatEvents {
+  signal: AbortSignal;
 }
 
 export interface ChatEngine {

@@ -1,4 +1,4 @@
-import type { SpeechEngine, TranscriptionEngine, Voice, VoiceTransformEngine } from '../protocol/audio';
+import type { SpeechEngine, TranscriptionEngine, Voice, TransformEngine } from '../protocol/audio';
 import type { ChatEngine } from '../protocol/chat';
 import type { DataEngine } from '../protocol/data';
 import type { EmbeddingsEngine } from '../protocol/embeddings';
@@ -10,7 +10,7 @@ export interface EngineKinds {
   chat: ChatEngine;
   speech: SpeechEngine;
   transcription: TranscriptionEngine;
-  transform: VoiceTransformEngine;
+  transform: TransformEngine;
   embeddings: EmbeddingsEngine;
   memory: MemoryEngine;
   data: DataEngine;

@@ -1,3 +1,4 @@
+import { abortError } from '../protocol/cancel';
 import { HEAD_BYTES, checkSha256, checkSize, checkStart } from './check';
 import { StoreError, isAbort, isQuotaExceeded } from './errors';
 import { announcedSize, parseContentRange } from './http';
@@ -19,9 +20,6 @@ export interface DownloadJob {
   /** Bytes held so far (complete chunks of an earlier attempt included) and the size when known. */
   onBytes(loaded: number, total: number | undefined): void;
 }
-
-const abortReason = (signal: AbortSignal) =>
-  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
 
 /** Fetches a file into the cache chunk by chunk, resuming a partial download; writes the manifest last. */
 export async function download(job: DownloadJob): Promise<Manifest> {
@@ -62,7 +60,7 @@ async function get(job: DownloadJob, watch: Watch, from: number): Promise<Respon
       headers: from > 0 ? { range: `bytes=${from}-` } : {},
     });
   } catch (error) {
-    if (job.signal?.aborted) throw abortReason(job.signal);
+    if (job.signal?.aborted) throw abortError(job.signal);
     throw broken(job, from, watch.signal.aborted ? watch.signal.reason : error);
   }
 }
@@ -161,7 +159,7 @@ async function fetchInto(
       watch.poke();
       return next;
     } catch (error) {
-      if (job.signal?.aborted) throw abortReason(job.signal);
+      if (job.signal?.aborted) throw abortError(job.signal);
       throw broken(job, loaded, watch.signal.aborted ? watch.signal.reason : error);
     }
   };

@@ -42,7 +42,7 @@ test('GET /v1/voices lists the catalogue without starting a worker, with downloa
     'male',
   ]);
   expect(body.models).toEqual(expect.arrayContaining([{ id: 'speech-tts-v1', kind: 'tts' }]));
-  expect(workers.filter((url) => url.includes('tts.worker'))).toEqual([]);
+  expect(workers.filter((url) => url.includes('speech.worker'))).toEqual([]);
 });
 
 test('speech-v1-turbo speaks the same voices on /v1/audio/speech', async ({ page }) => {

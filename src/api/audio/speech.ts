@@ -1,12 +1,12 @@
 import { readJson, parse } from '../body';
-import { dispatch, type Context } from '../context';
+import { dispatch, type Services } from '../services';
 import { ApiError } from '../errors';
 import { resolveVoice } from '../../voice/aliases';
 import { requireRouteModel } from '../models-check';
 import { speechSchema } from './schema';
 
 /** POST /audio/speech */
-export async function speech(ctx: Context, request: Request, path: string): Promise<Response> {
+export async function speech(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const asked = parse(speechSchema, value);
   const model = requireRouteModel(asked.model, '/audio/speech');

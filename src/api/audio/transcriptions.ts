@@ -1,6 +1,6 @@
 import type { Transcript } from '../../protocol/audio';
 import { readForm, parse } from '../body';
-import { dispatch, type Context } from '../context';
+import { dispatch, type Services } from '../services';
 import { requireRouteModel } from '../models-check';
 import { transcriptionSchema } from './schema';
 import { subtitles } from './subtitles';
@@ -8,7 +8,7 @@ import { subtitles } from './subtitles';
 /** POST /audio/transcriptions and /audio/translations (task by route). */
 export const transcriptions =
   (task: Transcript['task']) =>
-  async (ctx: Context, request: Request, path: string): Promise<Response> => {
+  async (ctx: Services, request: Request, path: string): Promise<Response> => {
     const { value, raw } = await readForm(request);
     const form = parse(transcriptionSchema, value);
     const model = requireRouteModel(form.model, '/audio/transcriptions');

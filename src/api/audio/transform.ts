@@ -1,6 +1,6 @@
-import type { TransformParams, VoiceTransformEngine, AudioResult } from '../../protocol/audio';
+import type { TransformParams, TransformEngine, AudioResult } from '../../protocol/audio';
 import { readForm, parse } from '../body';
-import { dispatch, type Context } from '../context';
+import { dispatch, type Services } from '../services';
 import { ApiError, badRequest } from '../errors';
 import { requireModel } from '../models-check';
 import { resolveVoice } from '../../voice/aliases';
@@ -12,7 +12,7 @@ type Operation = 'isolate' | 'changeVoice' | 'speechToSpeech';
 /** POST /audio/isolate, /audio/voice-changer and /audio/speech-to-speech: audio in, WAV out. */
 export const transform =
   (operation: Operation) =>
-  async (ctx: Context, request: Request, path: string): Promise<Response> => {
+  async (ctx: Services, request: Request, path: string): Promise<Response> => {
     const { value, raw } = await readForm(request);
     const form = parse(transformSchema, value);
     requireModel(form.model, 'voice');
@@ -32,7 +32,7 @@ export const transform =
   };
 
 function run(
-  engine: VoiceTransformEngine,
+  engine: TransformEngine,
   operation: Operation,
   params: TransformParams,
   signal: AbortSignal,

@@ -12,7 +12,7 @@ import { checkSchema } from '../../text/grammar/schema';
 import { requestedSchemas } from '../../text/grammar/request';
 import { readJson, parse } from '../body';
 import { badRequest } from '../errors';
-import { dispatch, type Context } from '../context';
+import { dispatch, type Services } from '../services';
 import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
 import { startChat } from './start';
@@ -74,7 +74,7 @@ export function requireEnforceable(params: ChatParams): void {
 }
 
 /** POST /chat/completions */
-export async function chatCompletions(ctx: Context, request: Request, path: string): Promise<Response> {
+export async function chatCompletions(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(chatRequestSchema, value);
   requireWithinContext(requireModel(body.model, 'chat'), body.max_completion_tokens ?? body.max_tokens);

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { decodeText, DocumentError, formatOf } from '../../data/documents';
 import type { FilePurpose } from '../../protocol/data';
 import { parse, readForm } from '../body';
-import type { Context } from '../context';
+import type { Services } from '../services';
 import { ApiError, badRequest } from '../errors';
 import { listOf, listParams, runData } from './run';
 import { PURPOSES } from './schema';
@@ -27,7 +27,7 @@ function requireReadable(name: string, type: string, bytes: Uint8Array) {
 }
 
 /** POST /files: a multipart upload (`file`, `purpose`), kept in IndexedDB. */
-export async function createFile(ctx: Context, request: Request, path: string): Promise<Response> {
+export async function createFile(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readForm(request);
   const { file, purpose } = parse(formSchema, value);
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -49,14 +49,14 @@ export async function createFile(ctx: Context, request: Request, path: string): 
   );
 }
 
-export const listFiles = (ctx: Context, request: Request, path: string) =>
+export const listFiles = (ctx: Services, request: Request, path: string) =>
   runData(ctx, request, path, new Uint8Array(), async (data) => {
     const { filter: _filter, ...params } = listParams(request);
     return listOf(await data.listFiles(params));
   });
 
 /** GET and DELETE /files/{id}. */
-export const fileItem = (id: string) => (ctx: Context, request: Request, path: string) =>
+export const fileItem = (id: string) => (ctx: Services, request: Request, path: string) =>
   runData(ctx, request, path, new Uint8Array(), async (data) => {
     if (request.method === 'GET') return data.getFile(id);
     await data.deleteFile(id);
@@ -64,7 +64,7 @@ export const fileItem = (id: string) => (ctx: Context, request: Request, path: s
   });
 
 /** GET /files/{id}/content: the bytes as uploaded, with their media type. */
-export const fileContent = (id: string) => (ctx: Context, request: Request, path: string) =>
+export const fileContent = (id: string) => (ctx: Services, request: Request, path: string) =>
   runData(ctx, request, path, new Uint8Array(), async (data) => {
     const { file, bytes } = await data.fileContent(id);
     return new Response(bytes as Uint8Array<ArrayBuffer>, {

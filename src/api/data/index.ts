@@ -1,11 +1,11 @@
 import type { Hono } from 'hono';
-import type { Context } from '../context';
+import type { Services } from '../services';
 import { createFile, fileContent, fileItem, listFiles, notAllowed } from './files';
 import { searchStore } from './search';
 import { addBatch, addFile, batchItem, listStoreFiles, storeFile, storeFileContent } from './store-files';
 import { createStore, listStores, storeItem } from './vector-stores';
 
-type Handler = (ctx: Context, request: Request, path: string) => Promise<Response>;
+type Handler = (ctx: Services, request: Request, path: string) => Promise<Response>;
 type Methods = Partial<Record<'GET' | 'POST' | 'DELETE', (params: Record<string, string>) => Handler>>;
 
 /** The files and vector store routes (docs/api.md § Data), OpenAI's paths. */
@@ -35,7 +35,7 @@ const ROUTES: [string, Methods][] = [
   ['/vector_stores/:vs/file_batches/:batch/files', { GET: (p) => listStoreFiles(p.vs!, p.batch!) }],
 ];
 
-export function mountData(app: Hono, ctx: Context): void {
+export function mountData(app: Hono, ctx: Services): void {
   for (const [path, methods] of ROUTES) {
     for (const [method, route] of Object.entries(methods)) {
       app.on(method, path, (c) => {

@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../protocol/chat';
 import type { SearchResult } from '../../protocol/data';
 import { parse, readJson } from '../body';
 import { chatCompletions } from '../chat/completions';
-import type { Context } from '../context';
+import type { Services } from '../services';
 import { ApiError } from '../errors';
 import { requireModel } from '../models-check';
 import { sseResponse, type SseSink } from '../sse';
@@ -21,7 +21,7 @@ const ANSWER_TOKENS = 512;
 const passageOf = ({ chunk, ...result }: SearchResult, i: number) => ({ passage: i + 1, ...result, chunk });
 
 /** The chat route, called in-process with the grounded messages (routing, validation and errors as any chat request). */
-function askChat(ctx: Context, request: Request, body: Query, messages: ChatMessage[], stream: boolean) {
+function askChat(ctx: Services, request: Request, body: Query, messages: ChatMessage[], stream: boolean) {
   const url = new URL(request.url);
   url.pathname = url.pathname.replace(/\/data\/query$/, '/chat/completions');
   const chat = {
@@ -70,7 +70,7 @@ interface ChatChunk {
 }
 
 /** POST /data/query: retrieval alone (`mode: 'search'`), or a grounded chat answer with its citations. */
-export async function dataQuery(ctx: Context, request: Request, path: string): Promise<Response> {
+export async function dataQuery(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(querySchema, value);
   if (body.mode === 'answer') requireModel(body.model, 'chat');

@@ -1,6 +1,6 @@
 import type { DataEngine, ListParams } from '../../protocol/data';
 import { parse, readJson } from '../body';
-import { dispatch, type Context } from '../context';
+import { dispatch, type Services } from '../services';
 import { listSchema } from './schema';
 
 /** The model whose data engine answers (the store's vectors come from it). */
@@ -8,7 +8,7 @@ export const DATA_MODEL = 'embed-v1';
 
 /** Runs a data request on the local data engine, or where routing says (a remote's /v1/files…). */
 export async function runData(
-  ctx: Context,
+  ctx: Services,
   request: Request,
   path: string,
   raw: Uint8Array<ArrayBuffer>,

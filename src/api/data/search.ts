@@ -1,5 +1,5 @@
 import { parse } from '../body';
-import type { Context } from '../context';
+import type { Services } from '../services';
 import { jsonOf, runData } from './run';
 import { searchSchema } from './schema';
 
@@ -7,7 +7,7 @@ import { searchSchema } from './schema';
  * POST /vector_stores/{id}/search: hybrid (meaning + BM25, rank-fused) search over the store's
  * chunks in OpenAI's result page; `ranking_options.ranker: 'none'` ranks by meaning alone (cosine).
  */
-export const searchStore = (storeId: string) => async (ctx: Context, request: Request, path: string) => {
+export const searchStore = (storeId: string) => async (ctx: Services, request: Request, path: string) => {
   const { value, raw } = await jsonOf(request);
   const body = parse(searchSchema, value);
   const text = [body.query].flat().join(' ');

@@ -1,11 +1,11 @@
 import { parse } from '../body';
-import type { Context } from '../context';
+import type { Services } from '../services';
 import { jsonOf, listOf, listParams, runData } from './run';
 import { addBatchSchema, addFileSchema, updateFileSchema } from './schema';
 import { staticOf } from './vector-stores';
 
 /** POST /vector_stores/{id}/files: the file is added `in_progress` and ingested in the background. */
-export const addFile = (storeId: string) => async (ctx: Context, request: Request, path: string) => {
+export const addFile = (storeId: string) => async (ctx: Services, request: Request, path: string) => {
   const { value, raw } = await jsonOf(request);
   const body = parse(addFileSchema, value);
   return runData(ctx, request, path, raw, async (data) => {
@@ -19,7 +19,7 @@ export const addFile = (storeId: string) => async (ctx: Context, request: Reques
 };
 
 /** GET /vector_stores/{id}/files (`filter` by status) and /file_batches/{batch}/files. */
-export const listStoreFiles = (storeId: string, batchId?: string) => (ctx: Context, request: Request, path: string) =>
+export const listStoreFiles = (storeId: string, batchId?: string) => (ctx: Services, request: Request, path: string) =>
   runData(ctx, request, path, new Uint8Array(), async (data) => {
     const { purpose: _purpose, ...params } = listParams(request);
     if (batchId) await data.getBatch(storeId, batchId);
@@ -27,7 +27,7 @@ export const listStoreFiles = (storeId: string, batchId?: string) => (ctx: Conte
   });
 
 /** GET, POST (new attributes) and DELETE /vector_stores/{id}/files/{file_id}. */
-export const storeFile = (storeId: string, fileId: string) => async (ctx: Context, request: Request, path: string) => {
+export const storeFile = (storeId: string, fileId: string) => async (ctx: Services, request: Request, path: string) => {
   const { value, raw } = await jsonOf(request);
   return runData(ctx, request, path, raw, async (data) => {
     if (request.method === 'GET') return data.getEntry(storeId, fileId);
@@ -40,7 +40,7 @@ export const storeFile = (storeId: string, fileId: string) => async (ctx: Contex
 };
 
 /** GET /vector_stores/{id}/files/{file_id}/content: the file's chunks as text parts. */
-export const storeFileContent = (storeId: string, fileId: string) => (ctx: Context, request: Request, path: string) =>
+export const storeFileContent = (storeId: string, fileId: string) => (ctx: Services, request: Request, path: string) =>
   runData(ctx, request, path, new Uint8Array(), async (data) => ({
     object: 'vector_store.file_content.page',
     data: await data.entryContent(storeId, fileId),
@@ -49,7 +49,7 @@ export const storeFileContent = (storeId: string, fileId: string) => (ctx: Conte
   }));
 
 /** POST /vector_stores/{id}/file_batches: many files at once (`file_ids`, or `files` with their own attributes). */
-export const addBatch = (storeId: string) => async (ctx: Context, request: Request, path: string) => {
+export const addBatch = (storeId: string) => async (ctx: Services, request: Request, path: string) => {
   const { value, raw } = await jsonOf(request);
   const body = parse(addBatchSchema, value);
   const chunking = staticOf(body.chunking_strategy);
@@ -64,7 +64,7 @@ export const addBatch = (storeId: string) => async (ctx: Context, request: Reque
 
 /** GET /vector_stores/{id}/file_batches/{batch} and POST …/cancel. */
 export const batchItem =
-  (storeId: string, batchId: string, cancel: boolean) => (ctx: Context, request: Request, path: string) =>
+  (storeId: string, batchId: string, cancel: boolean) => (ctx: Services, request: Request, path: string) =>
     runData(ctx, request, path, new Uint8Array(), (data) =>
       cancel ? data.cancelBatch(storeId, batchId) : data.getBatch(storeId, batchId),
     );

@@ -1,6 +1,6 @@
 import type { StaticChunking } from '../../data/chunking';
 import { parse } from '../body';
-import type { Context } from '../context';
+import type { Services } from '../services';
 import { jsonOf, listOf, listParams, runData } from './run';
 import { chunkingSchema, createStoreSchema, updateStoreSchema } from './schema';
 import type * as v from 'valibot';
@@ -10,7 +10,7 @@ export const staticOf = (strategy: v.InferOutput<typeof chunkingSchema> | undefi
   strategy?.type === 'static' ? strategy.static : undefined;
 
 /** POST /vector_stores: a store, with `file_ids` added (and ingested in the background) at once. */
-export async function createStore(ctx: Context, request: Request, path: string): Promise<Response> {
+export async function createStore(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await jsonOf(request);
   const body = parse(createStoreSchema, value);
   return runData(ctx, request, path, raw, async (data) => {
@@ -30,14 +30,14 @@ export async function createStore(ctx: Context, request: Request, path: string):
   });
 }
 
-export const listStores = (ctx: Context, request: Request, path: string) =>
+export const listStores = (ctx: Services, request: Request, path: string) =>
   runData(ctx, request, path, new Uint8Array(), async (data) => {
     const { filter: _filter, purpose: _purpose, ...params } = listParams(request);
     return listOf(await data.listStores(params));
   });
 
 /** GET, POST (update) and DELETE /vector_stores/{id}. */
-export const storeItem = (id: string) => async (ctx: Context, request: Request, path: string) => {
+export const storeItem = (id: string) => async (ctx: Services, request: Request, path: string) => {
   const { value, raw } = await jsonOf(request);
   return runData(ctx, request, path, raw, async (data) => {
     if (request.method === 'GET') return data.getStore(id);

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { Context } from '../context';
+import type { Services } from '../services';
 import { ApiError } from '../errors';
 import { memoryDelete, memoryItem, memoryList } from './items';
 import { memorySearch } from './search';
@@ -11,7 +11,7 @@ const notAllowed = (allow: string) => () =>
   }).toResponse();
 
 /** The memory routes (docs/api.md § Memory). */
-export function mountMemory(app: Hono, ctx: Context): void {
+export function mountMemory(app: Hono, ctx: Services): void {
   for (const [path, route] of [
     ['/memory/store', memoryStore],
     ['/memory/search', memorySearch],

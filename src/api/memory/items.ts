@@ -1,12 +1,12 @@
 import { parse } from '../body';
-import type { Context } from '../context';
+import type { Services } from '../services';
 import { bodyOf, runMemory, usageOf } from './run';
 import { deleteSchema, listSchema, scopeSchema, updateSchema } from './schema';
 
 const LIST_PARAMS = new Set(['limit', 'after', 'order', 'model']);
 
 /** GET /memory?limit&after&order&<scope field>=…: a page of memories, newest first by default. */
-export async function memoryList(ctx: Context, request: Request, path: string): Promise<Response> {
+export async function memoryList(ctx: Services, request: Request, path: string): Promise<Response> {
   const query = Object.fromEntries(new URL(request.url).searchParams);
   const params = parse(listSchema, Object.fromEntries(Object.entries(query).filter(([key]) => LIST_PARAMS.has(key))));
   const scope = parse(scopeSchema, Object.fromEntries(Object.entries(query).filter(([key]) => !LIST_PARAMS.has(key))));
@@ -28,7 +28,7 @@ export async function memoryList(ctx: Context, request: Request, path: string): 
 /** GET /memory/{id}, POST /memory/{id} (update; new text is embedded again), DELETE /memory/{id}. */
 export const memoryItem =
   (id: string) =>
-  async (ctx: Context, request: Request, path: string): Promise<Response> => {
+  async (ctx: Services, request: Request, path: string): Promise<Response> => {
     const { value, raw } = await bodyOf(request);
     if (request.method === 'GET')
       return runMemory(ctx, request, path, 'embed-v1', raw, (memory) => memory.get(id, request.signal));
@@ -51,7 +51,7 @@ export const memoryItem =
   };
 
 /** POST /memory/delete: every memory in a scope (at least one field), optionally narrowed by filters. */
-export async function memoryDelete(ctx: Context, request: Request, path: string): Promise<Response> {
+export async function memoryDelete(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await bodyOf(request);
   const body = parse(deleteSchema, value);
   return runMemory(ctx, request, path, body.model, raw, async (memory) => ({

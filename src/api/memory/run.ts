@@ -1,13 +1,13 @@
 import type { EmbeddingPurpose, Embeddings } from '../../protocol/embeddings';
 import type { MemoryEngine } from '../../protocol/memory';
 import { readJson } from '../body';
-import { dispatch, type Context } from '../context';
+import { dispatch, type Services } from '../services';
 import { ApiError } from '../errors';
 import { requireModel } from '../models-check';
 
 /** Runs a memory request locally (memory engine + the model's embeddings engine) or where routing says. */
 export async function runMemory(
-  ctx: Context,
+  ctx: Services,
   request: Request,
   path: string,
   modelName: string,

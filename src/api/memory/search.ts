@@ -1,10 +1,10 @@
 import { parse } from '../body';
-import type { Context } from '../context';
+import type { Services } from '../services';
 import { bodyOf, runMemory, usageOf } from './run';
 import { searchSchema } from './schema';
 
 /** POST /memory/search (and /memory/recall): hybrid, semantic or keyword, within a scope and metadata filters. */
-export async function memorySearch(ctx: Context, request: Request, path: string): Promise<Response> {
+export async function memorySearch(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await bodyOf(request);
   const body = parse(searchSchema, value);
   return runMemory(ctx, request, path, body.model, raw, async (memory, embed) => {

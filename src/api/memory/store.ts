@@ -1,10 +1,10 @@
 import { parse } from '../body';
-import type { Context } from '../context';
+import type { Services } from '../services';
 import { bodyOf, runMemory, usageOf } from './run';
 import { storeSchema } from './schema';
 
 /** POST /memory/store: one memory (`text`) or many (`items`); the top-level scope and metadata apply to every item. */
-export async function memoryStore(ctx: Context, request: Request, path: string): Promise<Response> {
+export async function memoryStore(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await bodyOf(request);
   const body = parse(storeSchema, value);
   const items = (body.items ?? [{ text: body.text!, metadata: {}, scope: {} }]).map((item) => ({

@@ -2,7 +2,7 @@ import type { ChatEngine, ChatMessage, ChatOutcome, ChatParams } from '../../pro
 import { parse, readJson } from '../body';
 import { requireEnforceable } from '../chat/completions';
 import { startChat } from '../chat/start';
-import { dispatch, type Context } from '../context';
+import { dispatch, type Services } from '../services';
 import { ApiError } from '../errors';
 import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
@@ -13,7 +13,7 @@ import type { StoredResponse } from './store';
 
 const hex = () => crypto.randomUUID().replaceAll('-', '');
 
-function previousOf(ctx: Context, body: ResponsesRequest): StoredResponse | undefined {
+function previousOf(ctx: Services, body: ResponsesRequest): StoredResponse | undefined {
   const id = body.previous_response_id;
   if (!id) return undefined;
   const previous = ctx.responses.get(id);
@@ -45,7 +45,7 @@ function toParams(body: ResponsesRequest, messages: ChatMessage[]): ChatParams {
 }
 
 /** POST /responses: OpenAI's Responses API on the local chat engine; function calls go back to the client. */
-export async function createResponse(ctx: Context, request: Request, path: string): Promise<Response> {
+export async function createResponse(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(responsesSchema, value);
   requireWithinContext(requireModel(body.model, 'chat', 'code', 'agents'), body.max_output_tokens);
@@ -67,7 +67,7 @@ export async function createResponse(ctx: Context, request: Request, path: strin
 }
 
 async function run(
-  ctx: Context,
+  ctx: Services,
   engine: ChatEngine,
   body: ResponsesRequest,
   params: ChatParams,
@@ -142,14 +142,14 @@ async function run(
 }
 
 /** GET /responses/{id}: a response this page still keeps. */
-export function getResponse(ctx: Context, id: string): Response {
+export function getResponse(ctx: Services, id: string): Response {
   const stored = ctx.responses.get(id);
   if (!stored) throw new ApiError(404, `No response with id '${id}' is kept in this page.`, 'response_not_found', 'id');
   return Response.json(stored.response);
 }
 
 /** DELETE /responses/{id}. */
-export function deleteResponse(ctx: Context, id: string): Response {
+export function deleteResponse(ctx: Services, id: string): Response {
   if (!ctx.responses.delete(id))
     throw new ApiError(404, `No response with id '${id}' is kept in this page.`, 'response_not_found', 'id');
   return Response.json({ id, object: 'response.deleted', deleted: true });

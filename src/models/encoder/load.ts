@@ -4,7 +4,7 @@ import { probeWebGpu } from '../../backends/webgpu';
 import type { FileLoader, LoadOptions } from '../../store/loader';
 import type { FileSpec } from '../../store/types';
 import type { Backend } from '../../types';
-import { findModelFiles, loadExternalData } from '../llm/files';
+import { findGraphFiles, loadExternalData } from '../llm/files';
 import type { BatchLimits } from './batches';
 import {
   poolingFolder,
@@ -102,7 +102,7 @@ export async function loadEncoder(
   const failures: string[] = [];
   for (const attempt of attempts) {
     try {
-      const found = await findModelFiles(loader, attempt.dtypes, options);
+      const found = await findGraphFiles(loader, attempt.dtypes, options);
       const [graph, externalData] = await Promise.all([
         loader.load(found.graph, options),
         loadExternalData(loader, found, options),
@@ -131,7 +131,7 @@ export async function loadEncoder(
 
 /** Every file `loadEncoder` reads for the first of `dtypes` the source has (what `ai.models.load` fetches). */
 export async function encoderFiles(loader: FileLoader, dtypes: readonly string[]): Promise<FileSpec[]> {
-  const found = await findModelFiles(loader, dtypes);
+  const found = await findGraphFiles(loader, dtypes);
   const optional = (name: string) => ({ name, optional: true });
   return [
     { name: 'tokenizer.json' },

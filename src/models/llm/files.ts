@@ -13,7 +13,7 @@ export const DTYPE_SUFFIX: Readonly<Record<string, string>> = {
 };
 
 /** The graph file and the external-data files it names (path as written inside the graph). */
-export interface ModelFiles {
+export interface GraphFiles {
   dtype: string;
   graph: string;
   externalData: string[];
@@ -38,11 +38,11 @@ async function externalDataOf(loader: FileLoader, graph: string, options: LoadOp
  * Finds the first dtype (in order of preference) the source has, under `onnx/` as onnx-community
  * lays it out or at the top level as other exporters do.
  */
-export async function findModelFiles(
+export async function findGraphFiles(
   loader: FileLoader,
   dtypes: readonly string[],
   options: LoadOptions = {},
-): Promise<ModelFiles> {
+): Promise<GraphFiles> {
   for (const dtype of dtypes) {
     const suffix = DTYPE_SUFFIX[dtype];
     if (suffix === undefined)
@@ -59,7 +59,7 @@ export async function findModelFiles(
 }
 
 /** External data as onnxruntime-web takes it: the name the graph refers to, and the bytes. */
-export async function loadExternalData(loader: FileLoader, files: ModelFiles, options: LoadOptions = {}) {
+export async function loadExternalData(loader: FileLoader, files: GraphFiles, options: LoadOptions = {}) {
   const folder = folderOf(files.graph);
   return Promise.all(
     files.externalData.map(async (file) => ({

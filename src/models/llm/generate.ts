@@ -1,5 +1,5 @@
 import { yieldToEvents } from '../../protocol/cancel';
-import type { ChatDelta, ChatOutcome, ChatParams, StartInfo, TokenLogprob, ToolDefinition } from '../../protocol/chat';
+import type { ChatDelta, ChatEvents, ChatOutcome, ChatParams, TokenLogprob, ToolDefinition } from '../../protocol/chat';
 import { invalidInput } from '../../protocol/errors';
 import { BoundaryCut } from '../../text/boundary';
 import { TemplateRejected } from '../../text/chat-template';
@@ -11,11 +11,6 @@ import { HERMES_SYNTAX, toolCallSyntaxOf, type ToolCallSyntax } from '../../text
 import type { LoadedLlm } from './load';
 import { applyBias, tokenLogprob } from './logprobs';
 import { Sampler } from './sampler';
-
-export interface GenerationEvents {
-  start(info: StartInfo): void;
-  delta(delta: ChatDelta): void;
-}
 
 function offeredTools(params: ChatParams): ToolDefinition[] | undefined {
   const choice = params.tool_choice;
@@ -134,7 +129,7 @@ function tokenTexts(model: LoadedLlm) {
 export async function generate(
   model: LoadedLlm,
   params: ChatParams,
-  events: GenerationEvents,
+  events: ChatEvents,
   cancelled: () => boolean,
 ): Promise<ChatOutcome> {
   const tools = offeredTools(params);
@@ -146,7 +141,7 @@ export async function generate(
   const output = new OutputText((ids) => model.tokenizer.decode(ids), params.stop, syntax, boundary);
   const sampler = new Sampler(params);
   const eos = new Set([...model.config.eosIds, ...(params.prompt === undefined ? [] : rawStopIds(model.tokenizer))]);
-  events.start({ backend: model.backend, contextLength: model.config.contextLength });
+  events.onStart({ backend: model.backend, contextLength: model.config.contextLength });
 
   model.decoder.reset();
   let logits = await model.decoder.step(prompt);
@@ -158,7 +153,7 @@ export async function generate(
   const emit = (deltas: ChatDelta[]) => {
     for (const delta of deltas) {
       if (pending.length && delta.content) delta.logprobs = pending.splice(0);
-      events.delta(delta);
+      events.onDelta(delta);
     }
   };
   let generated = 0;

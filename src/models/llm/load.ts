@@ -9,7 +9,7 @@ import { TextTokenizer } from '../../text/tokenizer';
 import type { Backend } from '../../types';
 import { readConfig, type Json, type LlmConfig } from './config';
 import { KvDecoder, layoutOf } from './decoder';
-import { findModelFiles, loadExternalData } from './files';
+import { findGraphFiles, loadExternalData } from './files';
 
 /** A decoder LLM ready to generate: tokenizer, chat template, config and a KV-cached session. */
 export interface LoadedLlm {
@@ -83,7 +83,7 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
   const failures: string[] = [];
   for (const attempt of attempts) {
     try {
-      const files = await findModelFiles(loader, attempt.dtypes, options);
+      const files = await findGraphFiles(loader, attempt.dtypes, options);
       const [graph, externalData] = await Promise.all([
         loader.load(files.graph, options),
         loadExternalData(loader, files, options),

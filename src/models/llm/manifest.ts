@@ -1,13 +1,13 @@
 import type { FileLoader } from '../../store/loader';
 import type { FileSpec } from '../../store/types';
-import { findModelFiles } from './files';
+import { findGraphFiles } from './files';
 
 /** Files read only when present: a 404 for them is not an error. */
 const OPTIONAL = ['config.json', 'generation_config.json', 'genai_config.json', 'chat_template.jinja'];
 
 /** Every file `loadLlm` reads for the first of `dtypes` the source has (what `ai.models.load` fetches). */
 export async function llmFiles(loader: FileLoader, dtypes: readonly string[]): Promise<FileSpec[]> {
-  const model = await findModelFiles(loader, dtypes);
+  const model = await findGraphFiles(loader, dtypes);
   return [
     { name: 'tokenizer.json' },
     { name: 'tokenizer_config.json' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findModelFiles, loadExternalData } from '../../../../src/models/llm/files';
+import { findGraphFiles, loadExternalData } from '../../../../src/models/llm/files';
 import type { FileLoader } from '../../../../src/store/loader';
 
 const loaderOf = (files: string[]): FileLoader => ({
@@ -7,7 +7,7 @@ const loaderOf = (files: string[]): FileLoader => ({
   load: async (file) => new TextEncoder().encode(file),
 });
 
-describe('findModelFiles', () => {
+describe('findGraphFiles', () => {
   it('takes the first dtype the source has, under onnx/, with chunked external data', async () => {
     const loader = loaderOf([
       'onnx/model.onnx',
@@ -16,7 +16,7 @@ describe('findModelFiles', () => {
       'onnx/model_q4.onnx_data_1',
       'onnx/model_q4.onnx_data_2',
     ]);
-    const files = await findModelFiles(loader, ['q8', 'q4', 'fp32']);
+    const files = await findGraphFiles(loader, ['q8', 'q4', 'fp32']);
     expect(files).toEqual({
       dtype: 'q4',
       graph: 'onnx/model_q4.onnx',
@@ -27,19 +27,19 @@ describe('findModelFiles', () => {
   });
 
   it('finds a top-level model.onnx with model.onnx.data (other exporters)', async () => {
-    const files = await findModelFiles(loaderOf(['model.onnx', 'model.onnx.data']), ['q8', 'fp32']);
+    const files = await findGraphFiles(loaderOf(['model.onnx', 'model.onnx.data']), ['q8', 'fp32']);
     expect(files).toEqual({ dtype: 'fp32', graph: 'model.onnx', externalData: ['model.onnx.data'] });
   });
 
   it('accepts a graph with its weights inside', async () => {
-    expect((await findModelFiles(loaderOf(['onnx/model_fp16.onnx']), ['fp16'])).externalData).toEqual([]);
+    expect((await findGraphFiles(loaderOf(['onnx/model_fp16.onnx']), ['fp16'])).externalData).toEqual([]);
   });
 
   it('says what it looked for when nothing fits, and rejects unknown dtypes', async () => {
-    await expect(findModelFiles(loaderOf(['onnx/model.onnx']), ['q4f16'])).rejects.toThrow(
+    await expect(findGraphFiles(loaderOf(['onnx/model.onnx']), ['q4f16'])).rejects.toThrow(
       /no ONNX decoder for dtype q4f16/,
     );
-    await expect(findModelFiles(loaderOf([]), ['q3'])).rejects.toThrow(/Unknown dtype 'q3'/);
+    await expect(findGraphFiles(loaderOf([]), ['q3'])).rejects.toThrow(/Unknown dtype 'q3'/);
   });
 });
 

@@ -32,5 +32,5 @@ const api = {
     runJob(bytes, (samples, sampleRate, checkpoint) => changeVoice(samples, sampleRate, plan.target, plan, checkpoint)),
 };
 
-export type DspWorkerApi = typeof api;
+export type TransformWorkerApi = typeof api;
 exposeEngine(api);

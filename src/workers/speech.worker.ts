@@ -65,5 +65,5 @@ const api = {
   },
 };
 
-export type TtsWorkerApi = typeof api;
+export type SpeechWorkerApi = typeof api;
 exposeEngine(api);

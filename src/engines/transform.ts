@@ -1,19 +1,19 @@
 import * as Comlink from 'comlink';
-import type { TransformParams, VoiceTransformEngine } from '../protocol/audio';
+import type { TransformParams, TransformEngine } from '../protocol/audio';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import type { VaaniOptions } from '../types';
 import { findVoice, toVoice, TTS_MODEL, voiceNotFound, VOICES } from '../voice/catalogue';
 import { contourShape, KEEP_CONTOUR } from '../voice/prosody';
-import type { ChangePlan, DspWorkerApi } from '../workers/dsp.worker';
+import type { ChangePlan, TransformWorkerApi } from '../workers/transform.worker';
 
 /** The catalogue id the audio-transform routes default to. */
 export const TRANSFORM_MODEL = 'speech-v1-turbo';
 
-function transformEngine(options: VaaniOptions): VoiceTransformEngine & { dispose(): void } {
-  const host = new WorkerHost<DspWorkerApi>({
+function transformEngine(options: VaaniOptions): TransformEngine & { dispose(): void } {
+  const host = new WorkerHost<TransformWorkerApi>({
     create: () =>
-      new Worker(new URL('../workers/dsp.worker.ts', import.meta.url), { type: 'module', name: 'vaani-dsp' }),
+      new Worker(new URL('../workers/transform.worker.ts', import.meta.url), { type: 'module', name: 'vaani-dsp' }),
     name: 'audio DSP',
     maxQueue: options.maxQueue,
   });
@@ -47,7 +47,7 @@ function transformEngine(options: VaaniOptions): VoiceTransformEngine & { dispos
 }
 
 /** The audio-to-audio routes (isolation, voice changer, speech-to-speech) for both voice models, in one DSP worker. */
-export function voiceTransformEngines(options: VaaniOptions): EngineFactory<'transform'>[] {
+export function transformEngines(options: VaaniOptions): EngineFactory<'transform'>[] {
   return [
     {
       kind: 'transform',

@@ -6,7 +6,7 @@ import type { ResponseStore } from './responses/store';
 import { ApiError } from './errors';
 
 /** What every route needs besides its request. */
-export interface Context {
+export interface Services {
   registry: EngineRegistry;
   remote: Remote | undefined;
   routing(modelId: string): Routing;
@@ -38,7 +38,7 @@ const noEngine = (model: string, routing: Routing) =>
   );
 
 /** A locally answered request names the backend that ran it, when its route did not already. */
-function withBackend(response: Response, ctx: Context, model: string): Response {
+function withBackend(response: Response, ctx: Services, model: string): Response {
   const backends = ctx.registry.info(model)?.backends ?? [];
   if (response.headers.has('x-vaani-backend') || backends.length !== 1) return response;
   const copy = new Response(response.body, response);
@@ -47,7 +47,7 @@ function withBackend(response: Response, ctx: Context, model: string): Response 
 }
 
 /** Runs a request where its routing says: the local engine, the remote, or one then the other. */
-export async function dispatch<K extends EngineKind>(ctx: Context, job: Dispatch<K>): Promise<Response> {
+export async function dispatch<K extends EngineKind>(ctx: Services, job: Dispatch<K>): Promise<Response> {
   const routing = ctx.routing(job.model);
   const engine = routing === 'remote-only' || !job.kind ? undefined : ctx.registry.get(job.kind, job.model);
   const forward = () => ctx.remote!.forward(job.path, job.request, job.raw, job.streaming);

@@ -1,22 +1,22 @@
-import { generate, type GenerationEvents } from '../models/llm/generate';
+import { generate } from '../models/llm/generate';
 import { loadLlm, type LoadedLlm } from '../models/llm/load';
-import type { ChatOutcome, ChatParams } from '../protocol/chat';
+import type { ChatEvents, ChatOutcome, ChatParams } from '../protocol/chat';
 import { cancelToken, exposeEngine } from './expose';
 import { modelSlot, type ModelJob } from './model-slot';
 
-export interface LlmJob extends ModelJob {
+export interface ChatJob extends ModelJob {
   params: ChatParams;
 }
 
 const load = modelSlot<LoadedLlm>('chat model', loadLlm);
 
 const api = {
-  async complete(job: LlmJob, events: GenerationEvents): Promise<ChatOutcome> {
+  async complete(job: ChatJob, events: ChatEvents): Promise<ChatOutcome> {
     const token = cancelToken();
     let last: unknown;
-    const relay: GenerationEvents = {
-      start: (info) => (last = events.start(info)),
-      delta: (delta) => (last = events.delta(delta)),
+    const relay: ChatEvents = {
+      onStart: (info) => (last = events.onStart(info)),
+      onDelta: (delta) => (last = events.onDelta(delta)),
     };
     const outcome = await generate(await load(job), job.params, relay, () => token.cancelled);
     await last;
@@ -24,5 +24,5 @@ const api = {
   },
 };
 
-export type LlmWorkerApi = typeof api;
+export type ChatWorkerApi = typeof api;
 exposeEngine(api);
