@@ -20,10 +20,10 @@ export async function prepareChunks(
   file: DocumentInput,
   requested: StaticChunking | undefined,
   tokenizer: ChunkTokenizer,
-): Promise<PreparedChunk[]> {
+): Promise<{ chunks: PreparedChunk[]; strategy: StaticChunking }> {
   const document = await parseDocument(file, MAX_FILE_BYTES);
   const strategy = resolveChunking(requested, tokenizer.window);
-  return chunkDocument(document.blocks, strategy, tokenizer.count).map((chunk) => ({
+  const chunks = chunkDocument(document.blocks, strategy, tokenizer.count).map((chunk) => ({
     index: chunk.index,
     text: chunk.text,
     indexed: indexedText(chunk.headings, chunk.text),
@@ -31,6 +31,7 @@ export async function prepareChunks(
     ...(chunk.pages ? { pages: chunk.pages } : {}),
     ...(chunk.fields ? { fields: chunk.fields } : {}),
   }));
+  return { chunks, strategy };
 }
 
 /** OpenAI's `last_error` for a failure while ingesting a file. */

@@ -356,7 +356,11 @@ export class DataStore {
    * A store file's chunks, parsed and cut here; an unreadable file ends `failed` with a
    * `last_error` naming why, and undefined comes back. Undefined too when the entry is gone.
    */
-  async prepare(storeId: string, fileId: string, tokenizer: ChunkTokenizer): Promise<PreparedChunk[] | undefined> {
+  async prepare(
+    storeId: string,
+    fileId: string,
+    tokenizer: ChunkTokenizer,
+  ): Promise<{ chunks: PreparedChunk[]; strategy: StaticChunking } | undefined> {
     const entry = await this.get<StoredEntry>('entries', keyOf(storeId, fileId));
     if (entry?.status !== 'in_progress') return undefined;
     try {
@@ -368,11 +372,15 @@ export class DataStore {
     }
   }
 
-  /** Ends an ingestion: the chunks with their vectors land with the entry `completed`, unless it was cancelled or removed. */
+  /**
+   * Ends an ingestion: the chunks with their vectors land with the entry `completed` (its chunking
+   * strategy the static one used), unless it was cancelled or removed meanwhile.
+   */
   async complete(
     storeId: string,
     fileId: string,
     chunks: (PreparedChunk & { vector: Float32Array })[],
+    strategy: StaticChunking,
     origin: VectorOrigin,
   ) {
     const stored = await this.db.write(['entries', 'chunks', 'stores'], async (store) => {
@@ -403,7 +411,12 @@ export class DataStore {
         0,
       );
       for (const chunk of rows) store('chunks').put(chunk);
-      store('entries').put({ ...entry, status: 'completed', usage_bytes: usage });
+      store('entries').put({
+        ...entry,
+        status: 'completed',
+        usage_bytes: usage,
+        chunking_strategy: { type: 'static', static: strategy },
+      });
       store('stores').put({ ...row, origin: row.origin ?? origin });
       return rows;
     });
@@ -453,7 +466,7 @@ export class DataStore {
     for (const storeId of storeIds) {
       const index = await this.index(storeId);
       if (!index) continue;
-      for (const hit of index.search({ ...query, mode: query.mode })) {
+      for (const hit of index.search(query)) {
         const { chunk } = index.get(hit.id)!;
         if (!names.has(chunk.file_id))
           names.set(chunk.file_id, (await this.get<StoredFile>('files', chunk.file_id))?.filename ?? '');

@@ -12,8 +12,8 @@ import { encoderJob } from './embeddings';
 /** The embedding model whose vectors the data store keeps. */
 export const DATA_MODELS = ['embed-v1'] as const;
 
-/** Chunks embedded per call while ingesting (the encoder batches them further). */
-const EMBED_BATCH = 32;
+/** Chunks embedded per call while ingesting (the encoder batches them further; short calls let searches in between). */
+const EMBED_BATCH = 8;
 
 function dataEngine(
   modelId: string,
@@ -40,8 +40,9 @@ function dataEngine(
   let queue = Promise.resolve();
   const ingest = async (storeId: string, fileId: string) => {
     try {
-      const chunks = await call((api) => api.prepare(db, storeId, fileId, encoderJob(modelId, options)));
-      if (!chunks) return;
+      const prepared = await call((api) => api.prepare(db, storeId, fileId, encoderJob(modelId, options)));
+      if (!prepared) return;
+      const { chunks, strategy } = prepared;
       const vectors: Float32Array[] = [];
       let model;
       for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
@@ -59,6 +60,7 @@ function dataEngine(
           storeId,
           fileId,
           chunks.map((chunk, i) => ({ ...chunk, vector: vectors[i]! })),
+          strategy,
           origin,
         ),
       );
@@ -114,10 +116,6 @@ function dataEngine(
           ? (await embed([query.text], 'query')).vectors[0]
           : undefined;
       return run((api) => api.search(db, storeIds, { ...query, vector }));
-    },
-    idle: async () => {
-      await resume();
-      for (let seen; seen !== queue;) await (seen = queue);
     },
     dispose: () => {
       background.abort();

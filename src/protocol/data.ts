@@ -188,6 +188,4 @@ export interface DataEngine {
 
   /** Hybrid search over the stores' chunks (the engine embeds the query). */
   search(storeIds: string[], query: Omit<ChunkSearch, 'vector'>): Promise<SearchResult[]>;
-  /** Resolves when every queued ingestion has finished (tests, benches). */
-  idle(): Promise<void>;
 }

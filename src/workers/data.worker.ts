@@ -91,8 +91,9 @@ const api = {
     storeId: string,
     fileId: string,
     chunks: (PreparedChunk & { vector: Float32Array })[],
+    strategy: StaticChunking,
     origin: VectorOrigin,
-  ) => answer(db, (s) => s.complete(storeId, fileId, chunks, origin)),
+  ) => answer(db, (s) => s.complete(storeId, fileId, chunks, strategy, origin)),
   fail: (db: string, storeId: string, fileId: string, error: LastError) =>
     answer(db, (s) => s.fail(storeId, fileId, error)),
   search: (db: string, storeIds: string[], query: ChunkSearch) => answer(db, (s) => s.search(storeIds, query)),

@@ -2,7 +2,7 @@ import { loadEncoder, type LoadedEncoder } from '../models/encoder/load';
 import type { EmbedParams } from '../protocol/embeddings';
 import { invalidInput } from '../protocol/errors';
 import type { EmbeddingSettings } from '../types';
-import { cancelToken, exposeEngine } from './expose';
+import { cancelToken, exposeEngine, reportProgress } from './expose';
 import { modelSlot, type ModelJob } from './model-slot';
 
 export interface EmbeddingsJob extends ModelJob {
@@ -46,6 +46,7 @@ const api = {
     const result = await model.encoder.embed(
       tokenized.map((input) => input.ids),
       token.signal,
+      reportProgress,
     );
     return {
       vectors: result.vectors,

@@ -136,6 +136,7 @@ test('files and vector stores through the openai SDK: upload, ingest PDF and HTM
     last_error: null,
     attributes: { kind: 'guide', year: 2024 },
   });
+  expect(made.pdfEntry.chunking_strategy?.type).toBe('static'); // auto, resolved to the model's window
   expect(made.htmlEntry).toMatchObject({
     status: 'completed',
     chunking_strategy: { type: 'static', static: { max_chunk_size_tokens: 100, chunk_overlap_tokens: 20 } },

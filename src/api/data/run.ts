@@ -1,3 +1,4 @@
+import type * as v from 'valibot';
 import type { DataEngine, ListParams } from '../../protocol/data';
 import { parse, readJson } from '../body';
 import { dispatch, type Services } from '../services';
@@ -35,9 +36,7 @@ export async function jsonOf(request: Request): Promise<{ value: unknown; raw: U
 }
 
 /** OpenAI's list query (`limit`, `order`, `after`, `before` and the route's own filter). */
-export function listParams(
-  request: Request,
-): ListParams & { purpose?: string; filter?: ReturnType<typeof parse<typeof listSchema>>['filter'] } {
+export function listParams(request: Request): ListParams & Omit<v.InferOutput<typeof listSchema>, 'limit'> {
   const query = Object.fromEntries(new URL(request.url).searchParams);
   const params = parse(listSchema, query);
   return { ...params, limit: Number(params.limit) };

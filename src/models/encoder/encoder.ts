@@ -48,13 +48,14 @@ export class Encoder {
       );
   }
 
-  embed(sequences: number[][], signal?: AbortSignal): Promise<Embedded> {
-    const run = this.queue.then(() => this.embedNow(sequences, signal));
+  /** Vectors of token sequences, batch by batch; `progress` is called after each batch. */
+  embed(sequences: number[][], signal?: AbortSignal, progress?: () => void): Promise<Embedded> {
+    const run = this.queue.then(() => this.embedNow(sequences, signal, progress));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async embedNow(sequences: number[][], signal?: AbortSignal): Promise<Embedded> {
+  private async embedNow(sequences: number[][], signal?: AbortSignal, progress?: () => void): Promise<Embedded> {
     const plan = planBatches(
       sequences.map((ids) => ids.length),
       this.limits,
@@ -64,6 +65,7 @@ export class Encoder {
       signal?.throwIfAborted();
       const rows = await this.runBatch(batch.map((index) => sequences[index]!));
       batch.forEach((index, i) => (vectors[index] = rows[i]!));
+      progress?.();
     }
     return { vectors, tokens: plan.tokens, paddedTokens: plan.paddedTokens };
   }

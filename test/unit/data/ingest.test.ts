@@ -9,7 +9,12 @@ const file = (name: string, text: string, type = '') => ({ name, type, bytes: ne
 describe('prepareChunks', () => {
   it('cuts Markdown within the model window (auto) and embeds each chunk under its heading path', async () => {
     const body = Array.from({ length: 120 }, (_, i) => `w${i}`).join(' ');
-    const chunks = await prepareChunks(file('guide.md', `# Guide\n\n## Hours\n\n${body}\n`), undefined, perWord);
+    const { chunks, strategy } = await prepareChunks(
+      file('guide.md', `# Guide\n\n## Hours\n\n${body}\n`),
+      undefined,
+      perWord,
+    );
+    expect(strategy).toEqual({ max_chunk_size_tokens: 50, chunk_overlap_tokens: 25 });
     expect(chunks.length).toBeGreaterThan(2);
     expect(chunks.map((chunk) => chunk.index)).toEqual(chunks.map((_, i) => i));
     const last = chunks.at(-1)!;
@@ -20,13 +25,13 @@ describe('prepareChunks', () => {
 
   it('honours a static strategy larger than the window, and keeps CSV fields per record', async () => {
     const text = Array.from({ length: 300 }, (_, i) => `w${i}`).join(' ');
-    const wide = await prepareChunks(
+    const { chunks: wide } = await prepareChunks(
       file('a.txt', text),
       { max_chunk_size_tokens: 200, chunk_overlap_tokens: 0 },
       perWord,
     );
     expect(wide.map((chunk) => perWord.count(chunk.text))).toEqual([200, 100]);
-    const rows = await prepareChunks(file('p.csv', 'sku,name\nA1,Tea\nB2,Coffee\n'), undefined, perWord);
+    const { chunks: rows } = await prepareChunks(file('p.csv', 'sku,name\nA1,Tea\nB2,Coffee\n'), undefined, perWord);
     expect(rows.map((row) => row.fields)).toEqual([
       { sku: 'A1', name: 'Tea' },
       { sku: 'B2', name: 'Coffee' },
