@@ -1,0 +1,253 @@
+import { wasmThreads } from '../../src/backends/ort';
+import { createVaani } from '../../src/index';
+import { makePdf } from '../../test/support/pdf';
+import type { Scenario, ScenarioResult } from '../types';
+
+/** bench/prepare/data.ts writes the models and this pointer. */
+const POINTER = '/test/.fixtures/bench-data.json';
+const PAGES = 16;
+const QUERIES = 40;
+const TTFT_ROUNDS = 5;
+const WORDS =
+  'harbour pier lighthouse keeper weather ledger shipment library card vault saffron tea coffee train ticket'.split(
+    ' ',
+  );
+
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+
+const row = (
+  id: string,
+  metric: string,
+  unit: string,
+  value: number,
+  higherIsBetter: boolean,
+  notes: Record<string, unknown>,
+  baseline: ScenarioResult['baseline'] = null,
+): ScenarioResult => ({ id, metric, unit, value, baseline, higherIsBetter, notes });
+
+function sentence(i: number): string {
+  const pick = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
+  return `Record ${i}: the ${pick(1)} near the ${pick(2)} keeps the ${pick(3)} and the ${pick(4)}.`;
+}
+
+type Ai = ReturnType<typeof createVaani>;
+const post = async (ai: Ai, path: string, body: unknown) => {
+  const response = await ai.fetch(`${ai.baseURL}${path}`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${(await response.json()).error.message}`);
+  return response;
+};
+
+/** Milliseconds until the first SSE event that `first` accepts. */
+async function untilFirst(response: Promise<Response>, first: (event: Record<string, unknown>) => boolean) {
+  const start = performance.now();
+  const reader = (await response).body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    buffer += read.value;
+    const parts = buffer.split('\n\n');
+    buffer = parts.pop()!;
+    for (const part of parts)
+      if (part.startsWith('data: {') && first(JSON.parse(part.slice(6)))) {
+        const ms = performance.now() - start;
+        await reader.cancel();
+        return ms;
+      }
+  }
+  throw new Error('the stream ended before its first token');
+}
+
+/**
+ * Ingest throughput (a generated PDF through files + vector stores, the 12-layer e5-small-shape
+ * encoder), search p50/p95 through the route at 1,000 and 10,000 chunks (query embedded by the
+ * 12-layer model; stores filled by its 1-layer twin of the same width), and time to first token of
+ * a grounded answer vs a plain chat answer to the same question.
+ */
+const data: Scenario = async (env) => {
+  const pointer = await fetch(POINTER);
+  if (!pointer.ok) throw new Error(`${POINTER} is missing: run bench/prepare/data.ts first (npm run bench does).`);
+  const urls = (await pointer.json()) as { encoder: string; fill: string; chat: string };
+  const threads = wasmThreads();
+  const database = `bench-data-${Date.now()}`;
+  const make = (encoder: string) =>
+    createVaani({
+      backend: 'wasm',
+      threads,
+      data: { database },
+      models: { 'embed-v1': { baseURL: encoder, dtype: 'fp32' }, 'chat-v2': { baseURL: urls.chat, dtype: 'fp32' } },
+    });
+  const rows: ScenarioResult[] = [];
+  const notes = { encoder: `${urls.encoder} (multilingual-e5-small layer sizes, 12 layers, fp32)`, threads };
+
+  // Ingest: a 40-page PDF, 12 lines a page, auto chunking.
+  const ai = make(urls.encoder);
+  const client = async (store: string, file: File) => {
+    const form = new FormData();
+    form.set('purpose', 'assistants');
+    form.set('file', file);
+    const uploaded = await (
+      await ai.fetch(`${ai.baseURL}/files`, { method: 'POST', headers: { authorization: 'Bearer b' }, body: form })
+    ).json();
+    await post(ai, `/vector_stores/${store}/files`, { file_id: uploaded.id });
+    for (;;) {
+      const entry = await (
+        await ai.fetch(`${ai.baseURL}/vector_stores/${store}/files/${uploaded.id}`, {
+          headers: { authorization: 'Bearer b' },
+        })
+      ).json();
+      if (entry.status !== 'in_progress') return entry;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  await post(ai, '/embeddings', { model: 'embed-v1', input: ['warm up'] });
+  const pdf = makePdf(
+    Array.from({ length: PAGES }, (_, p) => ({
+      heading: `Section ${p + 1}`,
+      lines: Array.from({ length: 12 }, (_, l) => sentence(p * 12 + l)),
+    })),
+  );
+  const pdfStore = (await (await post(ai, '/vector_stores', { name: 'pdf' })).json()).id;
+  const started = performance.now();
+  const entry = await client(pdfStore, new File([pdf as Uint8Array<ArrayBuffer>], 'bench.pdf'));
+  const seconds = (performance.now() - started) / 1000;
+  if (entry.status !== 'completed') throw new Error(`ingest failed: ${JSON.stringify(entry.last_error)}`);
+  const chunks = (
+    await (
+      await ai.fetch(`${ai.baseURL}/vector_stores/${pdfStore}/files/${entry.id}/content`, {
+        headers: { authorization: 'Bearer b' },
+      })
+    ).json()
+  ).data.length;
+  env.log(`ingested ${PAGES} pages, ${chunks} chunks in ${seconds.toFixed(1)} s`);
+  const ingestNotes = { ...notes, pages: PAGES, chunks, seconds, chunking: 'auto (model window)' };
+  rows.push(
+    row('data.ingest.pages', 'PDF ingest (parse, chunk, embed, store)', 'pages/s', PAGES / seconds, true, ingestNotes),
+  );
+  rows.push(
+    row(
+      'data.ingest.chunks',
+      'PDF ingest (parse, chunk, embed, store)',
+      'chunks/s',
+      chunks / seconds,
+      true,
+      ingestNotes,
+    ),
+  );
+  ai.dispose();
+
+  // Search stores: CSV files whose rows are one chunk each, embedded by the 1-layer twin.
+  const filler = make(urls.fill);
+  const stores: Record<number, string> = {};
+  for (const size of [1000, 10_000]) {
+    const csv = ['id,text', ...Array.from({ length: size }, (_, i) => `${i},"${sentence(i)}"`)].join('\n');
+    const store = (await (await post(filler, '/vector_stores', { name: `csv-${size}` })).json()).id;
+    const form = new FormData();
+    form.set('purpose', 'assistants');
+    form.set('file', new File([csv], `rows-${size}.csv`, { type: 'text/csv' }));
+    const file = await (
+      await filler.fetch(`${filler.baseURL}/files`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer b' },
+        body: form,
+      })
+    ).json();
+    await post(filler, `/vector_stores/${store}/files`, { file_id: file.id });
+    for (;;) {
+      const got = await (
+        await filler.fetch(`${filler.baseURL}/vector_stores/${store}`, { headers: { authorization: 'Bearer b' } })
+      ).json();
+      if (got.file_counts.in_progress === 0) {
+        if (got.file_counts.completed !== 1) throw new Error(`filling ${size} failed`);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    stores[size] = store;
+  }
+  filler.dispose();
+
+  const searcher = make(urls.encoder);
+  for (const size of [1000, 10_000]) {
+    const search = (i: number) =>
+      post(searcher, `/vector_stores/${stores[size]}/search`, { query: sentence(i * 31 + 5), max_num_results: 10 });
+    const coldStart = performance.now();
+    await (await search(0)).json();
+    const cold = performance.now() - coldStart;
+    const times: number[] = [];
+    for (let i = 1; i <= QUERIES; i++) {
+      const start = performance.now();
+      await (await search(i)).json();
+      times.push(performance.now() - start);
+    }
+    const searchNotes = {
+      ...notes,
+      chunks: size,
+      queries: QUERIES,
+      firstSearchMs: cold,
+      includes: 'query embedding + hybrid ranking + route',
+    };
+    rows.push(
+      row(`data.search.${size}.p50`, `search at ${size} chunks, p50`, 'ms', percentile(times, 50), false, searchNotes),
+    );
+    rows.push(
+      row(`data.search.${size}.p95`, `search at ${size} chunks, p95`, 'ms', percentile(times, 95), false, searchNotes),
+    );
+  }
+
+  // Time to first token: grounded (search + passages in the prompt) vs plain chat, same question.
+  const question = 'Which record keeps the saffron vault?';
+  const grounded = () =>
+    untilFirst(
+      post(searcher, '/data/query', {
+        query: question,
+        vector_store_ids: [stores[1000]],
+        stream: true,
+        max_tokens: 4,
+        temperature: 0,
+      }),
+      (e) => e.object === 'data.query.chunk',
+    );
+  const plain = () =>
+    untilFirst(
+      post(searcher, '/chat/completions', {
+        model: 'chat-v2',
+        messages: [{ role: 'user', content: question }],
+        stream: true,
+        max_tokens: 4,
+        temperature: 0,
+      }),
+      (e) => Boolean((e.choices as { delta?: { content?: string } }[] | undefined)?.[0]?.delta?.content),
+    );
+  await plain();
+  await grounded();
+  const g: number[] = [];
+  const p: number[] = [];
+  for (let i = 0; i < TTFT_ROUNDS; i++) {
+    g.push(await grounded());
+    p.push(await plain());
+  }
+  const ttftNotes = {
+    ...notes,
+    chat: `${urls.chat} (Qwen2.5-0.5B layer sizes, 2 layers, fp32)`,
+    passages: 5,
+    rounds: TTFT_ROUNDS,
+  };
+  rows.push(
+    row('data.query.ttft', 'time to first token, grounded answer', 'ms', percentile(g, 50), false, ttftNotes, {
+      name: 'plain chat answer to the same question',
+      value: percentile(p, 50),
+    }),
+  );
+  searcher.dispose();
+  await new Promise<void>((resolve) => {
+    const request = indexedDB.deleteDatabase(database);
+    request.onsuccess = request.onerror = request.onblocked = () => resolve();
+  });
+  return rows;
+};
+
+export default data;
