@@ -1,3 +1,4 @@
+import * as Comlink from 'comlink';
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
 import { possibleBackends } from '../backends/plan';
 import { speechRecognitionSources } from '../catalogue/sources';
@@ -39,14 +40,17 @@ function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSour
   const job = (bytes: Uint8Array) => ({ ...modelJob(modelId, options, source), audio: bytes });
   return {
     async transcribe(bytes: Uint8Array, params: Omit<TranscriptionParams, 'audio'>, signal: AbortSignal) {
-      const { model, task, language, prompt, temperature, timestamps, guards, chunking } = params;
+      const { model, task, language, prompt, temperature, timestamps, guards, chunking, onText } = params;
       const { transcript, backend, languages } = await host.run(
         (api) =>
-          api.transcribe({
-            ...job(bytes),
-            vadURL: new URL(sileroURL, globalThis.location?.href).href,
-            params: { model, task, language, prompt, temperature, timestamps, guards, chunking },
-          }),
+          api.transcribe(
+            {
+              ...job(bytes),
+              vadURL: new URL(sileroURL, globalThis.location?.href).href,
+              params: { model, task, language, prompt, temperature, timestamps, guards, chunking },
+            },
+            onText && Comlink.proxy({ text: onText }),
+          ),
         signal,
       );
       seen.backend = backend;

@@ -66,6 +66,12 @@ export interface TranscriptionParams {
   decoding?: 'ctc' | 'rnnt';
   /** Whisper's fallback, silence and prompt rules (extension fields); OpenAI's defaults when absent. */
   guards?: Partial<DecodingGuards>;
+  /**
+   * Called with the text so far as it grows (after each decoded window), for `stream: true`; page
+   * side only, never sent to a worker. A family that decodes at once calls it never (the route then
+   * sends the whole text as one delta).
+   */
+  onText?(soFar: string): void;
   /** Cut the audio at pauses found by Silero VAD (`chunking_strategy`); fixed 30 s windows when absent. */
   chunking?: VadChunking;
 }

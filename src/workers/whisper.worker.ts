@@ -13,6 +13,10 @@ export interface WhisperJob extends ModelJob {
   vadURL: string;
 }
 
+export interface TranscriptionEvents {
+  text(soFar: string): void;
+}
+
 export interface WhisperResult {
   transcript: Transcript;
   backend: string;
@@ -34,13 +38,21 @@ async function speechOf(job: WhisperJob, samples: Float32Array, cancelled: () =>
 }
 
 const api = {
-  async transcribe(job: WhisperJob): Promise<WhisperResult> {
+  /** `events.text` (a comlink proxy, for streamed answers) hears the text so far after each window. */
+  async transcribe(job: WhisperJob, events?: TranscriptionEvents): Promise<WhisperResult> {
     const token = cancelToken();
     const cancelled = () => token.cancelled;
     const { samples } = await decodeMono(job.audio, 16000, { maxSeconds: MAX_TRANSCRIPTION_SECONDS });
     const whisper = await load(job);
     const vad = await speechOf(job, samples, cancelled);
-    const transcript = await transcribe(whisper, samples, { ...job.params, vad, cancelled, progress: reportProgress });
+    const text = events && ((soFar: string) => void events.text(soFar));
+    const transcript = await transcribe(whisper, samples, {
+      ...job.params,
+      vad,
+      cancelled,
+      progress: reportProgress,
+      text,
+    });
     return { transcript, backend: whisper.backend, languages: [...whisper.decoder.config.languages.keys()] };
   },
   /** The language Whisper hears in the first 30 s (its language token after <|startoftranscript|>). */

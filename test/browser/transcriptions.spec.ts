@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { convert, WAV_16K_MONO } from '../fixtures/whisper/audio';
 import { ensureTinyWhisper, FIXTURE_ROOT, FIXTURE_URL } from '../fixtures/whisper/ensure';
+import { longAudio } from '../fixtures/whisper/long-audio';
 import {
   transformersReference,
   wavSamples,
@@ -155,4 +156,54 @@ test('guards: a pass under the log-probability threshold is redone hotter up to 
   expect(bad!.status).toBe(400);
   expect(JSON.parse(bad!.body).error.param).toBe('condition_on_previous_text');
   expect(after!.status).toBe(200);
+});
+
+test('stream: true through the openai SDK: text deltas as windows are decoded, then done; the same text as a whole answer', async ({
+  page,
+}) => {
+  test.setTimeout(600_000);
+  // About 41 s: three real clips between pauses; VAD chunking decodes them as windows in turn, so the
+  // text arrives in more than one delta.
+  const talk = longAudio('stream-two-windows', [
+    { clip: 'jfk.flac' },
+    { silence: 4 },
+    { clip: 'jfk.flac' },
+    { silence: 4 },
+    { clip: 'jfk.flac' },
+  ]);
+  await openHarness(page);
+  const result = await page.evaluate(
+    async ({ model, audio, once }) => {
+      const ai = window.Vaani.createVaani({
+        backend: 'wasm',
+        models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32', indic: false } },
+      });
+      // Default retries.
+      const client = new window.OpenAI({
+        baseURL: ai.baseURL,
+        apiKey: 'k',
+        fetch: ai.fetch,
+        dangerouslyAllowBrowser: true,
+      });
+      const bytes = await (await fetch(audio)).blob();
+      const file = () => new File([bytes], 'talk.wav', { type: 'audio/wav' });
+      const fields = { model: 'speech-stt-v1', language: 'hi', chunking_strategy: 'auto', ...once } as Record<
+        string,
+        string
+      >;
+      const stream = await client.audio.transcriptions.create({ file: file(), ...fields, stream: true } as never);
+      const events: { type: string; delta?: string; text?: string }[] = [];
+      for await (const event of stream as unknown as AsyncIterable<{ type: string }>) events.push(event);
+      const whole = await client.audio.transcriptions.create({ file: file(), ...fields } as never);
+      ai.dispose();
+      return { events, whole: (whole as { text: string }).text };
+    },
+    { model: MODEL, audio: talk.url, once: ONCE },
+  );
+  const deltas = result.events.filter((event) => event.type === 'transcript.text.delta');
+  const done = result.events.at(-1)!;
+  expect(done.type).toBe('transcript.text.done');
+  expect(deltas.length).toBeGreaterThan(1);
+  expect(deltas.map((event) => event.delta).join('')).toBe(done.text);
+  expect(done.text).toBe(result.whole);
 });

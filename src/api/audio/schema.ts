@@ -35,6 +35,12 @@ const file = v.pipe(
   v.check((f) => f.size > 0, 'must not be empty'),
 );
 
+/** A multipart boolean: the text 'true' or 'false'. */
+const textBoolean = v.pipe(
+  v.picklist(['true', 'false'], "must be 'true' or 'false'"),
+  v.transform((text) => text === 'true'),
+);
+
 /** A number given as a number (JSON) or as text (a multipart part). */
 const loose = <S extends v.GenericSchema<number>>(schema: S) => v.union([schema, numeric(schema)]);
 
@@ -81,12 +87,9 @@ export const transcriptionSchema = v.object({
   compression_ratio_threshold: v.optional(numeric(v.pipe(v.number(), v.minValue(0)))),
   logprob_threshold: v.optional(numeric(v.pipe(v.number(), v.maxValue(0)))),
   no_speech_threshold: v.optional(numeric(v.pipe(v.number(), v.minValue(0), v.maxValue(1)))),
-  condition_on_previous_text: v.optional(
-    v.pipe(
-      v.picklist(['true', 'false'], "must be 'true' or 'false'"),
-      v.transform((text) => text === 'true'),
-    ),
-  ),
+  condition_on_previous_text: v.optional(textBoolean),
+  /** OpenAI's field: Server-Sent Events, `transcript.text.delta` as windows are decoded, then `transcript.text.done`. */
+  stream: v.optional(textBoolean),
 });
 
 export const transformSchema = v.object({

@@ -1,4 +1,6 @@
-import type { Transcript } from '../../protocol/audio';
+import type { Transcript, TranscriptionParams } from '../../protocol/audio';
+import { badRequest } from '../errors';
+import { streamTranscript } from './transcript-stream';
 import { readForm, parse } from '../body';
 import { dispatch, type Services } from '../services';
 import { requireRouteModel } from '../models-check';
@@ -13,42 +15,46 @@ export const transcriptions =
     const form = parse(transcriptionSchema, value);
     const model = requireRouteModel(form.model, '/audio/transcriptions');
     const format = form.response_format;
+    if (form.stream && format !== 'json' && format !== 'text')
+      throw badRequest(
+        `stream: true answers text events; response_format '${format}' cannot be streamed (use 'json' or 'text').`,
+        'stream',
+        'invalid_value',
+      );
     return dispatch(ctx, {
       request,
       path,
       raw,
-      streaming: false,
+      streaming: form.stream === true,
       model: model.id,
       kind: 'transcription',
       local: async (engine) => {
-        const transcript = await engine.transcribe(
-          {
-            model: model.id,
-            audio: form.file,
-            task,
-            language: form.language,
-            prompt: form.prompt,
-            temperature: form.temperature,
-            timestamps: format === 'verbose_json' || format === 'srt' || format === 'vtt',
-            words: format === 'verbose_json' && form.timestamp_granularities.includes('word'),
-            engine: form.engine,
-            decoding: form.decoding,
-            chunking: form.chunking_strategy && {
-              threshold: form.chunking_strategy.threshold,
-              paddingMs: form.chunking_strategy.prefix_padding_ms,
-              silenceMs: form.chunking_strategy.silence_duration_ms,
-            },
-            guards: {
-              temperatureIncrement: form.temperature_increment_on_fallback,
-              compressionRatioThreshold: form.compression_ratio_threshold,
-              logprobThreshold: form.logprob_threshold,
-              noSpeechThreshold: form.no_speech_threshold,
-              conditionOnPreviousText: form.condition_on_previous_text,
-            },
+        const params: TranscriptionParams = {
+          model: model.id,
+          audio: form.file,
+          task,
+          language: form.language,
+          prompt: form.prompt,
+          temperature: form.temperature,
+          timestamps: format === 'verbose_json' || format === 'srt' || format === 'vtt',
+          words: format === 'verbose_json' && form.timestamp_granularities.includes('word'),
+          engine: form.engine,
+          decoding: form.decoding,
+          chunking: form.chunking_strategy && {
+            threshold: form.chunking_strategy.threshold,
+            paddingMs: form.chunking_strategy.prefix_padding_ms,
+            silenceMs: form.chunking_strategy.silence_duration_ms,
           },
-          request.signal,
-        );
-        return render(transcript, format);
+          guards: {
+            temperatureIncrement: form.temperature_increment_on_fallback,
+            compressionRatioThreshold: form.compression_ratio_threshold,
+            logprobThreshold: form.logprob_threshold,
+            noSpeechThreshold: form.no_speech_threshold,
+            conditionOnPreviousText: form.condition_on_previous_text,
+          },
+        };
+        if (form.stream) return streamTranscript(engine, params, request.signal);
+        return render(await engine.transcribe(params, request.signal), format);
       },
     });
   };

@@ -32,7 +32,16 @@ export interface TranscribeOptions {
   cancelled(): boolean;
   /** Called as decoding advances (the worker's sign of life for its host). */
   progress?(): void;
+  /** Called after each window with the text so far (a character still being written is left out). */
+  text?(soFar: string): void;
 }
+
+/** The kept segments' text, without a trailing character whose bytes are not all decoded yet. */
+const textSoFar = (model: LoadedWhisper, kept: { segment: WindowSegment }[]) =>
+  model.tokenizer
+    .decode(kept.flatMap(({ segment }) => segment.textTokens))
+    .replace(/\uFFFD+$/, '')
+    .trimStart();
 
 export async function detectLanguage(model: LoadedWhisper, features: Float32Array): Promise<string> {
   const encoded = await model.decoder.encode(features);
@@ -90,6 +99,7 @@ export async function transcribe(
       const start = toOriginal(window, segment.start ?? 0);
       if (start >= window.keepFrom && start < window.keepTo) kept.push({ segment, window });
     }
+    options.text?.(textSoFar(model, kept));
   }
   const duration = samples.length / SAMPLE_RATE;
   // A character split between segments moves whole into the later one.
