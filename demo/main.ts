@@ -1,3 +1,4 @@
+import { mountAgents } from './agents';
 import { mountChat } from './chat';
 import { mountCode } from './code';
 import { mountData } from './data';
@@ -14,7 +15,7 @@ import { mountTranscribe } from './voice/transcribe';
 import { mountTransform } from './voice/transform';
 import { mountWidgets } from './widgets';
 
-const TABS = ['chat', 'voice', 'code', 'memory', 'data', 'models', 'widgets', 'settings'];
+const TABS = ['chat', 'voice', 'code', 'agents', 'memory', 'data', 'models', 'widgets', 'settings'];
 
 function showTab() {
   const current = TABS.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'chat';
@@ -64,6 +65,7 @@ async function main() {
   mountTranscribe(service, clip);
   mountTransform(service, clip);
   mountCode(service);
+  mountAgents(service);
   mountMemory(service);
   mountData(service);
   mountModels(service);

@@ -13,6 +13,7 @@ export type {
   MemorySearchInput,
 } from './memory/client';
 export type { Memory, MemoryHit } from './protocol/memory';
+export type { InputSchema, PageTool, ToolAnnotations, ToolRegistryApi } from './agents/registry';
 export type { DataAddOptions, DataAnswer, DataClient, DataError, DataProgress, DataSearchOptions } from './data/client';
 export type { FileCitation } from './data/citations';
 export type { FileObject, SearchResult, VectorStore, VectorStoreFile } from './protocol/data';

@@ -1,3 +1,4 @@
+import type { ToolRegistryApi } from './agents/registry';
 import type { DataClient } from './data/client';
 import type { MemoryClient } from './memory/client';
 import type { Recorder, RecorderOptions } from './recorder/recorder';
@@ -78,6 +79,8 @@ export interface Vaani {
   readonly memory: MemoryClient;
   /** Files, vector stores and grounded answers as methods: add, search, ask; `progress` events per file. */
   readonly data: DataClient;
+  /** Tools the page offers to `/v1/agents/run`: `register({ name, description, inputSchema, execute })` → unregister. */
+  readonly tools: ToolRegistryApi;
   install(): void;
   uninstall(): void;
   dispose(): void;

@@ -1,6 +1,7 @@
 import { createApp } from './api/app';
 import { ResponseStore } from './api/responses/store';
 import type { Services } from './api/services';
+import { ToolRegistry } from './agents/registry';
 import { EngineRegistry } from './runtime/engines';
 import { dataClient } from './data/client';
 import { memoryClient } from './memory/client';
@@ -26,11 +27,14 @@ export function createVaaniWith(
 
   const routing = (modelId: string): Routing =>
     typeof options.routing === 'string' ? options.routing : (options.routing?.[modelId] ?? 'local-first');
+  const tools = new ToolRegistry();
   const ctx: Services = {
     registry,
     routing,
     remote: options.remote ? new Remote(options.remote, realFetch) : undefined,
     responses: new ResponseStore(),
+    tools,
+    self: async (path, init) => app.fetch(new Request(`${baseURL}${path}`, init)),
   };
   const app = createApp(ctx, base.pathname, options.auth ?? 'required');
 
@@ -60,6 +64,7 @@ export function createVaaniWith(
     fetch: vaaniFetch,
     recorder: (recorderOptions) => new Recorder(recorderOptions),
     memory: memoryClient(vaaniFetch, baseURL),
+    tools,
     data: dataClient(vaaniFetch, baseURL),
     install() {
       if (installed) return;

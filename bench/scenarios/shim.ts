@@ -1,6 +1,7 @@
 import { createApp } from '../../src/api/app';
 import type { Services } from '../../src/api/services';
 import { ResponseStore } from '../../src/api/responses/store';
+import { ToolRegistry } from '../../src/agents/registry';
 import { EngineRegistry } from '../../src/runtime/engines';
 import { Remote } from '../../src/runtime/remote';
 import { createVaaniWith } from '../../src/vaani';
@@ -18,6 +19,8 @@ const shim: Scenario = async (env) => {
     routing: () => 'local-first',
     remote: new Remote(remote, fetch.bind(globalThis)),
     responses: new ResponseStore(),
+    tools: new ToolRegistry(),
+    self: () => Promise.reject(new Error('no self-calls in this bench')),
   };
   const app = createApp(ctx, '/v1', 'required');
   const url = 'https://bench.test/v1/models';

@@ -1,6 +1,7 @@
 import type { EngineKind, EngineKinds, EngineRegistry } from '../runtime/engines';
 import type { Remote } from '../runtime/remote';
 import type { Routing } from '../types';
+import type { ToolRegistry } from '../agents/registry';
 import { EngineError } from '../protocol/errors';
 import type { ResponseStore } from './responses/store';
 import { ApiError } from './errors';
@@ -12,6 +13,10 @@ export interface Services {
   routing(modelId: string): Routing;
   /** Responses kept for `previous_response_id` (this instance's memory). */
   responses: ResponseStore;
+  /** Tools the page registered (`ai.tools`), for /agents/run. */
+  tools: ToolRegistry;
+  /** Calls one of this service's own routes (`path` under /v1), as the built-in agent tools do. */
+  self(path: string, init: RequestInit): Promise<Response>;
 }
 
 /** A validated request, ready to run locally or to forward as it came. */

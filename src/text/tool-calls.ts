@@ -31,6 +31,23 @@ function parseCall(body: string): { name: string; arguments: string } | undefine
   }
 }
 
+/** Whether JSON text stops inside a string or an open object or array (so a close tag in it is the call's text). */
+function unfinishedJson(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (const ch of text) {
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') depth--;
+  }
+  return inString || depth > 0;
+}
+
 const partialTail = (text: string, marker: string) => {
   for (let n = Math.min(marker.length - 1, text.length); n > 0; n--) if (text.endsWith(marker.slice(0, n))) return n;
   return 0;
@@ -44,6 +61,8 @@ const partialTail = (text: string, marker: string) => {
 export class ToolCallStream {
   private buffer = '';
   private inCall = false;
+  /** The call's text before a close tag that sat inside its JSON (a string may hold `</tool_call>`). */
+  private callBody = '';
   private pendingSpace = '';
   calls = 0;
 
@@ -58,7 +77,11 @@ export class ToolCallStream {
       if (at < 0) break;
       const before = this.buffer.slice(0, at);
       this.buffer = this.buffer.slice(at + marker.length);
-      if (this.inCall) out.push(...this.finishCall(before));
+      if (this.inCall && unfinishedJson(this.callBody + before)) {
+        this.callBody += before + marker;
+        continue;
+      }
+      if (this.inCall) out.push(...this.finishCall(this.callBody + before));
       else out.push(...this.content(before, true));
       this.inCall = !this.inCall;
     }
@@ -72,7 +95,7 @@ export class ToolCallStream {
 
   /** Ends the stream: an unclosed call is parsed if it can be, else given back as text. */
   flush(): ChatDelta[] {
-    const rest = this.buffer;
+    const rest = this.callBody + this.buffer;
     this.buffer = '';
     if (!this.inCall) return this.content(rest, true);
     this.inCall = false;
@@ -81,6 +104,7 @@ export class ToolCallStream {
   }
 
   private finishCall(body: string): ChatDelta[] {
+    this.callBody = '';
     const call = parseCall(body.trim());
     if (!call) return this.content(this.syntax.open + body + this.syntax.close, true);
     const index = this.calls++;

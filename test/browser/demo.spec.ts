@@ -26,6 +26,7 @@ async function prepareModels() {
   const coder = await ensureDecoderFixture('tiny-qwen-coder', { ...tinyQwenCoder, dtypes: ['fp32'] });
   symlinkSync(coder.dir, join(modelsDir, 'code-v1'));
   symlinkSync(coder.dir, join(modelsDir, 'code-v1-base'));
+  symlinkSync(coder.dir, join(modelsDir, 'agent-v1'));
 }
 
 /** Real speech for the fake microphone: the Common Voice clip (3.6 s, made 12 dB louder) as 48 kHz mono WAV; its RMS. */
@@ -135,6 +136,25 @@ test('the Code tab suggests ghost text after a pause (fill-in-the-middle) and ex
   await page.click('#code-explain');
   await expect(page.locator('#code-status')).toContainText(/explain: first token in \d+ ms/, { timeout: 90_000 });
   expect(await page.locator('#code-output').textContent()).not.toBe('');
+  expect(errors).toEqual([]);
+});
+
+test('the Agents tab streams a run over the page tools and chains a Responses conversation', async ({ page }) => {
+  const errors: string[] = [];
+  await openDemo(page, errors);
+  await page.click('nav a[href="#agents"]');
+  await page.fill('#agents-steps', '2');
+  await page.click('#agents-form button:not([type])');
+  await expect(page.locator('#agents-status')).toContainText(/(completed|incomplete) in [12] steps, \d+ tokens/, {
+    timeout: 90_000,
+  });
+  await expect(page.locator('#agents-trace li').first()).toContainText('Step 1');
+  for (const text of ['नमस्ते', 'again']) {
+    await page.fill('#responses-input', text);
+    await page.click('#responses-form button');
+    await expect(page.locator('#responses-input')).toHaveValue('', { timeout: 90_000 });
+  }
+  await expect(page.locator('#responses-log li')).toHaveCount(2);
   expect(errors).toEqual([]);
 });
 

@@ -77,3 +77,19 @@ describe('ToolCallStream (Hermes / Qwen syntax)', () => {
     expect(toolCallSyntaxOf('{{ bos_token }}{% for m in messages %}{% endfor %}')).toBeUndefined();
   });
 });
+
+describe('ToolCallStream: a close tag inside the JSON', () => {
+  it('does not end the call (a constrained string may hold </tool_call>)', () => {
+    const stream = new ToolCallStream(HERMES_SYNTAX);
+    const body = '{"name": "f", "arguments": {"city": "a</tool_call>b", "n": [1]}}';
+    const deltas = [
+      ...stream.push(`<tool_call>${body.slice(0, 30)}`),
+      ...stream.push(`${body.slice(30)}</tool_call>`),
+      ...stream.flush(),
+    ];
+    expect(deltas.map((d) => d.tool_calls?.[0]?.function.arguments ?? d.content).join('')).toBe(
+      '{"city":"a</tool_call>b","n":[1]}',
+    );
+    expect(stream.calls).toBe(1);
+  });
+});
