@@ -196,3 +196,77 @@ test('ai.data: add with progress events (a bad file fails alone), search, and as
   expect(got.missing).toEqual({ name: 'DataError', status: 404, code: 'vector_store_not_found' });
   expect(errors).toEqual([]);
 });
+
+test('the Responses API file_search tool: a file_search_call with results, then an answer whose citations are file_citation annotations, whole and streamed', async ({
+  page,
+}) => {
+  const errors = await openHarness(page, PAGE);
+  const got = await page.evaluate(
+    async ({ encoder, chat, doc }) => {
+      const ai = window.Vaani.createVaani({
+        backend: 'wasm',
+        models: { 'embed-v1': { baseURL: encoder, dtype: 'fp32' }, 'chat-v2': { baseURL: chat } },
+      });
+      const client = new window.OpenAI({
+        baseURL: ai.baseURL,
+        apiKey: 'k',
+        fetch: ai.fetch,
+        dangerouslyAllowBrowser: true,
+      });
+      const { store, files } = await ai.data.add(new File([doc], 'harbour.md'));
+      const request = {
+        model: 'chat-v2',
+        input: 'Where do boats leave from?',
+        instructions: 'Answer briefly.',
+        temperature: 0,
+        tools: [{ type: 'file_search' as const, vector_store_ids: [store], max_num_results: 3 }],
+        include: ['file_search_call.results' as const],
+      };
+      const whole = await client.responses.create(request);
+      const stream = client.responses.stream(request);
+      const types: string[] = [];
+      for await (const event of stream) types.push(event.type);
+      const streamed = await stream.finalResponse();
+      const bare = await client.responses.create({ ...request, include: [] });
+      const missing = await client.responses
+        .create({ ...request, tools: [{ type: 'file_search', vector_store_ids: ['vs_missing'] }] })
+        .catch((error: { status: number; code: string }) => ({ status: error.status, code: error.code }));
+      ai.dispose();
+      return {
+        file: files[0]!.id,
+        whole,
+        streamed,
+        types,
+        bareResults: (bare.output[0] as { results: unknown }).results,
+        missing,
+      };
+    },
+    { encoder: encoder.url, chat: chat.url, doc: DOC },
+  );
+  for (const response of [got.whole, got.streamed]) {
+    const [call, message] = response.output as Json[];
+    expect(call).toMatchObject({
+      type: 'file_search_call',
+      status: 'completed',
+      queries: ['Where do boats leave from?'],
+    });
+    expect(call!.results[0]).toMatchObject({ file_id: got.file, filename: 'harbour.md' });
+    expect(call!.results[0].text).toContain('pier seven');
+    expect(message!.content[0]).toMatchObject({
+      type: 'output_text',
+      text: CLEAN,
+      annotations: [{ type: 'file_citation', index: CLEAN.indexOf('[1]'), file_id: got.file, filename: 'harbour.md' }],
+    });
+  }
+  expect(got.types).toEqual(
+    expect.arrayContaining([
+      'response.file_search_call.searching',
+      'response.file_search_call.completed',
+      'response.output_text.annotation.added',
+      'response.completed',
+    ]),
+  );
+  expect(got.bareResults).toBeNull();
+  expect(got.missing).toEqual({ status: 404, code: 'vector_store_not_found' });
+  expect(errors).toEqual([]);
+});

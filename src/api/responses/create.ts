@@ -1,4 +1,5 @@
-import type { ChatEngine, ChatMessage, ChatOutcome, ChatParams } from '../../protocol/chat';
+import { CitationFilter, citationsOf } from '../../data/citations';
+import type { ChatDelta, ChatEngine, ChatMessage, ChatOutcome, ChatParams } from '../../protocol/chat';
 import { parse, readJson } from '../body';
 import { requireEnforceable } from '../chat/completions';
 import { startChat } from '../chat/start';
@@ -6,6 +7,7 @@ import { dispatch, type Services } from '../services';
 import { ApiError } from '../errors';
 import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
+import { annotationOf, fileSearch, type FileSearch } from './file-search';
 import { formatOf, inputMessages, toolChoiceOf, toolsOf } from './input';
 import { assistantMessage, ResponseOutput, type OutputItem, type ResponseEvent } from './output';
 import { responsesSchema, type ResponsesRequest } from './schema';
@@ -48,7 +50,8 @@ function toParams(body: ResponsesRequest, messages: ChatMessage[]): ChatParams {
 export async function createResponse(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(responsesSchema, value);
-  requireWithinContext(requireModel(body.model, 'chat', 'code', 'agents'), body.max_output_tokens);
+  const model = requireModel(body.model, 'chat', 'code', 'agents');
+  requireWithinContext(model, body.max_output_tokens);
   const previous = previousOf(ctx, body);
   return dispatch(ctx, {
     request,
@@ -57,13 +60,32 @@ export async function createResponse(ctx: Services, request: Request, path: stri
     streaming: body.stream === true,
     model: body.model,
     kind: 'chat',
-    local: (engine) => {
+    local: async (engine) => {
       const history = [...(previous?.messages ?? []), ...inputMessages(body.input)];
+      const context = ctx.registry.info(body.model)?.contextWindow ?? model.context_window ?? 4096;
+      const search = await fileSearch(ctx, body, history, context);
       const params = toParams(body, history);
+      if (search) params.messages = grounded(params.messages, search);
       requireEnforceable(params);
-      return run(ctx, engine, body, params, history, request.signal);
+      return run(ctx, engine, body, params, history, request.signal, search);
     },
   });
+}
+
+/** The file_search passages joined to the system message (one system message suits every chat template). */
+function grounded(messages: ChatMessage[], search: FileSearch): ChatMessage[] {
+  const [first, ...rest] = messages;
+  if (first?.role !== 'system') return [search.grounding, ...messages];
+  return [{ role: 'system', content: `${first.content ?? ''}\n\n${search.grounding.content}` }, ...rest];
+}
+
+/** The chat deltas with invented citation markers removed (when file_search supplied passages). */
+async function* cited(deltas: AsyncIterable<ChatDelta>, search: FileSearch | undefined): AsyncGenerator<ChatDelta> {
+  if (!search) return yield* deltas;
+  const filter = new CitationFilter(search.passages.length);
+  for await (const delta of deltas) yield delta.content ? { ...delta, content: filter.push(delta.content) } : delta;
+  const rest = filter.end();
+  if (rest) yield { content: rest };
 }
 
 async function run(
@@ -73,6 +95,7 @@ async function run(
   params: ChatParams,
   history: ChatMessage[],
   signal: AbortSignal,
+  search: FileSearch | undefined,
 ): Promise<Response> {
   const { deltas, done, backend, stop } = await startChat(engine, params, signal);
   const id = `resp_${hex()}`;
@@ -119,9 +142,11 @@ async function run(
     return response;
   };
 
+  const annotate = search && ((text: string) => citationsOf(text, search.passages).map(annotationOf));
   if (!body.stream) {
-    const output = new ResponseOutput();
-    for await (const delta of deltas) output.push(delta);
+    const output = new ResponseOutput(undefined, annotate);
+    if (search) output.add(search.item);
+    for await (const delta of cited(deltas, search)) output.push(delta);
     return Response.json(await finish(output), { headers });
   }
   return sseResponse(
@@ -132,8 +157,9 @@ async function run(
       const emit = (event: ResponseEvent) => sink.send({ ...event, sequence_number: sequence++ }, event.type);
       emit({ type: 'response.created', response: shape([]) });
       emit({ type: 'response.in_progress', response: shape([]) });
-      const output = new ResponseOutput(emit);
-      for await (const delta of deltas) output.push(delta);
+      const output = new ResponseOutput(emit, annotate);
+      if (search) output.add(search.item);
+      for await (const delta of cited(deltas, search)) output.push(delta);
       const response = await finish(output);
       emit({ type: response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', response });
     },

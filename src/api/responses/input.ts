@@ -45,9 +45,11 @@ export function inputMessages(input: ResponsesRequest['input']): ChatMessage[] {
   return messages;
 }
 
-export const toolsOf = (body: ResponsesRequest): ToolDefinition[] | undefined =>
-  body.tools?.length
-    ? body.tools.map(({ name, description, parameters, strict }) => ({
+/** The function tools, for the chat engine (file_search runs before the model, see file-search.ts). */
+export function toolsOf(body: ResponsesRequest): ToolDefinition[] | undefined {
+  const functions = (body.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool] : []));
+  return functions.length
+    ? functions.map(({ name, description, parameters, strict }) => ({
         type: 'function',
         function: {
           name,
@@ -57,6 +59,7 @@ export const toolsOf = (body: ResponsesRequest): ToolDefinition[] | undefined =>
         },
       }))
     : undefined;
+}
 
 export function toolChoiceOf(body: ResponsesRequest): ToolChoice | undefined {
   const choice = body.tool_choice;

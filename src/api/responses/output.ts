@@ -1,11 +1,12 @@
 import type { ChatDelta, ChatMessage, ToolCallDelta } from '../../protocol/chat';
+import type { FileCitationAnnotation, FileSearchCallItem } from './file-search';
 
 const hex = () => crypto.randomUUID().replaceAll('-', '');
 
 interface OutputText {
   type: 'output_text';
   text: string;
-  annotations: never[];
+  annotations: FileCitationAnnotation[];
   logprobs: never[];
 }
 
@@ -26,7 +27,7 @@ export interface FunctionCallItem {
   arguments: string;
 }
 
-export type OutputItem = MessageItem | FunctionCallItem;
+export type OutputItem = MessageItem | FunctionCallItem | FileSearchCallItem;
 export type ResponseEvent = { type: string } & Record<string, unknown>;
 
 /**
@@ -38,7 +39,23 @@ export class ResponseOutput {
   private open: OutputItem | undefined;
   private readonly calls = new Map<number, FunctionCallItem>();
 
-  constructor(private readonly emit: (event: ResponseEvent) => void = () => {}) {}
+  constructor(
+    private readonly emit: (event: ResponseEvent) => void = () => {},
+    /** The annotations of a message's finished text (file_search citations). */
+    private readonly annotate?: (text: string) => FileCitationAnnotation[],
+  ) {}
+
+  /** An item that is already complete (a file_search call), added and done at once. */
+  add(item: OutputItem): void {
+    this.close();
+    this.items.push(item);
+    const output_index = this.items.length - 1;
+    this.emit({ type: 'response.output_item.added', output_index, item });
+    if (item.type === 'file_search_call')
+      for (const step of ['in_progress', 'searching', 'completed'])
+        this.emit({ type: `response.file_search_call.${step}`, output_index, item_id: item.id });
+    this.emit({ type: 'response.output_item.done', output_index, item });
+  }
 
   push(delta: ChatDelta): void {
     if (delta.content) this.text(delta.content);
@@ -54,9 +71,20 @@ export class ResponseOutput {
     const at = { item_id: item.id, output_index: this.items.indexOf(item) };
     if (item.type === 'message') {
       const part = item.content[0]!;
+      part.annotations = this.annotate?.(part.text) ?? [];
+      part.annotations.forEach((annotation, annotation_index) =>
+        this.emit({
+          type: 'response.output_text.annotation.added',
+          ...at,
+          content_index: 0,
+          annotation_index,
+          annotation,
+        }),
+      );
       this.emit({ type: 'response.output_text.done', ...at, content_index: 0, text: part.text, logprobs: [] });
       this.emit({ type: 'response.content_part.done', ...at, content_index: 0, part });
-    } else this.emit({ type: 'response.function_call_arguments.done', ...at, arguments: item.arguments });
+    } else if (item.type === 'function_call')
+      this.emit({ type: 'response.function_call_arguments.done', ...at, arguments: item.arguments });
     this.emit({ type: 'response.output_item.done', output_index: at.output_index, item });
   }
 

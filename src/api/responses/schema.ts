@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { filterSchema } from '../memory/schema';
 
 const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
 const name = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'));
@@ -40,6 +41,20 @@ const functionTool = v.object({
   strict: v.optional(v.nullable(v.boolean())),
 });
 
+/** OpenAI's hosted file search, answered by the page's vector stores (docs/api.md § Data). */
+const fileSearchTool = v.object({
+  type: v.literal('file_search'),
+  vector_store_ids: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.maxLength(8)),
+  max_num_results: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50))),
+  filters: v.optional(v.nullable(filterSchema)),
+  ranking_options: v.optional(
+    v.object({
+      ranker: v.optional(v.string()),
+      score_threshold: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+    }),
+  ),
+});
+
 const toolChoice = v.union([
   v.picklist(['none', 'auto', 'required']),
   v.object({ type: v.literal('function'), name: v.string() }),
@@ -66,7 +81,18 @@ export const responsesSchema = v.object({
   model: v.pipe(v.string(), v.minLength(1)),
   input: v.union([v.string(), v.pipe(v.array(inputItem), v.minLength(1, 'must contain at least one item'))]),
   instructions: v.optional(v.nullable(v.string())),
-  tools: v.optional(v.nullable(v.array(functionTool, 'only function tools run here'))),
+  tools: v.optional(
+    v.nullable(
+      v.pipe(
+        v.array(v.union([functionTool, fileSearchTool], 'only function and file_search tools run here')),
+        v.check(
+          (tools) => tools.filter((tool) => tool.type === 'file_search').length <= 1,
+          'at most one file_search tool',
+        ),
+      ),
+    ),
+  ),
+  include: v.optional(v.nullable(v.array(v.string()))),
   tool_choice: v.optional(v.nullable(toolChoice)),
   parallel_tool_calls: v.optional(v.nullable(v.boolean())),
   max_output_tokens: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
@@ -82,3 +108,4 @@ export const responsesSchema = v.object({
 
 export type ResponsesRequest = v.InferOutput<typeof responsesSchema>;
 export type InputItem = v.InferOutput<typeof inputItem>;
+export type FileSearchTool = v.InferOutput<typeof fileSearchTool>;

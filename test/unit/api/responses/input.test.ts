@@ -1,5 +1,7 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { inputMessages } from '../../../../src/api/responses/input';
+import { inputMessages, toolsOf } from '../../../../src/api/responses/input';
+import { responsesSchema } from '../../../../src/api/responses/schema';
 
 describe('Responses input items as chat messages', () => {
   it('a string is one user message; developer is system; text parts join', () => {
@@ -48,5 +50,22 @@ describe('Responses input items as chat messages', () => {
     expect(() => inputMessages([{ role: 'user', content: [{ type: 'input_image' }] }])).toThrow(
       expect.objectContaining({ status: 400, param: 'input[0].content[0].type', code: 'unsupported_content' }),
     );
+  });
+});
+
+describe('file_search tools', () => {
+  const fileSearch = { type: 'file_search', vector_store_ids: ['vs_1'], max_num_results: 3 };
+  const fn = { type: 'function', name: 'get_weather', parameters: { type: 'object' } };
+
+  it('are accepted beside function tools, at most one, and never reach the chat engine as functions', () => {
+    const body = v.parse(responsesSchema, { model: 'chat-v2', input: 'hi', tools: [fileSearch, fn] });
+    expect(toolsOf(body)).toEqual([
+      { type: 'function', function: { name: 'get_weather', parameters: { type: 'object' }, strict: null } },
+    ]);
+    expect(toolsOf(v.parse(responsesSchema, { model: 'chat-v2', input: 'hi', tools: [fileSearch] }))).toBeUndefined();
+    expect(v.is(responsesSchema, { model: 'chat-v2', input: 'hi', tools: [fileSearch, fileSearch] })).toBe(false);
+    expect(
+      v.is(responsesSchema, { model: 'chat-v2', input: 'hi', tools: [{ ...fileSearch, vector_store_ids: [] }] }),
+    ).toBe(false);
   });
 });
