@@ -40,14 +40,14 @@ function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSour
   const job = (bytes: Uint8Array) => ({ ...modelJob(modelId, options, source), audio: bytes });
   return {
     async transcribe(bytes: Uint8Array, params: Omit<TranscriptionParams, 'audio'>, signal: AbortSignal) {
-      const { model, task, language, prompt, temperature, timestamps, guards, chunking, onText } = params;
+      const { model, task, language, prompt, temperature, timestamps, words, guards, chunking, onText } = params;
       const { transcript, backend, languages } = await host.run(
         (api) =>
           api.transcribe(
             {
               ...job(bytes),
               vadURL: new URL(sileroURL, globalThis.location?.href).href,
-              params: { model, task, language, prompt, temperature, timestamps, guards, chunking },
+              params: { model, task, language, prompt, temperature, timestamps, words, guards, chunking },
             },
             onText && Comlink.proxy({ text: onText }),
           ),

@@ -207,3 +207,31 @@ test('stream: true through the openai SDK: text deltas as windows are decoded, t
   expect(deltas.map((event) => event.delta).join('')).toBe(done.text);
   expect(done.text).toBe(result.whole);
 });
+
+test('timestamp_granularities[]=word: Whisper words inside their segments, in order, never overlapping', async ({
+  page,
+}) => {
+  await openHarness(page);
+  const [answer] = await post(page, [
+    {
+      audio: JFK_WAV,
+      fields: { ...ONCE, language: 'hi', response_format: 'verbose_json', 'timestamp_granularities[]': 'word' },
+    },
+  ]);
+  expect(answer!.status).toBe(200);
+  const body = JSON.parse(answer!.body) as {
+    segments: { start: number; end: number; text: string }[];
+    words: { word: string; start: number; end: number }[];
+  };
+  expect(body.words.length).toBeGreaterThan(0);
+  const inside = (word: { start: number; end: number }) =>
+    body.segments.some((segment) => word.start >= segment.start - 1e-3 && word.end <= segment.end + 1e-3);
+  for (const [i, word] of body.words.entries()) {
+    expect(inside(word), JSON.stringify(word)).toBe(true);
+    expect(word.end).toBeGreaterThanOrEqual(word.start);
+    if (i > 0) expect(word.start).toBeGreaterThanOrEqual(body.words[i - 1]!.end - 1e-3);
+  }
+  // The words are the segments' text, in order (whitespace aside).
+  const squeeze = (text: string) => text.replace(/\s+/g, '');
+  expect(body.words.map((word) => word.word).join('')).toBe(squeeze(body.segments.map((s) => s.text).join('')));
+});

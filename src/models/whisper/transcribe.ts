@@ -10,6 +10,7 @@ import { placeSegments } from './timeline';
 import { decodeWindow } from './seek';
 import { splitSegments, wholeSegment, type WindowSegment } from './segments';
 import type { WhisperTokenizer } from './tokenizer';
+import { segmentWords } from './words';
 import { carryUnfinished } from './utf8';
 
 export interface LoadedWhisper {
@@ -25,6 +26,8 @@ export interface TranscribeOptions {
   prompt?: string;
   temperature: number;
   timestamps: boolean;
+  /** Word times in the transcript (estimated within each segment: see segmentWords). */
+  words?: boolean;
   /** Fallback, silence and prompt rules; OpenAI's defaults when absent. */
   guards?: Partial<WhisperGuards>;
   /** Silero's speech probability per VAD frame with the chunking asked for: windows of speech only. */
@@ -134,5 +137,6 @@ export async function transcribe(
       .join('')
       .trim(),
     segments,
+    ...(options.words ? { words: segmentWords(segments) } : {}),
   };
 }
