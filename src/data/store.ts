@@ -44,17 +44,35 @@ function countsOf(entries: StoredEntry[]): FileCounts {
 
 type IndexedChunk = Indexed & { chunk: StoredChunk };
 
+/** What a tab tells the others after it changed a vector store's chunks. */
+interface Change {
+  store: string;
+}
+
 /**
  * The data store of one worker: IndexedDB is the truth; each vector store searched is loaded once
- * into an in-memory RetrievalIndex kept in step with this worker's writes.
+ * into an in-memory RetrievalIndex kept in step with this worker's writes. Other tabs' writes reach
+ * it through a BroadcastChannel: a changed store's copy is dropped and loaded again when searched.
  */
 export class DataStore {
   private readonly indexes = new Map<string, RetrievalIndex<IndexedChunk>>();
 
-  private constructor(private readonly db: DataDb) {}
+  private readonly channel: BroadcastChannel | undefined;
+
+  private constructor(
+    private readonly db: DataDb,
+    name: string,
+  ) {
+    this.channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(`${name}-changes`);
+    this.channel?.addEventListener('message', (event: MessageEvent<Change>) => this.indexes.delete(event.data.store));
+  }
 
   static async open(name = DATA_DB): Promise<DataStore> {
-    return new DataStore(await DataDb.open(name));
+    return new DataStore(await DataDb.open(name), name);
+  }
+
+  private announce(storeId: string): void {
+    this.channel?.postMessage({ store: storeId } satisfies Change);
   }
 
   private get<T>(name: StoreName, key: string): Promise<T | undefined> {
@@ -192,6 +210,7 @@ export class DataStore {
       for (const batch of batches) store('batches').delete(batch.id);
     });
     this.indexes.delete(id);
+    this.announce(id);
   }
 
   // Store files and batches
@@ -292,6 +311,7 @@ export class DataStore {
       store('entries').put(next);
     });
     this.indexes.delete(storeId);
+    this.announce(storeId);
     return publicEntry(next);
   }
 
@@ -420,7 +440,9 @@ export class DataStore {
       store('stores').put({ ...row, origin: row.origin ?? origin });
       return rows;
     });
-    if (stored) for (const chunk of stored) this.indexes.get(storeId)?.put(this.indexed(chunk));
+    if (!stored) return;
+    for (const chunk of stored) this.indexes.get(storeId)?.put(this.indexed(chunk));
+    this.announce(storeId);
   }
 
   async fail(storeId: string, fileId: string, last_error: LastError): Promise<void> {
@@ -441,7 +463,9 @@ export class DataStore {
     chunk,
   });
 
+  /** Drops a file's chunks from this tab's copy of a store and tells the other tabs. */
   private dropFromIndex(storeId: string, fileId: string) {
+    this.announce(storeId);
     const index = this.indexes.get(storeId);
     if (!index) return;
     for (const item of [...index.all()]) if (item.chunk.file_id === fileId) index.remove(item.id);

@@ -386,3 +386,35 @@ test('a full quota is a 507 quota_exceeded with nothing stored; the next upload 
   );
   expect(after).toBe('after.txt');
 });
+
+test("two tabs: a file one tab ingests or deletes shows in the other tab's search at once", async ({ context }) => {
+  const [a, b] = [await context.newPage(), await context.newPage()];
+  for (const page of [a, b]) {
+    await openHarness(page, PAGE);
+    await start(page, encoder.url);
+  }
+  const add = (page: Page, arg: { store?: string; name: string; text: string }) =>
+    inPage(
+      page,
+      async ({ client }, { store, name, text }) => {
+        const id = store ?? (await client.vectorStores.create({ name: 'shared' })).id;
+        const file = await client.files.create({ file: new File([text], name), purpose: 'assistants' });
+        await client.vectorStores.files.createAndPoll(id, { file_id: file.id });
+        return { store: id, file: file.id };
+      },
+      arg,
+    );
+  const search = (page: Page, store: string, query: string) =>
+    inPage(
+      page,
+      async ({ client }, { store, query }) =>
+        (await client.vectorStores.search(store, { query, max_num_results: 5 })).data.map((hit) => hit.filename),
+      { store, query },
+    );
+  const first = await add(b, { name: 'tea.txt', text: 'Masala tea is served at four in the afternoon.' });
+  expect(await search(b, first.store, 'masala tea')).toEqual(['tea.txt']);
+  await add(a, { store: first.store, name: 'vault.txt', text: 'The vault code is saffron.' });
+  expect(await search(b, first.store, 'vault code saffron')).toContain('vault.txt');
+  await inPage(a, async ({ client }, file) => void (await client.files.delete(file)), first.file);
+  expect(await search(b, first.store, 'masala tea')).toEqual(['vault.txt']);
+});
