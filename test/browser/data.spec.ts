@@ -418,3 +418,50 @@ test("two tabs: a file one tab ingests or deletes shows in the other tab's searc
   await inPage(a, async ({ client }, file) => void (await client.files.delete(file)), first.file);
   expect(await search(b, first.store, 'masala tea')).toEqual(['vault.txt']);
 });
+
+test('CSV and JSON records: one chunk each, their fields searchable as attributes beside the file attributes', async ({
+  page,
+}) => {
+  const errors = await openHarness(page, PAGE);
+  await start(page, encoder.url);
+  const got = await inPage(
+    page,
+    async ({ client }) => {
+      const csv = 'sku,name,price\nT1,Assam tea,120\nT2,Darjeeling tea,450\nC1,Filter coffee,90\n';
+      const json = JSON.stringify([
+        { sku: 'S1', name: 'Cardamom', price: 60 },
+        { sku: 'S2', name: 'Saffron', price: 900 },
+      ]);
+      const store = await client.vectorStores.create({ name: 'catalogue' });
+      for (const [name, text] of [
+        ['catalogue.csv', csv],
+        ['spices.json', json],
+      ]) {
+        const file = await client.files.create({ file: new File([text!], name!), purpose: 'assistants' });
+        await client.vectorStores.files.createAndPoll(store.id, { file_id: file.id, attributes: { shop: 'pune' } });
+      }
+      const search = async (query: string, filters?: unknown) =>
+        (
+          await client.vectorStores.search(store.id, { query, filters: filters as never, max_num_results: 10 })
+        ).data.map((hit) => ({ text: hit.content[0]!.text, attributes: hit.attributes }));
+      return {
+        all: await search('tea'),
+        dear: await search('tea', { type: 'gte', key: 'price', value: 400 }),
+        spice: await search('saffron', {
+          type: 'and',
+          filters: [
+            { type: 'eq', key: 'shop', value: 'pune' },
+            { type: 'eq', key: 'sku', value: 'S2' },
+          ],
+        }),
+      };
+    },
+    undefined,
+  );
+  expect(got.all).toHaveLength(5);
+  expect(got.dear.map((hit) => hit.attributes!.sku).sort()).toEqual(['S2', 'T2']);
+  expect(got.spice).toHaveLength(1);
+  expect(got.spice[0]!.attributes).toMatchObject({ sku: 'S2', name: 'Saffron', price: 900, shop: 'pune' });
+  expect(got.spice[0]!.text).toContain('Saffron');
+  expect(errors).toEqual([]);
+});

@@ -67,6 +67,26 @@ const JSON_ROUTES: { path: string; valid: Record<string, unknown>; fields: Field
     ],
   },
   {
+    path: '/data/query',
+    valid: { query: 'when does it open', vector_store_ids: ['vs_fuzz'], mode: 'search' },
+    fields: [
+      { name: 'query', kind: 'string', required: true },
+      { name: 'vector_store_ids', kind: 'array' },
+      { name: 'max_num_results', kind: 'integer', min: 1, max: 50 },
+      { name: 'score_threshold', kind: 'number', min: 0, max: 1 },
+      { name: 'stream', kind: 'boolean' },
+    ],
+  },
+  {
+    path: '/vector_stores/vs_fuzz/search',
+    valid: { query: 'when does it open' },
+    fields: [
+      { name: 'query', kind: 'string', required: true },
+      { name: 'max_num_results', kind: 'integer', min: 1, max: 50 },
+      { name: 'rewrite_query', kind: 'boolean' },
+    ],
+  },
+  {
     path: '/agents/run',
     valid: { input: 'book a train' },
     fields: [
