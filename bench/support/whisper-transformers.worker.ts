@@ -32,6 +32,25 @@ const api = {
       .filter((token) => token < eot);
     return tokens.length ? asr.tokenizer.decode(tokens, { skip_special_tokens: true }) : '';
   },
+  /**
+   * Long audio as the pipeline's `chunk_length_s: 30` cuts it (30 s chunks, 5 s stride on each
+   * side), each chunk through the processor and generate with timestamps; the number of tokens made.
+   */
+  async transcribeChunked(samples: Float32Array): Promise<number> {
+    const chunk = 30 * 16000;
+    const stride = 5 * 16000;
+    let tokens = 0;
+    for (let from = 0; ; from += chunk - 2 * stride) {
+      const { input_features } = await asr.processor(samples.subarray(from, from + chunk));
+      const output = (await asr.model.generate({
+        inputs: input_features,
+        language: 'en',
+        return_timestamps: true,
+      } as never)) as unknown as { tolist(): bigint[][] };
+      tokens += output.tolist()[0]!.length;
+      if (from + chunk >= samples.length) return tokens;
+    }
+  },
 };
 
 export type WhisperTransformers = typeof api;
