@@ -465,3 +465,68 @@ test('CSV and JSON records: one chunk each, their fields searchable as attribute
   expect(got.spice[0]!.text).toContain('Saffron');
   expect(errors).toEqual([]);
 });
+
+test('a cancelled batch ends its waiting files cancelled with no chunks; new attributes reach search filters; lists page and filter', async ({
+  page,
+}) => {
+  const errors = await openHarness(page, PAGE);
+  await start(page, encoder.url);
+  const got = await inPage(
+    page,
+    async ({ client }) => {
+      const long = Array.from({ length: 600 }, (_, i) => `Entry ${i} of the long register.`).join('\n');
+      const upload = (name: string, text: string) =>
+        client.files.create({ file: new File([text], name), purpose: 'assistants' });
+      const first = await upload('long.txt', long);
+      const second = await upload('queued.txt', 'Queued behind the long file: the ferry leaves at noon.');
+      const store = await client.vectorStores.create({ name: 'batches' });
+      const batch = await client.vectorStores.fileBatches.create(store.id, { file_ids: [first.id, second.id] });
+      const cancelled = await client.vectorStores.fileBatches.cancel(batch.id, { vector_store_id: store.id });
+      // Wait for the ingestion queue: a later file added behind it completes.
+      const later = await upload('later.txt', 'The lighthouse is painted red.');
+      await client.vectorStores.files.createAndPoll(store.id, { file_id: later.id, attributes: { colour: 'red' } });
+      const entries = await client.vectorStores.files.list(store.id);
+      const content = await client.vectorStores.files.content(second.id, { vector_store_id: store.id });
+      const filter = { type: 'eq', key: 'colour', value: 'white' } as const;
+      const before = await client.vectorStores.search(store.id, { query: 'lighthouse', filters: filter });
+      const updated = await client.vectorStores.files.update(later.id, {
+        vector_store_id: store.id,
+        attributes: { colour: 'white' },
+      });
+      const after = await client.vectorStores.search(store.id, { query: 'lighthouse', filters: filter });
+      const completed = await client.vectorStores.files.list(store.id, { filter: 'completed' });
+      const firstPage = await client.vectorStores.files.list(store.id, { limit: 2, order: 'asc' });
+      const nextPage = await client.vectorStores.files.list(store.id, {
+        limit: 2,
+        order: 'asc',
+        after: firstPage.data[1]!.id,
+      });
+      return {
+        cancelled: cancelled.status,
+        batchAfter: (await client.vectorStores.fileBatches.retrieve(batch.id, { vector_store_id: store.id })).status,
+        statuses: Object.fromEntries(entries.data.map((entry) => [entry.id, entry.status])),
+        ids: { first: first.id, second: second.id, later: later.id },
+        secondChunks: content.data.length,
+        before: before.data.length,
+        updated: updated.attributes,
+        after: after.data.map((hit) => hit.filename),
+        completed: completed.data.map((entry) => entry.id),
+        pages: [firstPage.data.length, firstPage.has_more, nextPage.data.length, nextPage.has_more],
+      };
+    },
+    undefined,
+  );
+  expect(got.cancelled).toBe('cancelled');
+  expect(got.batchAfter).toBe('cancelled');
+  expect(got.statuses[got.ids.second]).toBe('cancelled');
+  expect(['cancelled', 'completed']).toContain(got.statuses[got.ids.first]);
+  expect(got.statuses[got.ids.later]).toBe('completed');
+  expect(got.secondChunks).toBe(0);
+  expect(got.before).toBe(0);
+  expect(got.updated).toEqual({ colour: 'white' });
+  expect(got.after).toEqual(['later.txt']);
+  expect(got.completed).toContain(got.ids.later);
+  expect(got.completed).not.toContain(got.ids.second);
+  expect(got.pages).toEqual([2, true, 1, false]);
+  expect(errors).toEqual([]);
+});
