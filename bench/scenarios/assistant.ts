@@ -3,32 +3,25 @@ import type { Recording } from '../../src/recorder/recorder';
 import { use, type AssistantTurn, type VaaniVoiceAssistant } from '../../src/widgets/index';
 import type { Scenario } from '../types';
 
-/** One measured round after a warm-up: each turn takes minutes on the shared 2-core machine. */
-const ROUNDS = 1;
+/** Measured rounds after a warm-up turn that loads the models. */
+const ROUNDS = 3;
 const VOICE = 'en-US-female-1';
 const SILENCE_MS = 1200;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** Resolves once the element's state is `listening` (its microphone open, the models loaded). */
+const listening = (element: HTMLElement) =>
+  new Promise<void>((resolve) => {
+    const check = () => (element.getAttribute('state') === 'listening' ? resolve() : setTimeout(check, 20));
+    check();
+  });
 
-/** Where the clip's speech ends, in seconds: the last 10 ms block above 5 % of the loudest. */
-function speechEnd(buffer: AudioBuffer): number {
-  const samples = buffer.getChannelData(0);
-  const block = Math.round(buffer.sampleRate / 100);
-  const rms: number[] = [];
-  for (let at = 0; at + block <= samples.length; at += block) {
-    let sum = 0;
-    for (let i = at; i < at + block; i++) sum += samples[i]! ** 2;
-    rms.push(Math.sqrt(sum / block));
-  }
-  const threshold = Math.max(...rms) * 0.05;
-  return (rms.findLastIndex((v) => v > threshold) + 1) / 100;
-}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * The voice assistant's latency from the end of the user's speech to the first audio of its answer:
  * `<vaani-voice-assistant>` (hands-free, VAD with a 1.2 s silence, streamed chat, sentence-by-sentence
- * speech) hears a recorded question through a MediaStream; the speech's end is known from the clip
- * itself. Baseline: the same turn without streaming (VAD recording → whole transcription → whole
+ * speech) hears a recorded question through a MediaStream; the end of speech is read on the recording's own
+ * clock, as the element reports it. Baseline: the same turn without streaming (VAD recording → whole transcription → whole
  * chat answer → speech of the whole answer → playback), through the same routes.
  */
 const assistant: Scenario = async (env) => {
@@ -51,14 +44,12 @@ const assistant: Scenario = async (env) => {
   const clip = await context.decodeAudioData(
     await (await fetch(`${env.sharedURL}audio/common_voice_en_59751.mp3`)).arrayBuffer(),
   );
-  const clipSpeechEnd = speechEnd(clip);
-  /** Plays the clip into the stream; performance.now() of the end of its speech. */
+  /** Plays the clip into the stream the recorder hears. */
   const say = () => {
     const source = context.createBufferSource();
     source.buffer = clip;
     source.connect(destination);
     source.start();
-    return performance.now() + (context.outputLatency || 0) * 1000 + clipSpeechEnd * 1000;
   };
 
   const element = document.createElement('vaani-voice-assistant') as VaaniVoiceAssistant;
@@ -80,12 +71,15 @@ const assistant: Scenario = async (env) => {
         },
       );
     });
-    await element.start();
+    // Hands-free start() listens until end(): the turn begins once the element is listening.
+    const session = element.start();
+    await listening(element);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const spoken = say();
+    say();
     const turn = await done;
     await element.end();
-    return { measured: turn.firstAudio! - spoken, reported: turn.latency!, turn };
+    await session;
+    return { latency: turn.latency!, turn };
   };
 
   const headers = { authorization: 'Bearer bench' };
@@ -101,10 +95,16 @@ const assistant: Scenario = async (env) => {
     const stopped = new Promise<Recording>((resolve) =>
       recorder.addEventListener('stop', (event) => resolve((event as CustomEvent<Recording>).detail), { once: true }),
     );
+    let detected = 0;
+    recorder.addEventListener('speechend', () => (detected = performance.now()));
     await recorder.start();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const spoken = say();
+    say();
     const recording = await stopped;
+    // The end of speech on the recording's clock, as the element computes it (see speechEndOf).
+    const spoken =
+      (detected || performance.now()) -
+      (recording.speech ? recording.recordedDuration - recording.speech.end : 0) * 1000;
     const form = new FormData();
     form.set('file', recording.file);
     form.set('model', 'speech-stt-v1');
@@ -132,13 +132,11 @@ const assistant: Scenario = async (env) => {
 
   await widgetTurn(); // loads every model (the sequential turn uses the same engines)
   const widget: number[] = [];
-  const reported: number[] = [];
   const sequential: number[] = [];
   let last: AssistantTurn | undefined;
   for (let round = 0; round < ROUNDS; round++) {
     const run = await widgetTurn();
-    widget.push(run.measured);
-    reported.push(run.reported);
+    widget.push(run.latency);
     last = run.turn;
     sequential.push(await sequentialTurn());
   }
@@ -165,7 +163,8 @@ const assistant: Scenario = async (env) => {
       higherIsBetter: false,
       notes: {
         rounds: ROUNDS,
-        widgetLatencyReportedByElement: median(reported),
+        clock:
+          "the recording's own: end of speech = VAD detection time − (recorded duration − speech end), as the element computes it",
         lastTurnStages: stages,
         processingAfterVadMs: median(widget) - SILENCE_MS,
       },
