@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
@@ -20,6 +21,11 @@ const BELOW_API = [
   'recorder',
   'catalogue',
 ];
+
+/** Every module of src/ outside the weight store: they import it only through src/store/index.ts. */
+const OUTSIDE_STORE = readdirSync('src', { withFileTypes: true })
+  .filter((entry) => entry.name !== 'store')
+  .map((entry) => `./src/${entry.name}`);
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test/.fixtures/', 'test-results/', 'playwright-report/', 'bench/results/'] },
@@ -44,11 +50,19 @@ export default tseslint.config(
       'import-x/no-restricted-paths': [
         'error',
         {
-          zones: BELOW_API.map((folder) => ({
-            target: `./src/${folder}`,
-            from: './src/api',
-            message: 'Layers below the routes do not import src/api/: throw an EngineError (src/protocol/).',
-          })),
+          zones: [
+            ...BELOW_API.map((folder) => ({
+              target: `./src/${folder}`,
+              from: './src/api',
+              message: 'Layers below the routes do not import src/api/: throw an EngineError (src/protocol/).',
+            })),
+            {
+              target: OUTSIDE_STORE,
+              from: './src/store',
+              except: ['./index.ts'],
+              message: 'Import the weight store through its front door, src/store/index.ts.',
+            },
+          ],
         },
       ],
     },

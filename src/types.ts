@@ -3,8 +3,7 @@ import type { DataClient } from './data/client';
 import type { MemoryClient } from './memory/client';
 import type { Recorder, RecorderOptions } from './recorder/recorder';
 import type { RemoteOptions } from './runtime/remote';
-import type { Models } from './store/models';
-import type { FileSpec, StoreOptions } from './store/types';
+import type { Models, FileSpec, StoreOptions } from './store';
 
 export type Routing = 'local-first' | 'local-only' | 'remote-first' | 'remote-only';
 export type Backend = 'auto' | 'webgpu' | 'wasm';

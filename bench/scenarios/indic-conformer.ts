@@ -1,7 +1,7 @@
 import { wasmThreads } from '../../src/backends/ort';
 import { createVaani } from '../../src/index';
 import { loadIndicConformer } from '../../src/models/indic-conformer/load';
-import { fetchLoader } from '../../src/store/loader';
+import { fetchLoader } from '../../src/store';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';
 
 /** bench/prepare/indic-conformer.ts writes these (served by the bench server). */

@@ -1,6 +1,6 @@
 import { createVaani } from '../../src/index';
 import { CHUNKS_DB, clearAll, deleteFile, readManifest } from '../../src/store/idb';
-import { storeLoader } from '../../src/store/store-loader';
+import { storeLoader } from '../../src/store';
 import { quantile, timePaired } from '../support/stats';
 import type { Scenario, ScenarioResult } from '../types';
 

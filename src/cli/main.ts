@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_HOST } from '../store/source';
+import { DEFAULT_HOST } from '../catalogue/sources';
 import { describe } from './hub';
 import { parseTarget, planPull, PULLABLE, type Plan } from './plan';
 import { formatSize } from './progress';

@@ -1,11 +1,9 @@
 import { WASM_DTYPES } from '../backends/plan';
-import { DEFAULT_SOURCES } from '../catalogue/sources';
+import { DEFAULT_SOURCES, DEFAULT_HOST } from '../catalogue/sources';
 import { encoderFiles } from '../models/encoder/load';
 import { llmFiles } from '../models/llm/manifest';
 import { whisperFiles } from '../models/whisper/files';
-import type { FileLoader } from '../store/loader';
-import { DEFAULT_HOST } from '../store/source';
-import type { FileSpec } from '../store/types';
+import type { FileLoader, FileSpec } from '../store';
 import { VOICES } from '../voice/catalogue';
 import { modelFile } from '../voice/tts/model-file';
 import { listRepo, type HubFile, type HubRepo } from './hub';

@@ -1,5 +1,4 @@
-import { formatBytes } from '../store/errors';
-import { RateMeter } from '../store/progress';
+import { formatBytes, RateMeter } from '../store';
 
 const BAR = 24;
 

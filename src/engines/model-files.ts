@@ -1,11 +1,18 @@
 import { backendAttempts } from '../backends/plan';
 import { probeWebGpu } from '../backends/webgpu';
-import { modelSource } from '../catalogue/sources';
-import { folderLoader } from '../store/folder';
-import { isFolderBase, pullCommand } from '../store/folder-manifest';
-import { fetchLoader, type FileLoader } from '../store/loader';
-import { sourceBase } from '../store/source';
-import type { FileSpec, ModelFiles } from '../store/types';
+import { modelSource, sourceBase } from '../catalogue/sources';
+import {
+  fetchFolderManifest,
+  fetchLoader,
+  folderLoader,
+  isFolderBase,
+  pullCommand,
+  type FileLoader,
+  type FileSpec,
+  type ModelFiles,
+  type ModelResolver,
+} from '../store';
+import type { EngineRegistry } from '../runtime/engines';
 import type { ModelSource, VaaniOptions } from '../types';
 import type { ModelJob } from '../workers/model-slot';
 
@@ -38,3 +45,23 @@ export const modelJob = (modelId: string, options: VaaniOptions, source: ModelSo
   backend: options.backend ?? 'auto',
   threads: options.threads,
 });
+
+/**
+ * A model's files: `options.models[id].files` when given, else what its engine factory lists, else
+ * (a neural voice's weights, say) the vaani-manifest.json of the folder its `baseURL` names.
+ */
+export function modelResolver(options: VaaniOptions, registry: EngineRegistry): ModelResolver {
+  return async (id) => {
+    const source = options.models?.[id];
+    if (source?.files)
+      return {
+        base: sourceBase(source),
+        files: source.files.map((file) => (typeof file === 'string' ? { name: file } : file)),
+      };
+    const listed = await registry.files(id);
+    if (listed || !source?.baseURL) return listed;
+    const base = sourceBase(source);
+    const manifest = isFolderBase(base) ? await fetchFolderManifest(base) : undefined;
+    return manifest && { base, files: manifest.files };
+  };
+}

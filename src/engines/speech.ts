@@ -1,10 +1,9 @@
 import type { SpeechEngine } from '../protocol/audio';
-import { voiceNotFound } from '../voice/catalogue';
+import { voiceNotFound, ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
-import { sourceBase } from '../store/source';
+import { sourceBase } from '../catalogue/sources';
 import type { VaaniOptions } from '../types';
-import { ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
 import type { SpeakJob } from '../voice/tts/job';
 import type { SpeechWorkerApi } from '../workers/speech.worker';
 

@@ -3,7 +3,7 @@ import type { ChatEngine } from '../protocol/chat';
 import type { DataEngine } from '../protocol/data';
 import type { EmbeddingsEngine } from '../protocol/embeddings';
 import type { MemoryEngine } from '../protocol/memory';
-import type { ModelFiles } from '../store/types';
+import type { ModelFiles } from '../store';
 
 /** What each kind of local engine offers the routes. A new kind is a new key here. */
 export interface EngineKinds {

@@ -1,10 +1,11 @@
 import { abortError } from '../protocol/cancel';
-import { HEAD_BYTES, checkSha256, checkSize, checkStart } from './check';
+import { messageOf } from '../protocol/errors';
+import { announcedSize, checkSha256, httpFailure, parseContentRange, readChecked } from './checks';
 import { StoreError, isAbort, isQuotaExceeded } from './errors';
-import { announcedSize, parseContentRange } from './http';
 import { deleteFile, deletePartial, getChunks, putChunk, readPartial, writeManifest, writePartial } from './idb';
 import { ensureSpace, quotaFailure } from './space';
-import type { FileSpec, Manifest, Partial } from './types';
+import { progressReporter } from './progress';
+import type { FileProgress, FileSpec, Manifest, Partial } from './types';
 
 export interface DownloadJob {
   spec: FileSpec;
@@ -98,12 +99,6 @@ async function open(
   return { response: await get(job, watch, 0), start: 0 };
 }
 
-export function httpFailure(name: string, url: string, status: number): StoreError {
-  return status === 404 || status === 410
-    ? new StoreError('file_not_found', `${name} was not found at ${url} (HTTP ${status}).`, name, url)
-    : new StoreError('http_error', `Could not download ${name} from ${url}: HTTP ${status}.`, name, url);
-}
-
 async function attemptDownload(job: DownloadJob): Promise<Manifest> {
   const { url, chunkSize } = job;
   let partial = await readPartial(url);
@@ -130,16 +125,13 @@ async function fetchInto(
     await response.body?.cancel();
     throw httpFailure(spec.name, url, response.status);
   }
-  const announced = announcedSize(response.status, response.headers);
-  const expected = spec.size ?? announced;
+  const expected = spec.size ?? announcedSize(response.status, response.headers);
   const etag = response.headers.get('etag') ?? undefined;
-  const contentType = response.headers.get('content-type');
   const reader = response.body.getReader();
   const buffer = new Uint8Array(chunkSize);
   let fill = 0;
   let index = start / chunkSize;
   let loaded = start;
-  let head: Uint8Array | undefined = start === 0 ? new Uint8Array(0) : undefined;
 
   let writing: Promise<void> = Promise.resolve();
   /** Queues the filled chunk for IndexedDB (the Blob copies it, so the buffer refills at once); one write runs while the next chunk arrives. */
@@ -153,49 +145,45 @@ async function fetchInto(
     );
     writing.catch(() => {});
   };
-  const read = async () => {
-    try {
-      const next = await reader.read();
-      watch.poke();
-      return next;
-    } catch (error) {
-      if (job.signal?.aborted) throw abortError(job.signal);
-      throw broken(job, loaded, watch.signal.aborted ? watch.signal.reason : error);
-    }
-  };
 
   try {
-    if (announced !== undefined && spec.size !== undefined && announced !== spec.size)
-      checkSize(file, url, announced, spec.size);
-    if (expected !== undefined)
-      await ensureSpace({ needed: expected - start, model: job.model, budget: job.budget, file, url });
-    job.onBytes(loaded, expected);
-    for (let next = await read(); !next.done; next = await read()) {
-      const piece = next.value;
-      if (head) {
-        head = concat(head, piece.subarray(0, HEAD_BYTES - head.length));
-        if (head.length >= HEAD_BYTES) {
-          checkStart(file, url, head, contentType, expected);
-          head = undefined;
+    loaded = await readChecked({
+      file,
+      url,
+      response,
+      expected,
+      start,
+      prepare: async () => {
+        if (expected !== undefined)
+          await ensureSpace({ needed: expected - start, model: job.model, budget: job.budget, file, url });
+      },
+      read: async () => {
+        try {
+          const next = await reader.read();
+          watch.poke();
+          return next;
+        } catch (error) {
+          if (job.signal?.aborted) throw abortError(job.signal);
+          throw broken(job, loaded, watch.signal.aborted ? watch.signal.reason : error);
         }
-      }
-      for (let offset = 0; offset < piece.length;) {
-        const n = Math.min(chunkSize - fill, piece.length - offset);
-        buffer.set(piece.subarray(offset, offset + n), fill);
-        fill += n;
-        offset += n;
-        if (fill === chunkSize) await store(false);
-      }
-      loaded += piece.length;
-      if (expected !== undefined && loaded > expected) checkSize(file, url, loaded, expected);
-      job.onBytes(loaded, expected);
-    }
-    if (head) checkStart(file, url, head, contentType, expected);
-    if (announced !== undefined && loaded < announced)
-      throw broken(job, loaded, new Error(`the connection closed ${announced - loaded} bytes early`));
+      },
+      keep: async (piece) => {
+        for (let offset = 0; offset < piece.length;) {
+          const n = Math.min(chunkSize - fill, piece.length - offset);
+          buffer.set(piece.subarray(offset, offset + n), fill);
+          fill += n;
+          offset += n;
+          if (fill === chunkSize) await store(false);
+        }
+      },
+      onBytes: (bytes) => {
+        loaded = bytes;
+        job.onBytes(bytes, expected);
+      },
+      broken: (bytes, reason) => broken(job, bytes, reason),
+    });
     if (fill > 0) await store(true);
     await writing;
-    checkSize(file, url, loaded, expected);
     const sha256 = spec.sha256
       ? await checkSha256(file, url, new Blob(await getChunks(url, index)), spec.sha256)
       : undefined;
@@ -221,9 +209,76 @@ async function fetchInto(
   }
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
+export interface UncachedJob {
+  spec: FileSpec;
+  url: string;
+  model: string | undefined;
+  signal?: AbortSignal;
+  onProgress?(progress: FileProgress): void;
+}
+
+/**
+ * A file fetched straight into memory where IndexedDB is unavailable: the same checked read as a
+ * cached download, the same progress (shared with `ai.models` events), nothing kept.
+ */
+export async function fetchUncached({ spec, url, model, signal, onProgress }: UncachedJob): Promise<Uint8Array> {
+  const file = spec.name;
+  const failed = (loaded: number | undefined, error: unknown) =>
+    new StoreError(
+      'network_error',
+      `Downloading ${file} from ${url} failed${loaded === undefined ? '' : ` after ${loaded} bytes`} (${messageOf(error)}).`,
+      file,
+      url,
+    );
+  const response = await fetch(url, { cache: 'no-store', signal }).catch((error: unknown) => {
+    if (signal?.aborted) throw error;
+    throw failed(undefined, error);
+  });
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw httpFailure(file, url, response.status);
+  }
+  const expected = spec.size ?? announcedSize(response.status, response.headers);
+  const progress = progressReporter(file, url, model, onProgress);
+  let bytes = new Uint8Array(expected ?? 1 << 20);
+  let loaded = 0;
+  const reader = response.body.getReader();
+  try {
+    loaded = await readChecked({
+      file,
+      url,
+      response,
+      expected,
+      start: 0,
+      read: async () => {
+        try {
+          return await reader.read();
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          throw failed(loaded, error);
+        }
+      },
+      keep: (piece) => {
+        if (loaded + piece.length > bytes.length) {
+          const grown = new Uint8Array(Math.max(bytes.length * 2, loaded + piece.length));
+          grown.set(bytes.subarray(0, loaded));
+          bytes = grown;
+        }
+        bytes.set(piece, loaded);
+      },
+      onBytes: (count) => {
+        loaded = count;
+        progress.report(count, expected);
+      },
+      broken: failed,
+    });
+  } catch (error) {
+    await reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    progress.flush();
+  }
+  const body = loaded === bytes.length ? bytes : bytes.slice(0, loaded);
+  if (spec.sha256) await checkSha256(file, url, new Blob([body]), spec.sha256);
+  return body;
 }

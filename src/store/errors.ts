@@ -28,6 +28,11 @@ export interface Evictable {
   bytes: number;
 }
 
+/** An evictable model and when it was last used. */
+export interface Candidate extends Evictable {
+  lastUsed: number;
+}
+
 const UNITS: [number, string, number][] = [
   [1024 ** 3, 'GB', 2],
   [1024 ** 2, 'MB', 1],

@@ -1,7 +1,6 @@
 import { download } from './download';
 import { deleteFile, getChunks, readManifest } from './idb';
-import { RateMeter, throttle, transferProgress } from './progress';
-import { broadcast, withFileLock } from './tabs';
+import { broadcast, progressReporter, transferProgress, withFileLock } from './progress';
 import type { FileProgress, FileSpec, Manifest, StoreOptions } from './types';
 
 export const DEFAULT_CHUNK_SIZE = 32 * 1024 * 1024;
@@ -13,35 +12,6 @@ export interface FileJob {
   options: StoreOptions;
   signal?: AbortSignal;
   onProgress?(progress: FileProgress): void;
-}
-
-const BROADCAST_INTERVAL_MS = 100;
-
-/** Reports a file's transfer to `onProgress` and, throttled, to every `ai.models` of the origin; `flush` sends the last value. */
-export function progressReporter(
-  file: string,
-  url: string,
-  model: string | undefined,
-  onProgress?: (progress: FileProgress) => void,
-) {
-  const meter = new RateMeter();
-  const shared = throttle(
-    (value: FileProgress) => broadcast({ type: 'progress', progress: value }),
-    BROADCAST_INTERVAL_MS,
-  );
-  return {
-    report(loaded: number, total: number | undefined) {
-      const value: FileProgress = {
-        file,
-        url,
-        model,
-        ...transferProgress(loaded, total, meter.sample(loaded, performance.now())),
-      };
-      onProgress?.(value);
-      shared.push(value);
-    },
-    flush: () => shared.flush(),
-  };
 }
 
 /**

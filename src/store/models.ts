@@ -1,11 +1,9 @@
 import pLimit from 'p-limit';
-import { modelProgress } from './aggregate';
 import { StoreError } from './errors';
 import { ensureFile } from './files';
-import { clearAll, readRecord, storageAvailable, touchRecord } from './idb';
-import { cachedModels, deleteModel, fileBytes } from './inventory';
+import { cachedModels, clearAll, deleteModel, fileBytes, readRecord, storageAvailable, touchRecord } from './idb';
 import { ensureSpace } from './space';
-import { broadcast, listen, type StoreMessage } from './tabs';
+import { broadcast, listen, modelProgress, type StoreMessage } from './progress';
 import type {
   CachedModel,
   FileProgress,

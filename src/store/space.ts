@@ -1,8 +1,6 @@
-import { type StoreError, quotaError } from './errors';
-import { planEviction } from './eviction';
-import { allFileUrls } from './idb';
-import { candidates, deleteModel, usedBytes } from './inventory';
-import { broadcast } from './tabs';
+import { type Candidate, type StoreError, quotaError } from './errors';
+import { allFileUrls, candidates, deleteModel, usedBytes } from './idb';
+import { broadcast } from './progress';
 
 let persistAsked = false;
 
@@ -59,4 +57,20 @@ export async function quotaFailure(request: SpaceRequest): Promise<StoreError> {
   const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => undefined);
   const free = estimate?.quota === undefined ? 0 : estimate.quota - (estimate.usage ?? 0);
   return quotaError(file, url, needed, free, evictable, 'refused');
+}
+
+/** Least recently used models to delete so `needed` more bytes fit in `free`; `fits` false when even all of them are not enough. */
+export function planEviction(
+  candidates: Candidate[],
+  needed: number,
+  free: number,
+): { evict: Candidate[]; fits: boolean } {
+  const evict: Candidate[] = [];
+  let room = free;
+  for (const candidate of [...candidates].sort((a, b) => a.lastUsed - b.lastUsed)) {
+    if (room >= needed) break;
+    evict.push(candidate);
+    room += candidate.bytes;
+  }
+  return { evict, fits: room >= needed };
 }

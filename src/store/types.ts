@@ -97,3 +97,22 @@ export interface ModelStatus {
   lastUsed: number | undefined;
   files: { file: string; state: FileState; bytes: number; size: number | undefined }[];
 }
+
+export interface Progress {
+  file: string;
+  loaded: number;
+  total: number | undefined;
+}
+
+export interface LoadOptions {
+  signal?: AbortSignal;
+  onProgress?(progress: Progress): void;
+}
+
+/** Where an engine gets a model's files from; runs inside the engine's worker. */
+export interface FileLoader {
+  /** The file's bytes; rejects naming the file and URL when it cannot be had. */
+  load(file: string, options?: LoadOptions): Promise<Uint8Array>;
+  /** Whether the source has the file (for optional files such as generation_config.json). */
+  has(file: string, options?: LoadOptions): Promise<boolean>;
+}

@@ -1,8 +1,5 @@
 import { EngineError, messageOf } from '../protocol/errors';
-import type { FileLoader } from '../store/loader';
-import { pullCommand } from '../store/folder-manifest';
-import { storeLoader } from '../store/store-loader';
-import type { StoreOptions } from '../store/types';
+import { type FileLoader, pullCommand, storeLoader, type StoreOptions } from '../store';
 import type { Backend } from '../types';
 
 /** Where a worker's model comes from and how to run it. */

@@ -1,7 +1,5 @@
 import * as Comlink from 'comlink';
-import { pullCommand } from '../store/folder-manifest';
-import { storeLoader } from '../store/store-loader';
-import type { StoreOptions } from '../store/types';
+import { pullCommand, storeLoader, type StoreOptions } from '../store';
 import { ESPEAK_KEY } from '../voice/catalogue';
 import { ESPEAK_PACKAGE, loadEspeak, type Espeak } from '../voice/tts/espeak';
 import type { EncodedAudio } from '../protocol/audio';

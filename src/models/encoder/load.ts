@@ -1,8 +1,7 @@
 import { loadOrt, type Ort } from '../../backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
-import type { FileLoader, LoadOptions } from '../../store/loader';
-import type { FileSpec } from '../../store/types';
+import type { FileLoader, LoadOptions, FileSpec } from '../../store';
 import type { Backend } from '../../types';
 import { findGraphFiles, loadExternalData } from '../llm/files';
 import type { BatchLimits } from './batches';

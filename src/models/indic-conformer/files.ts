@@ -1,6 +1,5 @@
 import pLimit from 'p-limit';
-import type { FileLoader, LoadOptions } from '../../store/loader';
-import type { FileSpec } from '../../store/types';
+import type { FileLoader, LoadOptions, FileSpec } from '../../store';
 import { DTYPE_SUFFIX } from '../llm/files';
 import { externalDataFiles } from './external-data';
 import { INDIC_CODES } from './languages';

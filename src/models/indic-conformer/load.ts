@@ -1,7 +1,7 @@
 import { loadOrt, type Ort, type OrtSession } from '../../backends/ort';
 import type { RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
-import type { FileLoader, LoadOptions } from '../../store/loader';
+import type { FileLoader, LoadOptions } from '../../store';
 import type { Backend } from '../../types';
 import { NemoMel } from './features';
 import { findIndicLayout, loadEncoder, RNNT_GRAPHS, type IndicLayout } from './files';

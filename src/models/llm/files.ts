@@ -1,4 +1,4 @@
-import type { FileLoader, LoadOptions } from '../../store/loader';
+import type { FileLoader, LoadOptions } from '../../store';
 
 /** onnx-community file suffix per dtype. */
 export const DTYPE_SUFFIX: Readonly<Record<string, string>> = {

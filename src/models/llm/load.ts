@@ -1,7 +1,7 @@
 import { createSession, loadOrt } from '../../backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
-import type { FileLoader, LoadOptions } from '../../store/loader';
+import type { FileLoader, LoadOptions } from '../../store';
 import { ChatTemplate, pickTemplate, type TemplateSource } from '../../text/chat-template';
 import { Grammars } from '../../text/grammar/constraint';
 import { grammarVocabulary } from '../../text/grammar/vocabulary';

@@ -1,5 +1,4 @@
-import type { FileLoader } from '../../store/loader';
-import type { FileSpec } from '../../store/types';
+import type { FileLoader, FileSpec } from '../../store';
 import { findGraphFiles } from './files';
 
 /** Files read only when present: a 404 for them is not an error. */

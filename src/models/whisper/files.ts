@@ -1,5 +1,4 @@
-import type { FileLoader, LoadOptions } from '../../store/loader';
-import type { FileSpec } from '../../store/types';
+import type { FileLoader, LoadOptions, FileSpec } from '../../store';
 import { DTYPE_SUFFIX } from '../llm/files';
 
 /** The two graphs of a Whisper export in the onnx-community layout. */

@@ -2,7 +2,7 @@ import { WhisperMel } from '../../audio/mel';
 import { createSession, loadOrt } from '../../backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
-import type { FileLoader, LoadOptions } from '../../store/loader';
+import type { FileLoader, LoadOptions } from '../../store';
 import type { Backend } from '../../types';
 import { readWhisperConfig, type Json } from './config';
 import { WhisperDecoder } from './decoder';

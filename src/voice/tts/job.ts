@@ -1,6 +1,5 @@
 import type { AudioResult, SpeechFormat } from '../../protocol/audio';
-import type { FileLoader } from '../../store/loader';
-import type { StoreOptions } from '../../store/types';
+import type { FileLoader, StoreOptions } from '../../store';
 import type { CatalogueVoice } from '../catalogue';
 
 /** One /audio/speech request as the TTS worker receives it. */

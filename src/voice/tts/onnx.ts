@@ -1,4 +1,4 @@
-import type { FileLoader } from '../../store/loader';
+import type { FileLoader } from '../../store';
 import { EngineError } from '../../protocol/errors';
 
 export type Ort = typeof import('onnxruntime-web');

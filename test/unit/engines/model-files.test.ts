@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EngineRegistry } from '../../../src/runtime/engines';
-import { modelResolver } from '../../../src/store/resolve';
+import { modelResolver } from '../../../src/engines/model-files';
 
 const registryListing = (files: string[]) => {
   const registry = new EngineRegistry();

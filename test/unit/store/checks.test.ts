@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkSha256, checkSize, checkStart, looksLikeOnnx } from '../../../src/store/check';
+import {
+  announcedSize,
+  checkSha256,
+  checkSize,
+  checkStart,
+  looksLikeOnnx,
+  parseContentRange,
+} from '../../../src/store/checks';
 import { StoreError } from '../../../src/store/errors';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -102,5 +109,20 @@ describe('checkSize and checkSha256', () => {
     const digest = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
     await expect(checkSha256('a.bin', URL_, abc, digest.toUpperCase())).resolves.toBe(digest);
     await expect(checkSha256('a.bin', URL_, abc, '00'.repeat(32))).rejects.toMatchObject({ code: 'bad_checksum' });
+  });
+});
+
+describe('http', () => {
+  it('parses Content-Range', () => {
+    expect(parseContentRange('bytes 100-199/1000')).toEqual({ start: 100, end: 199, total: 1000 });
+    expect(parseContentRange('bytes 0-9/*')).toEqual({ start: 0, end: 9, total: undefined });
+    expect(parseContentRange(null)).toBeUndefined();
+    expect(parseContentRange('items 1-2/3')).toBeUndefined();
+  });
+
+  it('reads the announced size from a 200 or a 206', () => {
+    expect(announcedSize(200, new Headers({ 'content-length': '42' }))).toBe(42);
+    expect(announcedSize(200, new Headers({ 'content-length': '42', 'content-encoding': 'gzip' }))).toBeUndefined();
+    expect(announcedSize(206, new Headers({ 'content-range': 'bytes 10-41/42', 'content-length': '32' }))).toBe(42);
   });
 });
