@@ -63,8 +63,11 @@ export interface VaaniOptions {
   store?: StoreOptions;
   /** The memory store: its IndexedDB database name (default 'vaani-memory'; one per app or user if you like). */
   memory?: { database?: string };
-  /** Files and vector stores: their IndexedDB database name (default 'vaani-data'). */
-  data?: { database?: string };
+  /**
+   * Files and vector stores: their IndexedDB database name (default 'vaani-data'), and whether a
+   * file's bytes are kept once it is ingested (default true; false keeps only chunks and vectors).
+   */
+  data?: { database?: string; keepFiles?: boolean };
 }
 
 export interface Vaani {

@@ -117,7 +117,14 @@ export class DataStore {
   async fileContent(id: string): Promise<{ file: StoredFile; bytes: Uint8Array }> {
     const file = await this.file(id);
     const bytes = await this.get<Uint8Array>('blobs', id);
-    return { file, bytes: bytes ?? new Uint8Array() };
+    if (!bytes)
+      throw new EngineError(
+        'not_found',
+        `The bytes of file '${id}' were not kept (createVaani({ data: { keepFiles: false } })): only its chunks are. Upload it again to add it to another store.`,
+        'file_content_not_kept',
+        'file_id',
+      );
+    return { file, bytes };
   }
 
   /** Deletes the file, its bytes, and it from every vector store (entries and chunks). */
@@ -394,7 +401,8 @@ export class DataStore {
 
   /**
    * Ends an ingestion: the chunks with their vectors land with the entry `completed` (its chunking
-   * strategy the static one used), unless it was cancelled or removed meanwhile.
+   * strategy the static one used), unless it was cancelled or removed meanwhile. Without
+   * `keepBytes` the file's bytes go in the same transaction.
    */
   async complete(
     storeId: string,
@@ -402,8 +410,9 @@ export class DataStore {
     chunks: (PreparedChunk & { vector: Float32Array })[],
     strategy: StaticChunking,
     origin: VectorOrigin,
+    keepBytes: boolean,
   ) {
-    const stored = await this.db.write(['entries', 'chunks', 'stores'], async (store) => {
+    const stored = await this.db.write(['entries', 'chunks', 'stores', 'blobs'], async (store) => {
       const entry = (await done(store('entries').get(keyOf(storeId, fileId)))) as StoredEntry | undefined;
       const row = (await done(store('stores').get(storeId))) as StoredVectorStore | undefined;
       if (entry?.status !== 'in_progress' || !row) return undefined;
@@ -438,6 +447,7 @@ export class DataStore {
         chunking_strategy: { type: 'static', static: strategy },
       });
       store('stores').put({ ...row, origin: row.origin ?? origin });
+      if (!keepBytes) store('blobs').delete(fileId);
       return rows;
     });
     if (!stored) return;

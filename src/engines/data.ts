@@ -62,6 +62,7 @@ function dataEngine(
           chunks.map((chunk, i) => ({ ...chunk, vector: vectors[i]! })),
           strategy,
           origin,
+          options.data?.keepFiles !== false,
         ),
       );
     } catch (error) {

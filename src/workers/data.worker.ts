@@ -93,7 +93,8 @@ const api = {
     chunks: (PreparedChunk & { vector: Float32Array })[],
     strategy: StaticChunking,
     origin: VectorOrigin,
-  ) => answer(db, (s) => s.complete(storeId, fileId, chunks, strategy, origin)),
+    keepBytes: boolean,
+  ) => answer(db, (s) => s.complete(storeId, fileId, chunks, strategy, origin, keepBytes)),
   fail: (db: string, storeId: string, fileId: string, error: LastError) =>
     answer(db, (s) => s.fail(storeId, fileId, error)),
   search: (db: string, storeIds: string[], query: ChunkSearch) => answer(db, (s) => s.search(storeIds, query)),

@@ -530,3 +530,48 @@ test('a cancelled batch ends its waiting files cancelled with no chunks; new att
   expect(got.pages).toEqual([2, true, 1, false]);
   expect(errors).toEqual([]);
 });
+
+test('keepFiles: false drops a file’s bytes once ingested; its chunks stay searchable and the bytes are a clear 404', async ({
+  page,
+}) => {
+  const errors = await openHarness(page, PAGE);
+  const got = await page.evaluate(async (url) => {
+    const ai = window.Vaani.createVaani({
+      backend: 'wasm',
+      data: { keepFiles: false },
+      models: { 'embed-v1': { baseURL: url, dtype: 'fp32' } },
+    });
+    const client = new window.OpenAI({
+      baseURL: ai.baseURL,
+      apiKey: 'k',
+      fetch: ai.fetch,
+      dangerouslyAllowBrowser: true,
+    });
+    const file = await client.files.create({
+      file: new File(['The night bus leaves from gate nine.'], 'bus.txt'),
+      purpose: 'assistants',
+    });
+    const store = await client.vectorStores.create({ name: 'light' });
+    const entry = await client.vectorStores.files.createAndPoll(store.id, { file_id: file.id });
+    const hits = await client.vectorStores.search(store.id, { query: 'night bus gate' });
+    const content = await ai.fetch(`${ai.baseURL}/files/${file.id}/content`, {
+      headers: { authorization: 'Bearer k' },
+    });
+    const other = await client.vectorStores.create({ name: 'other' });
+    const again = await client.vectorStores.files.createAndPoll(other.id, { file_id: file.id });
+    ai.dispose();
+    return {
+      status: entry.status,
+      hit: hits.data[0]?.content[0]?.text,
+      content: { status: content.status, body: await content.json() },
+      again: { status: again.status, last_error: again.last_error },
+    };
+  }, encoder.url);
+  expect(got.status).toBe('completed');
+  expect(got.hit).toContain('gate nine');
+  expect(got.content).toMatchObject({ status: 404, body: { error: { code: 'file_content_not_kept' } } });
+  expect(got.again.status).toBe('failed');
+  expect(got.again.last_error!.message).toMatch(/not kept/);
+  expect((await rowsLeft(page)).blobs).toBe(0);
+  expect(errors).toEqual([]);
+});
