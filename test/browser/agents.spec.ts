@@ -16,6 +16,8 @@ const SCHEMA = {
 
 /** Writes the same get_weather call to any ChatML prompt. */
 let caller: FixtureLocation;
+/** Writes two calls at once (Pune, then Goa: the second call is one added token). */
+let twoCalls: FixtureLocation;
 /** Random weights: only constrained decoding makes its calls valid. */
 let random: FixtureLocation;
 let embedder: string;
@@ -26,6 +28,13 @@ test.beforeAll(async () => {
     dtypes: ['fp32'],
     seed: 7,
     scripted: { chain: ['Ċ', '<tool_call>', CALL, '</tool_call>', '<|im_end|>'], addedTokens: [CALL] },
+  });
+  const second = `<tool_call>${CALL.replace('Pune', 'Goa')}</tool_call>`;
+  twoCalls = await ensureDecoderFixture('tiny-two-callers', {
+    ...tinyLlama,
+    dtypes: ['fp32'],
+    seed: 8,
+    scripted: { chain: ['Ċ', '<tool_call>', CALL, '</tool_call>', second, '<|im_end|>'], addedTokens: [CALL, second] },
   });
   random = await ensureDecoderFixture('tiny-qwen2-plain', { ...tinyQwen2, dtypes: ['fp32'] });
   embedder = (await ensureEncoderFixture('tiny-xlmr', tinyXlmr)).url;
@@ -174,6 +183,41 @@ test('random weights under tool_choice required: the first step calls the page t
   const search = result.memory.steps[0].tool_calls[0];
   expect(search).toMatchObject({ name: 'memory.search', is_error: false });
   expect(JSON.parse(search.output)).toEqual([{ text: 'Asha likes masala chai.', score: expect.any(Number) }]);
+});
+
+test('parallel calls (two in one step) run concurrently in the page; the trace keeps call order', async ({ page }) => {
+  const errors = await openHarness(page, PAGE);
+  const result = await page.evaluate(
+    async ({ base, schema }) => {
+      const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'agent-v1': { baseURL: base } } });
+      const log: string[] = [];
+      ai.tools.register({
+        name: 'get_weather',
+        inputSchema: schema,
+        // Pune answers late, Goa at once: both must have started before either ends.
+        execute: async ({ city }) => {
+          log.push(`start ${String(city)}`);
+          await new Promise((r) => setTimeout(r, city === 'Pune' ? 300 : 1));
+          log.push(`end ${String(city)}`);
+          return `${String(city)}: sunny`;
+        },
+      });
+      const response = await ai.fetch(`${ai.baseURL}/agents/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+        body: JSON.stringify({ input: 'Pune and Goa?', tools: ['get_weather'], max_steps: 2, temperature: 0 }),
+      });
+      const run = await response.json();
+      ai.dispose();
+      return { run, log };
+    },
+    { base: twoCalls.url, schema: SCHEMA },
+  );
+  expect(errors).toEqual([]);
+  const calls = result.run.steps[0].tool_calls as { name: string; arguments: string; output: string }[];
+  expect(calls.map((call) => JSON.parse(call.arguments).city)).toEqual(['Pune', 'Goa']);
+  expect(calls.map((call) => call.output)).toEqual(['Pune: sunny', 'Goa: sunny']);
+  expect(result.log.slice(0, 4)).toEqual(['start Pune', 'start Goa', 'end Goa', 'end Pune']);
 });
 
 test('abort mid-tool: the running tool sees its signal abort, and the next run works', async ({ page }) => {
