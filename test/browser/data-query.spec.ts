@@ -52,7 +52,11 @@ async function run(page: Page, bodies: Json[]) {
         const response = await ai.fetch(`${ai.baseURL}/data/query`, {
           method: 'POST',
           headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
-          body: JSON.stringify({ ...body, ...(ids ? { vector_store_ids: ids } : {}) }),
+          body: JSON.stringify({
+            ...body,
+            ...(ids ? { vector_store_ids: ids } : {}),
+            ...(body.dataset === 'STORE' ? { dataset: store.id } : {}),
+          }),
         });
         const text = await response.text();
         const events = response.headers.get('content-type')?.startsWith('text/event-stream')
@@ -117,13 +121,14 @@ test('no passage, no guess: an empty store or filters that match nothing answer 
 }) => {
   const errors = await openHarness(page, PAGE);
   const ask = { model: 'chat-v2', query: 'Where do boats leave from?' };
-  const [empty, filtered, unknown, noStores, badModel, after] = await run(page, [
+  const [empty, filtered, unknown, noStores, badModel, after, dataset] = await run(page, [
     { ...ask, vector_store_ids: ['EMPTY'] },
     { ...ask, vector_store_ids: ['STORE'], filters: { type: 'eq', key: 'lang', value: 'hi' }, stream: true },
     { ...ask, vector_store_ids: ['vs_missing'] },
     { ...ask },
     { ...ask, model: 'embed-v1', vector_store_ids: ['STORE'] },
     { ...ask, vector_store_ids: ['STORE'], temperature: 0 },
+    { ...ask, dataset: 'STORE', temperature: 0 },
   ]);
   for (const json of [empty!.json!, filtered!.events!.at(-1)!]) {
     expect(json).toMatchObject({ finish_reason: 'no_passages', results: [], answer: { annotations: [] } });
@@ -133,6 +138,7 @@ test('no passage, no guess: an empty store or filters that match nothing answer 
   expect(noStores).toMatchObject({ status: 400, json: { error: { type: 'invalid_request_error' } } });
   expect(badModel).toMatchObject({ status: 400, json: { error: { code: 'model_not_supported', param: 'model' } } });
   expect(after!.json!.answer.content).toBe(CLEAN);
+  expect(dataset!.json!.answer.content).toBe(CLEAN);
   expect(errors).toEqual([]);
 });
 
