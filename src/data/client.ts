@@ -17,7 +17,7 @@ export class DataError extends Error {
 }
 
 /** The name of the store `ai.data` uses when none is named. */
-export const DEFAULT_STORE = 'ai.data';
+const DEFAULT_STORE = 'ai.data';
 
 export interface DataAddOptions {
   /** A vector store id; default: the store named 'ai.data', made on first use. */

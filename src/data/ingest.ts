@@ -3,7 +3,7 @@ import { chunkDocument, resolveChunking, type CountTokens, type StaticChunking }
 import { DocumentError, parseDocument, type DocumentInput } from './documents';
 
 /** Largest file Vaani reads into a vector store (**Choice**: what a page can parse without stalling). */
-export const MAX_FILE_BYTES = 25 * 1024 * 1024;
+const MAX_FILE_BYTES = 25 * 1024 * 1024;
 
 /** What is embedded and keyword-indexed for a chunk: its heading path, then its text. */
 export const indexedText = (headings: string[], text: string) =>

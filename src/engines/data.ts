@@ -10,7 +10,7 @@ import type { DataWorkerApi } from '../workers/data.worker';
 import { encoderJob } from './embeddings';
 
 /** The embedding model whose vectors the data store keeps. */
-export const DATA_MODELS = ['embed-v1'] as const;
+const DATA_MODELS = ['embed-v1'] as const;
 
 /** Chunks embedded per call while ingesting (the encoder batches them further; short calls let searches in between). */
 const EMBED_BATCH = 8;

@@ -15,7 +15,7 @@ import { querySchema } from './schema';
 type Query = v.InferOutput<typeof querySchema>;
 
 /** What the answer says when no passage was found: no model call, nothing to invent. */
-export const NOTHING_FOUND = 'The documents do not say: no passage in them matches the question.';
+const NOTHING_FOUND = 'The documents do not say: no passage in them matches the question.';
 const ANSWER_TOKENS = 512;
 
 const passageOf = ({ chunk, ...result }: SearchResult, i: number) => ({ passage: i + 1, ...result, chunk });

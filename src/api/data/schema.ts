@@ -7,7 +7,7 @@ export const DATA_LIMITS = { list: 100, results: 50, filesPerCall: 500, queryCha
 export const PURPOSES = ['assistants', 'user_data', 'batch', 'fine-tune', 'vision', 'evals'] as const;
 
 /** Attributes of a store file: OpenAI's 16 keys of strings (≤ 512 characters), numbers or booleans. */
-export const attributesSchema = metadataSchema;
+const attributesSchema = metadataSchema;
 
 /** A vector store's metadata: OpenAI's 16 string pairs. */
 const storeMetadata = v.pipe(
