@@ -93,20 +93,27 @@ export class ToolCallStream {
     return out;
   }
 
-  /** Ends the stream: an unclosed call is parsed if it can be, else given back as text. */
+  /**
+   * Ends the stream: an unclosed call (the budget ran out, maybe inside its close tag) is parsed if
+   * it can be, else given back as the text that was written.
+   */
   flush(): ChatDelta[] {
     const rest = this.callBody + this.buffer;
     this.buffer = '';
+    this.callBody = '';
     if (!this.inCall) return this.content(rest, true);
     this.inCall = false;
-    const call = this.finishCall(rest);
-    return call.length ? call : this.content(this.syntax.open + rest, true);
+    const call = parseCall(rest.slice(0, rest.length - partialTail(rest, this.syntax.close)).trim());
+    return call ? this.callDeltas(call) : this.content(this.syntax.open + rest, true);
   }
 
   private finishCall(body: string): ChatDelta[] {
     this.callBody = '';
     const call = parseCall(body.trim());
-    if (!call) return this.content(this.syntax.open + body + this.syntax.close, true);
+    return call ? this.callDeltas(call) : this.content(this.syntax.open + body + this.syntax.close, true);
+  }
+
+  private callDeltas(call: { name: string; arguments: string }): ChatDelta[] {
     const index = this.calls++;
     this.pendingSpace = '';
     return [

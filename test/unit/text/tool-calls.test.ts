@@ -93,3 +93,15 @@ describe('ToolCallStream: a close tag inside the JSON', () => {
     expect(stream.calls).toBe(1);
   });
 });
+
+describe('ToolCallStream: a call cut by the token budget', () => {
+  it('is still a call when only its close tag was cut; otherwise the text as written, no invented close tag', () => {
+    const cut = new ToolCallStream(HERMES_SYNTAX);
+    const deltas = [...cut.push('<tool_call>{"name": "f", "arguments": {"q": ""}}</t'), ...cut.flush()];
+    expect(deltas.map((d) => d.tool_calls?.[0]?.function.arguments ?? d.content).join('')).toBe('{"q":""}');
+    expect(cut.calls).toBe(1);
+    const broken = new ToolCallStream(HERMES_SYNTAX);
+    const text = [...broken.push('<tool_call>{"name": "f", "argu'), ...broken.flush()];
+    expect(text).toEqual([{ content: '<tool_call>{"name": "f", "argu' }]);
+  });
+});
