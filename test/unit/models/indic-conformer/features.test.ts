@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import decode from 'audio-decode';
 import { describe, expect, it } from 'vitest';
-import { INDIC_CONFORMER_MEL, NemoMel } from '../../../src/models/indic-conformer/features';
-import { SHARED_DIR } from '../../support/shared';
+import { INDIC_CONFORMER_MEL, NemoMel } from '../../../../src/models/indic-conformer/features';
+import { SHARED_DIR } from '../../../support/shared';
 
 /**
  * A second computation of NeMo's preprocessor, written from its definition: a plain O(n²) DFT,

@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import decode from 'audio-decode';
 import * as ortNode from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Ort } from '../../../src/backends/ort';
-import { findIndicLayout } from '../../../src/models/indic-conformer/files';
-import { readConfig, startIndicConformer } from '../../../src/models/indic-conformer/load';
-import type { IndicConformer } from '../../../src/models/indic-conformer/model';
-import { joinText, joinWords } from '../../../src/models/indic-conformer/tokens';
-import type { FileLoader } from '../../../src/store';
-import { ensureTinyIndicConformer } from '../../fixtures/indic-conformer/ensure';
-import { Reference } from '../../fixtures/indic-conformer/reference';
-import { scriptRanges } from '../../fixtures/indic-conformer/vocab';
-import { SHARED_DIR } from '../../support/shared';
+import type { Ort } from '../../../../src/backends/ort';
+import { findIndicLayout } from '../../../../src/models/indic-conformer/files';
+import { readConfig, startIndicConformer } from '../../../../src/models/indic-conformer/load';
+import type { IndicConformer } from '../../../../src/models/indic-conformer/model';
+import { joinText, joinWords } from '../../../../src/models/indic-conformer/tokens';
+import type { FileLoader } from '../../../../src/store';
+import { ensureTinyIndicConformer } from '../../../fixtures/indic-conformer/ensure';
+import { Reference } from '../../../fixtures/indic-conformer/reference';
+import { scriptRanges } from '../../../fixtures/indic-conformer/vocab';
+import { SHARED_DIR } from '../../../support/shared';
 
 const dirLoader = (dir: string): FileLoader => ({
   load: async (file) => new Uint8Array(await readFile(join(dir, file))),
