@@ -1,8 +1,8 @@
-import type { Segment, Transcript, VadChunking } from '../../protocol/audio';
+import type { Segment, Transcript, TranscriptionParams, VadChunking } from '../../protocol/audio';
 import { invalidInput } from '../../protocol/errors';
 import type { WhisperMel } from '../../audio/mel';
 import type { WhisperDecoder } from './decoder';
-import { withDefaults, type WhisperGuards } from './guards';
+import { withDefaults } from './guards';
 import { languageName } from './languages';
 import { PreviousText } from './previous-text';
 import { fixedPlan, SAMPLE_RATE, speechPlan, toOriginal, windowAudio, WINDOW, type Window } from './plan';
@@ -19,17 +19,11 @@ export interface LoadedWhisper {
   mel: WhisperMel;
 }
 
-export interface TranscribeOptions {
-  task: 'transcribe' | 'translate';
-  /** ISO-639-1 code; detected from the first 30 s when absent. */
-  language?: string;
-  prompt?: string;
-  temperature: number;
-  timestamps: boolean;
-  /** Word times in the transcript (estimated within each segment: see segmentWords). */
-  words?: boolean;
-  /** Fallback, silence and prompt rules; OpenAI's defaults when absent. */
-  guards?: Partial<WhisperGuards>;
+/** The request's decoding fields (see TranscriptionParams: a language is detected from the first 30 s when absent), and the worker's hooks. */
+export interface TranscribeOptions extends Pick<
+  TranscriptionParams,
+  'task' | 'language' | 'prompt' | 'temperature' | 'timestamps' | 'words' | 'guards'
+> {
   /** Silero's speech probability per VAD frame with the chunking asked for: windows of speech only. */
   vad?: { speech: Float32Array; chunking: VadChunking };
   cancelled(): boolean;
