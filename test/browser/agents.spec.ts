@@ -185,6 +185,72 @@ test('random weights under tool_choice required: the first step calls the page t
   expect(JSON.parse(search.output)).toEqual([{ text: 'Asha likes masala chai.', score: expect.any(Number) }]);
 });
 
+test('built-ins memory.store and file_search run through the page routes when a request enables them', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const errors = await openHarness(page, PAGE);
+  const result = await page.evaluate(
+    async ({ base, embedder }) => {
+      const ai = window.Vaani.createVaani({
+        backend: 'wasm',
+        models: {
+          'agent-v1': { baseURL: base },
+          'embed-v1': {
+            baseURL: embedder,
+            dtype: 'fp32',
+            embedding: { prefixes: { query: 'query: ', passage: 'passage: ' } },
+          },
+        },
+      });
+      const post = async (body: object) =>
+        (
+          await ai.fetch(`${ai.baseURL}/agents/run`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+            body: JSON.stringify({
+              model: 'agent-v1',
+              input: 'remember this',
+              max_tokens: 120,
+              seed: 2,
+              max_steps: 1,
+              ...body,
+            }),
+          })
+        ).json();
+      const scope = { user_id: 'ravi' };
+      const stored = await post({
+        tools: [{ type: 'memory.store', scope }],
+        tool_choice: { type: 'function', function: { name: 'memory.store' } },
+      });
+      const kept = await ai.memory.list({ scope });
+      const { store } = await ai.data.add(
+        new File(['The Konark temple faces the sunrise.'], 'konark.txt', { type: 'text/plain' }),
+      );
+      const searched = await post({
+        tools: [{ type: 'file_search', vector_store_ids: [store] }],
+        tool_choice: 'required',
+      });
+      await ai.memory.deleteScope(scope);
+      ai.dispose();
+      return { stored, kept, searched };
+    },
+    { base: random.url, embedder },
+  );
+  expect(errors).toEqual([]);
+  const store = result.stored.steps[0].tool_calls[0];
+  expect(store).toMatchObject({ name: 'memory.store', is_error: false });
+  const text = (JSON.parse(store.arguments) as { text: string }).text;
+  expect(result.kept.data.map((item: { text: string }) => item.text)).toEqual([text.trim()]);
+  expect(JSON.parse(store.output).stored).toEqual(result.kept.data.map((item: { id: string }) => item.id));
+  const search = result.searched.steps[0].tool_calls[0];
+  expect(search).toMatchObject({ name: 'file_search', is_error: false });
+  expect(JSON.parse(search.output)[0]).toMatchObject({
+    filename: 'konark.txt',
+    text: 'The Konark temple faces the sunrise.',
+  });
+});
+
 test('parallel calls (two in one step) run concurrently in the page; the trace keeps call order', async ({ page }) => {
   const errors = await openHarness(page, PAGE);
   const result = await page.evaluate(
