@@ -134,3 +134,28 @@ describe('POST /responses', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('POST /responses: output items sent back as input', () => {
+  it('accepts a previous output (message and function_call items with ids and status) followed by the call output', async () => {
+    const { openai, seen } = client([call('get_weather'), args('{"city":"Pune"}')], 'tool_calls');
+    const first = await openai.responses.create({ model: 'chat-v2', input: 'weather?' });
+    await openai.responses.create({
+      model: 'chat-v2',
+      input: [
+        { role: 'user', content: 'weather?' },
+        ...(first.output as never[]),
+        { type: 'function_call_output', call_id: 'call_0', output: '27' },
+      ],
+    });
+    expect(seen[1]!.messages.slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Pune"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_0', content: '27' },
+    ]);
+  });
+});
