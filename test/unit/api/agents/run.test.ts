@@ -78,3 +78,24 @@ describe('POST /agents/run', () => {
     expect((await res.json()).output_text).toBe('fine');
   });
 });
+
+describe('POST /agents/run: failures', () => {
+  it('a failure after the stream started is a run.failed event with the error body', async () => {
+    const { factory, engine } = stepsEngine([[callDelta(0, 'get_weather', '{"city":"Pune"}')], [{ content: 'x' }]]);
+    const complete = engine.complete.bind(engine);
+    let calls = 0;
+    engine.complete = (params, hooks) => {
+      if (calls++ === 1) return Promise.reject(new Error('the worker stopped'));
+      return complete(params, hooks);
+    };
+    const ai = service({}, [factory]);
+    ai.tools.register({ name: 'get_weather', inputSchema: schema, execute: () => 'sunny' });
+    const res = await ai.fetch(`${BASE}/agents/run`, postJson({ input: 'x', tools: ['get_weather'], stream: true }));
+    const events = (await res.text()).split('\n\n').filter(Boolean);
+    const failed = events.find((event) => event.startsWith('event: run.failed'))!;
+    expect(JSON.parse(failed.split('\n')[1]!.slice(6))).toMatchObject({
+      type: 'run.failed',
+      error: { type: 'server_error', code: 'internal_error', message: expect.stringContaining('the worker stopped') },
+    });
+  });
+});
