@@ -22,12 +22,18 @@ export class SileroVad {
     this.context = new Float32Array(CONTEXT);
   }
 
-  /** Speech probability of each whole VAD_FRAME-sample frame of `samples`, continuing from the previous call. */
-  async probabilities(samples: Float32Array, cancelled: () => boolean = () => false): Promise<Float32Array> {
+  /**
+   * Speech probability of each whole VAD_FRAME-sample frame of `samples`, continuing from the
+   * previous call; `cancelled` is asked before each frame (it may yield first, to let a cancel arrive).
+   */
+  async probabilities(
+    samples: Float32Array,
+    cancelled: () => boolean | Promise<boolean> = () => false,
+  ): Promise<Float32Array> {
     const { ort } = this;
     const sr = new ort.Tensor('int64', BigInt64Array.of(16000n), []);
     const out = new Float32Array(Math.floor(samples.length / VAD_FRAME));
-    for (let frame = 0; frame < out.length && !cancelled(); frame++) {
+    for (let frame = 0; frame < out.length && !(await cancelled()); frame++) {
       const input = new Float32Array(CONTEXT + VAD_FRAME);
       input.set(this.context);
       input.set(samples.subarray(frame * VAD_FRAME, (frame + 1) * VAD_FRAME), CONTEXT);

@@ -2,6 +2,7 @@ import { decodeMono } from '../audio/mono';
 import { loadWhisper, type StartedWhisper } from '../models/whisper/load';
 import { detectLanguage, transcribe } from '../models/whisper/transcribe';
 import { MAX_TRANSCRIPTION_SECONDS, type Transcript, type TranscriptionParams } from '../protocol/audio';
+import type { CancelToken } from '../protocol/cancel';
 import { cancelToken, exposeEngine, reportProgress } from './expose';
 import { modelSlot, type ModelJob } from './model-slot';
 import { freshSilero } from './silero';
@@ -25,15 +26,20 @@ export interface WhisperResult {
 
 const load = modelSlot<StartedWhisper>('speech recognition model', loadWhisper);
 
-/** Silero's speech probabilities when the request asks for VAD chunking (the worker reports each frame as progress). */
-async function speechOf(job: WhisperJob, samples: Float32Array, cancelled: () => boolean) {
+/**
+ * Silero's speech probabilities when the request asks for VAD chunking: each frame reports progress,
+ * every 32nd yields so that a cancel can arrive (ORT's runs do not reliably let it in).
+ */
+async function speechOf(job: WhisperJob, samples: Float32Array, token: CancelToken) {
   const { chunking } = job.params;
   if (!chunking) return undefined;
   const vad = await freshSilero(job.vadURL);
+  let frame = 0;
   const speech = await vad.probabilities(samples, () => {
     reportProgress();
-    return cancelled();
+    return ++frame % 32 === 0 ? token.stopped() : token.cancelled;
   });
+  await token.checkpoint();
   return { speech, chunking };
 }
 
@@ -41,15 +47,14 @@ const api = {
   /** `events.text` (a comlink proxy, for streamed answers) hears the text so far after each window. */
   async transcribe(job: WhisperJob, events?: TranscriptionEvents): Promise<WhisperResult> {
     const token = cancelToken();
-    const cancelled = () => token.cancelled;
     const { samples } = await decodeMono(job.audio, 16000, { maxSeconds: MAX_TRANSCRIPTION_SECONDS });
     const whisper = await load(job);
-    const vad = await speechOf(job, samples, cancelled);
+    const vad = await speechOf(job, samples, token);
     const text = events && ((soFar: string) => void events.text(soFar));
     const transcript = await transcribe(whisper, samples, {
       ...job.params,
       vad,
-      cancelled,
+      checkpoint: token.checkpoint,
       progress: reportProgress,
       text,
     });

@@ -141,3 +141,55 @@ test('noise-only audio, VAD-chunked, gives an empty transcript in every format; 
   expect(JSON.parse(bad!.body).error).toMatchObject({ param: 'chunking_strategy' });
   expect(next).toEqual({ status: 200, body: '' });
 });
+
+test('aborting a long transcription stops it in the worker: the next request is answered long before the aborted one would have ended', async ({
+  page,
+}) => {
+  await openHarness(page);
+  const result = await page.evaluate(
+    async ({ model, audio }) => {
+      const ai = window.Vaani.createVaani({
+        backend: 'wasm',
+        models: { 'speech-stt-v1': { baseURL: model, dtype: 'fp32', indic: false } },
+      });
+      const client = new window.OpenAI({
+        baseURL: ai.baseURL,
+        apiKey: 'k',
+        fetch: ai.fetch,
+        dangerouslyAllowBrowser: true,
+        maxRetries: 0,
+      });
+      const bytes = await (await fetch(audio)).blob();
+      const file = () => new File([bytes], 'talk.wav');
+      // On the tiny fixture the Silero pass over the whole file is most of the work: the long job is VAD-chunked.
+      const long = () => ({ file: file(), model: 'speech-stt-v1', language: 'en', chunking_strategy: 'auto' });
+      const short = () => ({ file: file(), model: 'speech-stt-v1', language: 'en' });
+      const timed = async (run: () => Promise<unknown>) => {
+        const started = performance.now();
+        await run();
+        return performance.now() - started;
+      };
+      await client.audio.transcriptions.create(short() as never); // loads the model
+      const alone = await timed(() => client.audio.transcriptions.create(short() as never));
+      const whole = await timed(() => client.audio.transcriptions.create(long() as never));
+      const controller = new AbortController();
+      const started = performance.now();
+      const aborted = client.audio.transcriptions.create(long() as never, { signal: controller.signal }).then(
+        () => 'answered',
+        (error: Error) => (error instanceof window.OpenAI.APIUserAbortError ? 'aborted' : String(error)),
+      );
+      setTimeout(() => controller.abort(), whole / 4);
+      const name = await aborted;
+      const next = (await client.audio.transcriptions.create(short() as never)) as unknown as { text: string };
+      const nextDone = performance.now() - started;
+      ai.dispose();
+
+      return { whole, alone, name, nextDone, next: typeof next.text };
+    },
+    { model: `${FIXTURE_URL}tiny/`, audio: talk.url },
+  );
+  expect(result.name).toBe('aborted');
+  expect(result.next).toBe('string');
+  // Had the worker gone on with the aborted job, the next one would have waited for the rest of it (≈ ¾ of a run).
+  expect(result.nextDone - result.alone).toBeLessThan(result.whole / 2);
+});

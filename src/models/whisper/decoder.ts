@@ -10,8 +10,8 @@ export interface DecodeRequest {
   prefix: number[];
   timestamps: boolean;
   temperature: number;
-  /** Checked before every step; true stops decoding with an AbortError. */
-  cancelled(): boolean;
+  /** Awaited before every step: yields so that a cancel can arrive, and throws when the job was cancelled. */
+  checkpoint(): Promise<void>;
   /** Called after every step (the worker tells its host it is still working). */
   progress?(): void;
 }
@@ -26,8 +26,6 @@ export interface DecodeResult {
   /** Generation was stopped in a repetition loop; `tokens` keep the loop's first copy. */
   looped: boolean;
 }
-
-const aborted = () => new DOMException('The transcription was cancelled.', 'AbortError');
 
 /** Float32 values of a float32 or float16 tensor. */
 async function floats(tensor: Tensor): Promise<Float32Array> {
@@ -170,7 +168,7 @@ export class WhisperDecoder {
     let cache: Record<string, Tensor> | undefined;
     let input = request.prefix;
     while (request.prefix.length + tokens.length < config.maxLength) {
-      if (request.cancelled()) throw aborted();
+      await request.checkpoint();
       const result = await this.step(input, encoded, cache);
       cache = result.cache;
       if (tokens.length === 0 && config.ids.noSpeech !== undefined) {

@@ -26,7 +26,8 @@ export interface TranscribeOptions extends Pick<
 > {
   /** Silero's speech probability per VAD frame with the chunking asked for: windows of speech only. */
   vad?: { speech: Float32Array; chunking: VadChunking };
-  cancelled(): boolean;
+  /** Awaited before every decoder step (see DecodeRequest.checkpoint). */
+  checkpoint(): Promise<void>;
   /** Called as decoding advances (the worker's sign of life for its host). */
   progress?(): void;
   /** Called after each window with the text so far (a character still being written is left out). */
@@ -89,7 +90,7 @@ export async function transcribe(
       guards,
       timestamps,
       temperature: options.temperature,
-      cancelled: options.cancelled,
+      checkpoint: options.checkpoint,
       progress: options.progress,
     });
     for (const segment of (timestamps ? splitSegments : wholeSegment)(tokens, passes, config.ids)) {
