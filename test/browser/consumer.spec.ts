@@ -92,7 +92,7 @@ async function answer(page: Page, origin: string) {
 
 test('the packed library, built into an app with vite, answers chat in the browser', async ({ page }) => {
   const built = readdirSync(join(app, 'dist/assets'));
-  expect(built.some((file) => /^llm\.worker-.*\.js$/.test(file))).toBe(true);
+  expect(built.some((file) => /^chat\.worker-.*\.js$/.test(file))).toBe(true);
   expect(built.some((file) => /^ort-wasm-simd-threaded.*\.wasm$/.test(file))).toBe(true);
   const preview = await startVite('preview');
   try {

@@ -65,7 +65,7 @@ test('a page with only <script src="vaani.iife.js"> answers /v1 with a real mode
   expect(result.body.usage.completion_tokens).toBeGreaterThan(0);
   expect(result.body.choices[0].message.content.length).toBeGreaterThan(0);
   // The worker and onnxruntime-web's .wasm came from beside the script, as files.
-  expect(fetched.some((path) => /^\/dist\/assets\/llm\.worker-[\w-]+\.js$/.test(path))).toBe(true);
+  expect(fetched.some((path) => /^\/dist\/assets\/chat\.worker-[\w-]+\.js$/.test(path))).toBe(true);
   expect(fetched.some((path) => /^\/dist\/assets\/ort-wasm-simd-threaded[\w.-]*\.wasm$/.test(path))).toBe(true);
 });
 

@@ -112,7 +112,12 @@ test.describe('the service through the openai SDK', () => {
         unknownModel: await caught(() => client.chat.completions.create({ model: 'gpt-9', messages: msgs })),
         unavailable: await caught(() => client.chat.completions.create({ model: 'chat-v2', messages: msgs })),
         speechFormat: await caught(() =>
-          client.audio.speech.create({ model: 'speech-tts-v1', voice: 'x', input: 'a', response_format: 'mp3' }),
+          client.audio.speech.create({
+            model: 'speech-tts-v1',
+            voice: 'x',
+            input: 'a',
+            response_format: 'ogg' as 'mp3',
+          }),
         ),
         route: await raw({ headers: { authorization: 'Bearer k' } }, '/v1/nowhere'),
         method: await raw({ method: 'DELETE', headers: { authorization: 'Bearer k' } }),
