@@ -1,19 +1,12 @@
+import { RouteError } from '../runtime/route-error';
 import type { FileCitation } from './citations';
 import type { FileBatch, SearchResult, VectorStore, VectorStoreFile } from '../protocol/data';
 import type { Filter, Metadata } from '../retrieval/index';
 import type { StaticChunking } from './chunking';
 
 /** An error answer of the data routes, raised by `ai.data` (status, code and param as in the body). */
-export class DataError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: string | null,
-    readonly param: string | null,
-  ) {
-    super(message);
-    this.name = 'DataError';
-  }
+export class DataError extends RouteError {
+  override name = 'DataError';
 }
 
 /** The name of the store `ai.data` uses when none is named. */

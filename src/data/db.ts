@@ -1,4 +1,4 @@
-import { EngineError } from '../protocol/errors';
+import { atomicWrite, requestDone as done, writeFailure } from '../storage/idb';
 
 /**
  * IndexedDB database of the data product: `files` (file objects), `blobs` (their bytes by file
@@ -9,27 +9,6 @@ export const DATA_DB = 'vaani-data';
 const VERSION = 1;
 
 export type StoreName = 'files' | 'blobs' | 'stores' | 'entries' | 'batches' | 'chunks';
-
-export const done = <T>(request: IDBRequest<T>) =>
-  new Promise<T>((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-
-/** Quota and other write failures as engine errors; the transaction was aborted, so nothing was written. */
-function writeError(error: DOMException | null): Error {
-  if (error?.name === 'QuotaExceededError')
-    return new EngineError(
-      'storage_full',
-      "The browser's storage quota for this site is full: nothing was stored. Delete files or vector stores, or free space, then retry.",
-      'quota_exceeded',
-    );
-  return new EngineError(
-    'internal',
-    `The data store could not write: ${error?.message ?? 'transaction aborted'}.`,
-    'storage_error',
-  );
-}
 
 export class DataDb {
   private constructor(private readonly db: IDBDatabase) {}
@@ -65,28 +44,10 @@ export class DataDb {
    */
   write<T>(names: StoreName[], change: (get: (name: StoreName) => IDBObjectStore) => Promise<T>): Promise<T> {
     const tx = this.db.transaction(names, 'readwrite', { durability: 'strict' });
-    const finished = new Promise<void>((resolve, reject) => {
-      tx.oncomplete = () => resolve();
-      tx.onabort = () => reject(writeError(tx.error));
-      tx.onerror = (event) => event.preventDefault();
-    });
-    const work = change((name) => tx.objectStore(name));
-    work.catch(() => {
-      try {
-        tx.abort();
-      } catch {
-        // already finished
-      }
-    });
-    return Promise.all([work, finished]).then(
-      ([result]) => result,
-      async (error) => {
-        const decided = await work.then(
-          () => undefined,
-          (reason: unknown) => reason,
-        );
-        throw decided ?? error;
-      },
+    return atomicWrite(
+      tx,
+      () => change((name) => tx.objectStore(name)),
+      (error) => writeFailure(error, 'data store', 'Delete files or vector stores, or free space'),
     );
   }
 }

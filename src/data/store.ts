@@ -21,7 +21,8 @@ import type {
 import type { VectorOrigin } from '../protocol/memory';
 import { RetrievalIndex, type Indexed, type Metadata } from '../retrieval/index';
 import type { StaticChunking } from './chunking';
-import { DataDb, DATA_DB, done, type StoreName } from './db';
+import { requestDone as done } from '../storage/idb';
+import { DataDb, DATA_DB, type StoreName } from './db';
 import { indexedText, lastErrorOf, prepareChunks, type ChunkTokenizer } from './ingest';
 import { newId, now, pageOf } from './pages';
 

@@ -1,17 +1,10 @@
+import { RouteError } from '../runtime/route-error';
 import type { Memory, MemoryHit } from '../protocol/memory';
 import type { Filter, Metadata, Scope, SearchMode } from '../retrieval/index';
 
 /** An error answer of the memory routes, raised by `ai.memory` (status, code and param as in the body). */
-export class MemoryError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: string | null,
-    readonly param: string | null,
-  ) {
-    super(message);
-    this.name = 'MemoryError';
-  }
+export class MemoryError extends RouteError {
+  override name = 'MemoryError';
 }
 
 export interface MemoryItemInput {

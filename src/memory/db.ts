@@ -1,30 +1,9 @@
-import { EngineError } from '../protocol/errors';
+import { atomicWrite, requestDone as done, writeFailure } from '../storage/idb';
 import type { StoredMemory, VectorOrigin } from '../protocol/memory';
 
 /** IndexedDB database of the memory store: `items` (StoredMemory by id) and `meta` (the store's vector origin). */
 export const MEMORY_DB = 'vaani-memory';
 const VERSION = 1;
-
-const done = <T>(request: IDBRequest<T>) =>
-  new Promise<T>((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-
-/** Quota and other write failures as engine errors; the transaction was aborted, so nothing was written. */
-function writeError(error: DOMException | null): Error {
-  if (error?.name === 'QuotaExceededError')
-    return new EngineError(
-      'storage_full',
-      "The browser's storage quota for this site is full: nothing was stored. Delete memories or free space, then retry.",
-      'quota_exceeded',
-    );
-  return new EngineError(
-    'internal',
-    `The memory store could not write: ${error?.message ?? 'transaction aborted'}.`,
-    'storage_error',
-  );
-}
 
 export class MemoryDb {
   private constructor(private readonly db: IDBDatabase) {}
@@ -81,12 +60,7 @@ export class MemoryDb {
     const tx = this.db.transaction(['items', 'meta'], 'readwrite', { durability: 'strict' });
     const items = tx.objectStore('items');
     const meta = tx.objectStore('meta');
-    const finished = new Promise<void>((resolve, reject) => {
-      tx.oncomplete = () => resolve();
-      tx.onabort = () => reject(writeError(tx.error));
-      tx.onerror = (event) => event.preventDefault();
-    });
-    const work = (async () => {
+    const work = async () => {
       const origin = (await done(meta.get('origin'))) as VectorOrigin | undefined;
       const plan = await decide({
         origin,
@@ -99,25 +73,9 @@ export class MemoryDb {
       if (plan.origin === null) meta.delete('origin');
       else if (plan.origin) meta.put(plan.origin, 'origin');
       return plan.result;
-    })();
-    work.catch(() => {
-      try {
-        tx.abort();
-      } catch {
-        // already finished
-      }
-    });
-    return Promise.all([work, finished]).then(
-      ([result]) => result,
-      async (error) => {
-        // A decision error (e.g. a 409) wins over the abort it caused.
-        const decided = await work.then(
-          () => undefined,
-          (reason: unknown) => reason,
-        );
-        throw decided ?? error;
-      },
-    );
+    };
+    // A decision error (e.g. a 409) wins over the abort it caused.
+    return atomicWrite(tx, work, (error) => writeFailure(error, 'memory store', 'Delete memories or free space'));
   }
 
   close(): void {
