@@ -43,19 +43,32 @@ export function fixedPlan(length: number): Window[] {
 }
 
 /**
- * Windows of speech only: Silero's regions (`speech`, one probability per VAD_FRAME samples),
- * padded and grouped while they span at most 30 s; the silence between regions is left out, so
- * each window holds at most 30 s of speech. Windows do not overlap: each keeps all its segments.
+ * Windows of speech only, as faster-whisper collects them: Silero's regions (`speech`, one
+ * probability per VAD_FRAME samples), padded, a region over 30 s cut at its least speech-like
+ * frame, then packed in order while their speech adds up to at most 30 s, however far apart they
+ * are; the silence between regions is left out. Windows do not overlap: each keeps all its segments.
  */
 export function speechPlan(speech: Float32Array, length: number, chunking: VadChunking): Window[] {
-  return speechWindows(speech, length, {
+  const regions = speechWindows(speech, length, {
     frame: VAD_FRAME,
     sampleRate: SAMPLE_RATE,
     maxSeconds: WINDOW / SAMPLE_RATE,
     threshold: chunking.threshold,
     minSilenceSeconds: chunking.silenceMs / 1000,
     padSeconds: chunking.paddingMs / 1000,
-  }).map((window) => ({ spans: window.regions, keepFrom: 0, keepTo: Infinity }));
+  }).flatMap((window) => window.regions);
+  const plan: Window[] = [];
+  let held = WINDOW;
+  for (const region of regions) {
+    const size = region.end - region.start;
+    if (held + size > WINDOW) {
+      plan.push({ spans: [], keepFrom: 0, keepTo: Infinity });
+      held = 0;
+    }
+    plan.at(-1)!.spans.push(region);
+    held += size;
+  }
+  return plan;
 }
 
 /** The window's spans back to back. */

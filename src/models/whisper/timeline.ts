@@ -14,7 +14,12 @@ const ms = (seconds: number) => Math.round(seconds * 1000) / 1000;
  * times, not its text: the text joins the next segment's (the last one's at the end). Blank
  * segments are dropped.
  */
-export function placeSegments<T extends Placed>(segments: readonly T[], duration: number): T[] {
+export function placeSegments<T extends Placed>(
+  segments: readonly T[],
+  duration: number,
+  /** Where text without any times goes when no segment has length (the whole audio by default). */
+  fallback: { start: number; end: number } = { start: 0, end: duration },
+): T[] {
   const out: T[] = [];
   const limit = ms(Math.max(0, duration));
   let floor = 0;
@@ -35,7 +40,11 @@ export function placeSegments<T extends Placed>(segments: readonly T[], duration
   if (pending.trim() !== '') {
     const last = out.at(-1);
     if (last) last.text += pending;
-    else if (limit > 0) out.push({ ...segments.at(-1)!, start: 0, end: limit, text: pending });
+    else {
+      const start = Math.min(Math.max(ms(fallback.start), 0), limit);
+      const end = Math.min(Math.max(ms(fallback.end), start), limit);
+      if (end > start) out.push({ ...segments.at(-1)!, start, end, text: pending });
+    }
   }
   return out;
 }

@@ -122,7 +122,12 @@ export async function transcribe(
     });
   }
   // Whatever the windows give, segments come out ordered, non-overlapping and inside the audio.
-  const segments = placeSegments(raw, duration).map((segment, id) => ({ ...segment, id }));
+  // Text without times spans the speech, not the pauses before and after it.
+  const speech =
+    options.vad && plan.length
+      ? { start: toOriginal(plan[0]!, 0), end: toOriginal(plan.at(-1)!, Infinity, 'end') }
+      : undefined;
+  const segments = placeSegments(raw, duration, speech).map((segment, id) => ({ ...segment, id }));
   return {
     task: options.task,
     language: languageName(language ?? 'en'),

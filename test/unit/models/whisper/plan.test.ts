@@ -12,25 +12,27 @@ function speech(frames: number, ranges: [number, number][]): Float32Array {
 }
 
 describe('speechPlan', () => {
-  it('no speech, no windows; speech regions without the silence between them, at most 30 s a window', () => {
+  it('no speech, no windows; speech regions packed up to 30 s of speech however far apart, the silence left out', () => {
     expect(speechPlan(new Float32Array(1000), 1000 * FRAME, chunking)).toEqual([]);
-    // Speech at frames 100–200 and 800–900 (3.2 s each, within 25.6 s) and 2000–2100.
-    const plan = speechPlan(
-      speech(3000, [
-        [100, 200],
-        [800, 900],
-        [2000, 2100],
-      ]),
-      3000 * FRAME,
-      chunking,
-    );
+    // Regions of 12.8 s (400 frames) with pauses of 32 s to 64 s between them.
+    const ranges: [number, number][] = [
+      [100, 500],
+      [1500, 1900],
+      [3900, 4300],
+      [5300, 5400],
+    ];
+    const plan = speechPlan(speech(6000, ranges), 6000 * FRAME, chunking);
+    const span = ([from, to]: [number, number]) => ({ start: from * FRAME, end: to * FRAME });
     expect(plan.map((w) => w.spans)).toEqual([
-      [
-        { start: 100 * FRAME, end: 200 * FRAME },
-        { start: 800 * FRAME, end: 900 * FRAME },
-      ],
-      [{ start: 2000 * FRAME, end: 2100 * FRAME }],
+      [span(ranges[0]!), span(ranges[1]!)],
+      [span(ranges[2]!), span(ranges[3]!)],
     ]);
+    for (const window of plan)
+      expect(windowAudio(new Float32Array(6000 * FRAME), window).length).toBeLessThanOrEqual(480000);
+  });
+  it('cuts a region longer than 30 s into windows of at most 30 s', () => {
+    const plan = speechPlan(speech(3000, [[0, 2500]]), 3000 * FRAME, chunking);
+    expect(plan.length).toBeGreaterThan(1);
     for (const window of plan)
       expect(windowAudio(new Float32Array(3000 * FRAME), window).length).toBeLessThanOrEqual(480000);
   });
