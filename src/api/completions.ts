@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import type { ChatDelta, ChatEngine, ChatParams } from '../protocol/chat';
+import type { ChatDelta, ChatEngine, ChatParams, TokenLogprob } from '../protocol/chat';
+import { legacyLogprobs } from './legacy-logprobs';
 import type { Channel } from '../runtime/channel';
 import { parse, readJson } from './body';
 import { startChat } from './chat/start';
 import { dispatch, type Services } from './services';
-import { badRequest } from './errors';
 import { requireModel, requireWithinContext } from './models-check';
 import { sseResponse } from './sse';
 
@@ -43,8 +43,6 @@ type CompletionsRequest = v.InferOutput<typeof completionsSchema>;
 const promptOf = (body: CompletionsRequest) => (typeof body.prompt === 'string' ? body.prompt : body.prompt[0]!);
 
 function toParams(body: CompletionsRequest): ChatParams {
-  if (body.logprobs != null)
-    throw badRequest('logprobs is not supported on /completions by the local engine.', 'logprobs', 'unsupported_value');
   return {
     model: body.model,
     messages: [],
@@ -57,6 +55,7 @@ function toParams(body: CompletionsRequest): ChatParams {
     seed: body.seed ?? undefined,
     presence_penalty: body.presence_penalty ?? 0,
     frequency_penalty: body.frequency_penalty ?? 0,
+    ...(body.logprobs != null ? { logprobs: true, top_logprobs: body.logprobs } : {}),
   };
 }
 
@@ -87,6 +86,8 @@ export interface CompletionShape {
   echo?: boolean | null;
   stream?: boolean | null;
   stream_options?: { include_usage: boolean } | null;
+  /** Legacy `logprobs` (0–5 alternatives per token): the generated tokens' log-probabilities, the prompt's not. */
+  logprobs?: number | null;
   /** Fields added to the choice of a whole (not streamed) answer. */
   extra?: (text: string) => Record<string, unknown>;
 }
@@ -107,19 +108,30 @@ export async function runCompletion(
   };
   const headers = { 'x-vaani-backend': backend };
   const echo = body.echo ? (params.prompt ?? '') : '';
-  const choice = (text: string, finish_reason: string | null) => ({ text, index: 0, logprobs: null, finish_reason });
+  const wantLogprobs = body.logprobs != null;
+  const choice = (text: string, finish_reason: string | null, tokens: TokenLogprob[] = [], offset = 0) => ({
+    text,
+    index: 0,
+    logprobs: wantLogprobs ? legacyLogprobs(tokens, offset) : null,
+    finish_reason,
+  });
   if (!body.stream) {
-    const text = echo + (await joined(deltas));
+    const { text: generated, tokens } = await joined(deltas);
+    const text = echo + generated;
     const outcome = await done;
     return Response.json(
-      { ...meta, choices: [{ ...choice(text, outcome.finish_reason), ...body.extra?.(text) }], usage: outcome.usage },
+      {
+        ...meta,
+        choices: [{ ...choice(text, outcome.finish_reason, tokens, echo.length), ...body.extra?.(text) }],
+        usage: outcome.usage,
+      },
       { headers },
     );
   }
   const usage = body.stream_options?.include_usage === true;
-  const chunk = (text: string, finish: string | null) => ({
+  const chunk = (text: string, finish: string | null, tokens: TokenLogprob[] = [], offset = 0) => ({
     ...meta,
-    choices: [choice(text, finish)],
+    choices: [choice(text, finish, tokens, offset)],
     ...(usage ? { usage: null } : {}),
   });
   return sseResponse(
@@ -127,7 +139,12 @@ export async function runCompletion(
     async (sink) => {
       sink.signal.addEventListener('abort', () => stop.abort(sink.signal.reason), { once: true });
       if (echo) sink.send(chunk(echo, null));
-      for await (const delta of deltas) if (delta.content) sink.send(chunk(delta.content, null));
+      let offset = echo.length;
+      for await (const delta of deltas) {
+        if (!delta.content && !delta.logprobs?.length) continue;
+        sink.send(chunk(delta.content ?? '', null, delta.logprobs, offset));
+        offset += (delta.logprobs ?? []).reduce((sum, token) => sum + token.token.length, 0);
+      }
       const outcome = await done;
       sink.send(chunk('', outcome.finish_reason));
       if (usage) sink.send({ ...meta, choices: [], usage: outcome.usage });
@@ -136,8 +153,12 @@ export async function runCompletion(
   );
 }
 
-async function joined(deltas: Channel<ChatDelta>): Promise<string> {
+async function joined(deltas: Channel<ChatDelta>): Promise<{ text: string; tokens: TokenLogprob[] }> {
   let text = '';
-  for await (const delta of deltas) text += delta.content ?? '';
-  return text;
+  const tokens: TokenLogprob[] = [];
+  for await (const delta of deltas) {
+    text += delta.content ?? '';
+    tokens.push(...(delta.logprobs ?? []));
+  }
+  return { text, tokens };
 }

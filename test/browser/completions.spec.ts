@@ -28,6 +28,7 @@ test('POST /v1/completions through client.completions.create on the upstream exp
       }))
         chunks.push(chunk);
       const echoed = await client.completions.create({ ...body, echo: true });
+      const scored = await client.completions.create({ ...body, logprobs: 2 });
       const suffix = await client.completions
         .create({ ...body, suffix: 'end' })
         .catch((e: { status: number; param: string }) => ({ status: e.status, param: e.param }));
@@ -41,7 +42,7 @@ test('POST /v1/completions through client.completions.create on the upstream exp
         stopIds: [2],
       });
       ai.dispose();
-      return { whole, backend: response.headers.get('x-vaani-backend'), chunks, echoed, suffix, reference };
+      return { whole, backend: response.headers.get('x-vaani-backend'), chunks, echoed, scored, suffix, reference };
     },
     { base: UPSTREAM, prompt: PROMPT },
   );
@@ -62,4 +63,15 @@ test('POST /v1/completions through client.completions.create on the upstream exp
   expect(chunks.at(-1)!.usage).toEqual(whole.usage);
   expect(echoed.choices[0]!.text).toBe(PROMPT + reference.text);
   expect(result.suffix).toEqual({ status: 400, param: 'suffix' });
+  // logprobs: one entry per generated token; greedy picks the likeliest, so each token's log-probability is its top one.
+  const scored = result.scored.choices[0]!;
+  expect(scored.text).toBe(reference.text);
+  const logprobs = scored.logprobs!;
+  expect(logprobs.tokens!.length).toBe(reference.generated.length);
+  expect(logprobs.text_offset![0]).toBe(0);
+  for (const [i, top] of logprobs.top_logprobs!.entries()) {
+    expect(Object.keys(top).length).toBeLessThanOrEqual(2);
+    expect(logprobs.token_logprobs![i]).toBeLessThanOrEqual(0);
+    expect(logprobs.token_logprobs![i]).toBeCloseTo(Math.max(...Object.values(top)), 5);
+  }
 });

@@ -1,3 +1,4 @@
+import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { scriptedChat } from '../../support/chat-engine';
 import { BASE, postJson, service } from './helpers';
@@ -62,5 +63,40 @@ describe('POST /completions', () => {
     );
     expect(res.status).toBe(200);
     expect(seen[0]).toMatchObject({ prompt: 'def f(', suffix: '\n' });
+  });
+
+  it("logprobs: OpenAI's legacy lists (tokens, token_logprobs, top_logprobs, text_offset), whole and streamed, through the SDK", async () => {
+    const lp = (token: string, logprob: number) => ({
+      token,
+      logprob,
+      bytes: [...new TextEncoder().encode(token)],
+      top_logprobs: [
+        { token, logprob, bytes: [] },
+        { token: '?', logprob: logprob - 1, bytes: [] },
+      ],
+    });
+    const pieces = [
+      { content: 'Ya', logprobs: [lp('Ya', -0.5)] },
+      { content: 'muna', logprobs: [lp('mu', -0.25), lp('na', -0.125)] },
+    ];
+    const { factory, seen } = scriptedChat(pieces);
+    const client = new OpenAI({ baseURL: BASE, apiKey: 'k', fetch: service({}, [factory]).fetch });
+    const whole = await client.completions.create({ model: 'chat-v2', prompt: 'Ganga, ', logprobs: 2, echo: true });
+    expect(seen[0]).toMatchObject({ logprobs: true, top_logprobs: 2 });
+    expect(whole.choices[0]!.text).toBe('Ganga, Yamuna');
+    expect(whole.choices[0]!.logprobs).toEqual({
+      tokens: ['Ya', 'mu', 'na'],
+      token_logprobs: [-0.5, -0.25, -0.125],
+      top_logprobs: [
+        { Ya: -0.5, '?': -1.5 },
+        { mu: -0.25, '?': -1.25 },
+        { na: -0.125, '?': -1.125 },
+      ],
+      text_offset: [7, 9, 11],
+    });
+    const stream = await client.completions.create({ model: 'chat-v2', prompt: 'Ganga, ', logprobs: 0, stream: true });
+    const offsets: number[][] = [];
+    for await (const chunk of stream) if (chunk.choices[0]?.text) offsets.push(chunk.choices[0].logprobs!.text_offset!);
+    expect(offsets).toEqual([[0], [2, 4]]);
   });
 });
