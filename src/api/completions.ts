@@ -4,7 +4,7 @@ import { legacyLogprobs } from './legacy-logprobs';
 import type { Channel } from '../runtime/channel';
 import { parse, readJson } from './body';
 import { startChat } from './chat/start';
-import { dispatch, type Services } from './services';
+import { dispatchChat, type Services } from './services';
 import { requireModel, requireWithinContext } from './models-check';
 import { sseResponse } from './sse';
 
@@ -64,16 +64,9 @@ export async function completions(ctx: Services, request: Request, path: string)
   const { value, raw } = await readJson(request);
   const body = parse(completionsSchema, value);
   requireWithinContext(requireModel(body.model, 'chat', 'code'), body.max_tokens);
-  return dispatch(ctx, {
-    request,
-    path,
-    raw,
-    streaming: body.stream === true,
-    model: body.model,
-    kind: 'chat',
-    local: async (engine) =>
-      runCompletion(completionEngine(ctx, body.model, engine), toParams(body), body, request.signal),
-  });
+  return dispatchChat(ctx, { request, path, raw }, body, async (engine) =>
+    runCompletion(completionEngine(ctx, body.model, engine), toParams(body), body, request.signal),
+  );
 }
 
 /** code-v1's raw completions and fill-in-the-middle run on its base model (`code-v1-base`). */

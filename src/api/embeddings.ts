@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { normalizeL2 } from '../models/encoder/pooling';
 import type { Embeddings } from '../protocol/embeddings';
 import { parse, readJson } from './body';
-import { dispatch, type Services } from './services';
+import { dispatchTo, type Services } from './services';
 import { badRequest } from './errors';
 import { requireModel } from './models-check';
 
@@ -72,32 +72,24 @@ export async function embeddings(ctx: Services, request: Request, path: string):
   const { value, raw } = await readJson(request);
   const body = parse(embeddingsSchema, value);
   const model = requireModel(body.model, 'memory', 'data');
-  return dispatch(ctx, {
-    request,
-    path,
-    raw,
-    streaming: false,
-    model: model.id,
-    kind: 'embeddings',
-    local: async (engine) => {
-      const result = await engine.embed({ input: inputList(body.input) }, request.signal);
-      const vectors = shorten(result, body.dimensions);
-      const headers: Record<string, string> = result.truncated.length
-        ? { 'x-vaani-truncated-inputs': result.truncated.join(',') }
-        : {};
-      return Response.json(
-        {
-          object: 'list',
-          data: vectors.map((vector, index) => ({
-            object: 'embedding',
-            index,
-            embedding: body.encoding_format === 'base64' ? float32Base64(vector) : Array.from(vector),
-          })),
-          model: body.model,
-          usage: { prompt_tokens: result.tokens, total_tokens: result.tokens },
-        },
-        { headers },
-      );
-    },
+  return dispatchTo(ctx, { request, path, raw }, { model: model.id, kind: 'embeddings' }, async (engine) => {
+    const result = await engine.embed({ input: inputList(body.input) }, request.signal);
+    const vectors = shorten(result, body.dimensions);
+    const headers: Record<string, string> = result.truncated.length
+      ? { 'x-vaani-truncated-inputs': result.truncated.join(',') }
+      : {};
+    return Response.json(
+      {
+        object: 'list',
+        data: vectors.map((vector, index) => ({
+          object: 'embedding',
+          index,
+          embedding: body.encoding_format === 'base64' ? float32Base64(vector) : Array.from(vector),
+        })),
+        model: body.model,
+        usage: { prompt_tokens: result.tokens, total_tokens: result.tokens },
+      },
+      { headers },
+    );
   });
 }

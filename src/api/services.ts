@@ -79,3 +79,22 @@ export async function dispatch<K extends EngineKind>(ctx: Services, job: Dispatc
   if (remote) return forward();
   throw noEngine(job.model, routing);
 }
+
+/** A request's own parts, as a route read them. */
+export type Incoming = Pick<Dispatch<EngineKind>, 'request' | 'path' | 'raw'>;
+
+/** Dispatch to the `kind` engine of `model` (answered whole unless `streaming`). */
+export const dispatchTo = <K extends EngineKind>(
+  ctx: Services,
+  incoming: Incoming,
+  to: { model: string; kind: K; streaming?: boolean },
+  local: NonNullable<Dispatch<K>['local']>,
+) => dispatch(ctx, { ...incoming, streaming: to.streaming ?? false, model: to.model, kind: to.kind, local });
+
+/** A chat-engine route's dispatch: the body names the model, and asks for a stream or not. */
+export const dispatchChat = (
+  ctx: Services,
+  incoming: Incoming,
+  body: { model: string; stream?: boolean | null },
+  local: NonNullable<Dispatch<'chat'>['local']>,
+) => dispatchTo(ctx, incoming, { model: body.model, kind: 'chat', streaming: body.stream === true }, local);

@@ -3,7 +3,7 @@ import { TOOL_NAME } from '../../agents/registry';
 import type { ChatEngine, ChatMessage, ChatParams, ToolChoice } from '../../protocol/chat';
 import { parse, readJson } from '../body';
 import { requireEnforceable } from '../chat/completions';
-import { dispatch, type Services } from '../services';
+import { dispatchChat, type Services } from '../services';
 import { badRequest, toApiError } from '../errors';
 import { scopeSchema } from '../memory/schema';
 import { requireModel, requireWithinContext } from '../models-check';
@@ -140,15 +140,7 @@ export async function agentsRun(ctx: Services, request: Request, path: string): 
   const tools = resolveTools(ctx, body, request.headers.get('authorization') ?? 'Bearer local');
   const params = toParams(body);
   requireEnforceable({ ...params, tools: tools.map((tool) => tool.definition) });
-  return dispatch(ctx, {
-    request,
-    path,
-    raw,
-    streaming: body.stream === true,
-    model: body.model,
-    kind: 'chat',
-    local: (engine) => run(engine, body, params, tools, request.signal),
-  });
+  return dispatchChat(ctx, { request, path, raw }, body, (engine) => run(engine, body, params, tools, request.signal));
 }
 
 async function run(

@@ -1,5 +1,5 @@
 import { readJson, parse } from '../body';
-import { dispatch, type Services } from '../services';
+import { dispatchTo, type Services } from '../services';
 import { ApiError } from '../errors';
 import { resolveVoice } from '../../voice/aliases';
 import { requireRouteModel } from '../models-check';
@@ -11,26 +11,18 @@ export async function speech(ctx: Services, request: Request, path: string): Pro
   const asked = parse(speechSchema, value);
   const model = requireRouteModel(asked.model, '/audio/speech');
   const body = { ...asked, model: model.id, voice: resolveVoice(asked.voice) };
-  return dispatch(ctx, {
-    request,
-    path,
-    raw,
-    streaming: false,
-    model: model.id,
-    kind: 'speech',
-    local: async (engine) => {
-      if (!engine.voices().some((voice) => voice.id === body.voice)) {
-        throw new ApiError(
-          404,
-          `The voice '${asked.voice}' does not exist. GET /v1/voices lists the voices.`,
-          'voice_not_found',
-          'voice',
-        );
-      }
-      const audio = await engine.speak(body, request.signal);
-      return new Response(audio.bytes, {
-        headers: { 'content-type': audio.contentType, 'x-vaani-sample-rate': String(audio.sampleRate) },
-      });
-    },
+  return dispatchTo(ctx, { request, path, raw }, { model: model.id, kind: 'speech' }, async (engine) => {
+    if (!engine.voices().some((voice) => voice.id === body.voice)) {
+      throw new ApiError(
+        404,
+        `The voice '${asked.voice}' does not exist. GET /v1/voices lists the voices.`,
+        'voice_not_found',
+        'voice',
+      );
+    }
+    const audio = await engine.speak(body, request.signal);
+    return new Response(audio.bytes, {
+      headers: { 'content-type': audio.contentType, 'x-vaani-sample-rate': String(audio.sampleRate) },
+    });
   });
 }

@@ -2,7 +2,7 @@ import type { Transcript, TranscriptionParams } from '../../protocol/audio';
 import { badRequest } from '../errors';
 import { streamTranscript } from './transcript-stream';
 import { readForm, parse } from '../body';
-import { dispatch, type Services } from '../services';
+import { dispatchTo, type Services } from '../services';
 import { requireRouteModel } from '../models-check';
 import { transcriptionSchema } from './schema';
 import { subtitles } from './subtitles';
@@ -21,14 +21,11 @@ export const transcriptions =
         'stream',
         'invalid_value',
       );
-    return dispatch(ctx, {
-      request,
-      path,
-      raw,
-      streaming: form.stream === true,
-      model: model.id,
-      kind: 'transcription',
-      local: async (engine) => {
+    return dispatchTo(
+      ctx,
+      { request, path, raw },
+      { model: model.id, kind: 'transcription', streaming: form.stream === true },
+      async (engine) => {
         const params: TranscriptionParams = {
           model: model.id,
           audio: form.file,
@@ -56,7 +53,7 @@ export const transcriptions =
         if (form.stream) return streamTranscript(engine, params, request.signal);
         return render(await engine.transcribe(params, request.signal), format);
       },
-    });
+    );
   };
 
 function render(transcript: Transcript, format: string): Response {

@@ -1,6 +1,6 @@
 import type { TransformParams, TransformEngine, AudioResult } from '../../protocol/audio';
 import { readForm, parse } from '../body';
-import { dispatch, type Services } from '../services';
+import { dispatchTo, type Services } from '../services';
 import { ApiError, badRequest } from '../errors';
 import { requireModel } from '../models-check';
 import { resolveVoice } from '../../voice/aliases';
@@ -20,15 +20,9 @@ export const transform =
       throw badRequest("Missing required parameter: 'voice'.", 'voice', 'missing_required_parameter');
     // OpenAI's voice names (alloy …) name local voices here as on /audio/speech.
     const params: TransformParams = { ...form, voice: form.voice && resolveVoice(form.voice), audio: form.file };
-    return dispatch(ctx, {
-      request,
-      path,
-      raw,
-      streaming: false,
-      model: form.model,
-      kind: 'transform',
-      local: async (engine) => wavResponse(await run(engine, operation, params, request.signal)),
-    });
+    return dispatchTo(ctx, { request, path, raw }, { model: form.model, kind: 'transform' }, async (engine) =>
+      wavResponse(await run(engine, operation, params, request.signal)),
+    );
   };
 
 function run(

@@ -12,7 +12,7 @@ import { checkSchema } from '../../text/grammar/schema';
 import { requestedSchemas } from '../../text/grammar/request';
 import { readJson, parse } from '../body';
 import { badRequest } from '../errors';
-import { dispatch, type Services } from '../services';
+import { dispatchChat, type Services } from '../services';
 import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
 import { startChat } from './start';
@@ -78,19 +78,11 @@ export async function chatCompletions(ctx: Services, request: Request, path: str
   const { value, raw } = await readJson(request);
   const body = parse(chatRequestSchema, value);
   requireWithinContext(requireModel(body.model, 'chat'), body.max_completion_tokens ?? body.max_tokens);
-  return dispatch(ctx, {
-    request,
-    path,
-    raw,
-    streaming: body.stream,
-    model: body.model,
-    kind: 'chat',
-    local: (engine) => {
-      requireTextParts(body);
-      const params = toParams(body);
-      requireEnforceable(params);
-      return run(engine, params, body, request.signal);
-    },
+  return dispatchChat(ctx, { request, path, raw }, body, (engine) => {
+    requireTextParts(body);
+    const params = toParams(body);
+    requireEnforceable(params);
+    return run(engine, params, body, request.signal);
   });
 }
 

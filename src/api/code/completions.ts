@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { ChatParams } from '../../protocol/chat';
 import { parse, readJson } from '../body';
 import { completionEngine, completionsSchema, runCompletion } from '../completions';
-import { dispatch, type Services } from '../services';
+import { dispatchChat, type Services } from '../services';
 import { requireModel, requireWithinContext } from '../models-check';
 import { CODE_MODES, lastCodeBlock, modeMessages, type CodeMode } from './prompts';
 
@@ -63,23 +63,16 @@ export async function codeCompletions(ctx: Services, request: Request, path: str
   requireWithinContext(requireModel(body.model, 'code'), body.max_tokens);
   const params = toParams(body);
   const applies = body.mode === 'debug' || body.mode === 'optimise';
-  return dispatch(ctx, {
-    request,
-    path,
-    raw,
-    streaming: body.stream === true,
-    model: body.model,
-    kind: 'chat',
-    local: (engine) =>
-      runCompletion(
-        body.mode === 'complete' ? completionEngine(ctx, body.model, engine) : engine,
-        params,
-        {
-          ...body,
-          echo: body.mode === 'complete' && body.echo,
-          extra: applies ? (text) => ({ code: lastCodeBlock(text) }) : undefined,
-        },
-        request.signal,
-      ),
-  });
+  return dispatchChat(ctx, { request, path, raw }, body, (engine) =>
+    runCompletion(
+      body.mode === 'complete' ? completionEngine(ctx, body.model, engine) : engine,
+      params,
+      {
+        ...body,
+        echo: body.mode === 'complete' && body.echo,
+        extra: applies ? (text) => ({ code: lastCodeBlock(text) }) : undefined,
+      },
+      request.signal,
+    ),
+  );
 }

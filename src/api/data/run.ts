@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import type { DataEngine, ListParams } from '../../protocol/data';
 import { parse, readJson } from '../body';
-import { dispatch, type Services } from '../services';
+import { dispatchTo, type Services } from '../services';
 import { listSchema } from './schema';
 
 /** The model whose data engine answers (the store's vectors come from it). */
@@ -15,17 +15,9 @@ export async function runData(
   raw: Uint8Array<ArrayBuffer>,
   local: (data: DataEngine) => Promise<unknown>,
 ): Promise<Response> {
-  return dispatch(ctx, {
-    request,
-    path,
-    raw,
-    streaming: false,
-    model: DATA_MODEL,
-    kind: 'data',
-    local: async (data) => {
-      const result = await local(data);
-      return result instanceof Response ? result : Response.json(result);
-    },
+  return dispatchTo(ctx, { request, path, raw }, { model: DATA_MODEL, kind: 'data' }, async (data) => {
+    const result = await local(data);
+    return result instanceof Response ? result : Response.json(result);
   });
 }
 

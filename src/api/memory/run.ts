@@ -1,7 +1,7 @@
 import type { EmbeddingPurpose, Embeddings } from '../../protocol/embeddings';
 import type { MemoryEngine } from '../../protocol/memory';
 import { readJson } from '../body';
-import { dispatch, type Services } from '../services';
+import { dispatchTo, type Services } from '../services';
 import { ApiError } from '../errors';
 import { requireModel } from '../models-check';
 
@@ -18,23 +18,15 @@ export async function runMemory(
   ) => Promise<unknown>,
 ): Promise<Response> {
   const model = requireModel(modelName, 'memory');
-  return dispatch(ctx, {
-    request,
-    path,
-    raw,
-    streaming: false,
-    model: model.id,
-    kind: 'memory',
-    local: async (memory) => {
-      const embed = (texts: string[], purpose: EmbeddingPurpose) => {
-        const engine = ctx.registry.get('embeddings', model.id);
-        if (!engine)
-          throw new ApiError(503, `No local embedding engine answers '${model.id}'.`, 'model_unavailable', 'model');
-        return engine.embed({ input: texts, purpose }, request.signal);
-      };
-      const result = await local(memory, embed);
-      return result instanceof Response ? result : Response.json(result);
-    },
+  return dispatchTo(ctx, { request, path, raw }, { model: model.id, kind: 'memory' }, async (memory) => {
+    const embed = (texts: string[], purpose: EmbeddingPurpose) => {
+      const engine = ctx.registry.get('embeddings', model.id);
+      if (!engine)
+        throw new ApiError(503, `No local embedding engine answers '${model.id}'.`, 'model_unavailable', 'model');
+      return engine.embed({ input: texts, purpose }, request.signal);
+    };
+    const result = await local(memory, embed);
+    return result instanceof Response ? result : Response.json(result);
   });
 }
 

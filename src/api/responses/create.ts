@@ -3,7 +3,7 @@ import type { ChatDelta, ChatEngine, ChatMessage, ChatOutcome, ChatParams } from
 import { parse, readJson } from '../body';
 import { requireEnforceable } from '../chat/completions';
 import { startChat } from '../chat/start';
-import { dispatch, type Services } from '../services';
+import { dispatchChat, type Services } from '../services';
 import { ApiError } from '../errors';
 import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
@@ -53,22 +53,14 @@ export async function createResponse(ctx: Services, request: Request, path: stri
   const model = requireModel(body.model, 'chat', 'code', 'agents');
   requireWithinContext(model, body.max_output_tokens);
   const previous = previousOf(ctx, body);
-  return dispatch(ctx, {
-    request,
-    path,
-    raw,
-    streaming: body.stream === true,
-    model: body.model,
-    kind: 'chat',
-    local: async (engine) => {
-      const history = [...(previous?.messages ?? []), ...inputMessages(body.input)];
-      const context = ctx.registry.info(body.model)?.contextWindow ?? model.context_window ?? 4096;
-      const search = await fileSearch(ctx, body, history, context);
-      const params = toParams(body, history);
-      if (search) params.messages = grounded(params.messages, search);
-      requireEnforceable(params);
-      return run(ctx, engine, body, params, history, request.signal, search);
-    },
+  return dispatchChat(ctx, { request, path, raw }, body, async (engine) => {
+    const history = [...(previous?.messages ?? []), ...inputMessages(body.input)];
+    const context = ctx.registry.info(body.model)?.contextWindow ?? model.context_window ?? 4096;
+    const search = await fileSearch(ctx, body, history, context);
+    const params = toParams(body, history);
+    if (search) params.messages = grounded(params.messages, search);
+    requireEnforceable(params);
+    return run(ctx, engine, body, params, history, request.signal, search);
   });
 }
 
