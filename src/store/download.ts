@@ -69,7 +69,7 @@ async function get(job: DownloadJob, watch: Watch, from: number): Promise<Respon
 const broken = (job: DownloadJob, loaded: number, error: unknown) =>
   new StoreError(
     'network_error',
-    `Downloading ${job.spec.name} from ${job.url} failed after ${loaded} bytes (${error instanceof Error ? error.message : String(error)}). Complete chunks are kept; loading again resumes from them.`,
+    `Downloading ${job.spec.name} from ${job.url} failed after ${loaded} bytes (${messageOf(error)}). Complete chunks are kept; loading again resumes from them.`,
     job.spec.name,
     job.url,
   );
