@@ -162,9 +162,11 @@ test('stream: true through the openai SDK: text deltas as windows are decoded, t
   page,
 }) => {
   test.setTimeout(600_000);
-  // About 41 s: three real clips between pauses; VAD chunking decodes them as windows in turn, so the
-  // text arrives in more than one delta.
-  const talk = longAudio('stream-two-windows', [
+  // About 56 s: four real clips between pauses, more than 30 s of speech; VAD chunking packs at most
+  // 30 s of speech a window and decodes the windows in turn, so the text arrives in more than one delta.
+  const talk = longAudio('stream-four-clips', [
+    { clip: 'jfk.flac' },
+    { silence: 4 },
     { clip: 'jfk.flac' },
     { silence: 4 },
     { clip: 'jfk.flac' },
