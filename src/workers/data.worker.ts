@@ -2,17 +2,8 @@ import type { StaticChunking } from '../data/chunking';
 import type { ChunkTokenizer } from '../data/ingest';
 import { DataStore } from '../data/store';
 import { loadEncoderTokenizer } from '../models/encoder/load';
-import type {
-  ChunkSearch,
-  EntryStatus,
-  LastError,
-  ListParams,
-  PreparedChunk,
-  StoredFile,
-  VectorStore,
-} from '../protocol/data';
+import type { ChunkSearch, EntryStatus, LastError, ListParams, StoredFile, VectorStore } from '../protocol/data';
 import { EngineError, messageOf } from '../protocol/errors';
-import type { VectorOrigin } from '../protocol/memory';
 import type { Metadata } from '../retrieval/index';
 import type { EmbeddingSettings } from '../types';
 import { exposeEngine } from './expose';
@@ -86,15 +77,7 @@ const api = {
       }
       return s.prepare(storeId, fileId, counter);
     }),
-  complete: (
-    db: string,
-    storeId: string,
-    fileId: string,
-    chunks: (PreparedChunk & { vector: Float32Array })[],
-    strategy: StaticChunking,
-    origin: VectorOrigin,
-    keepBytes: boolean,
-  ) => answer(db, (s) => s.complete(storeId, fileId, chunks, strategy, origin, keepBytes)),
+  complete: (db: string, ...args: Parameters<DataStore['complete']>) => answer(db, (s) => s.complete(...args)),
   fail: (db: string, storeId: string, fileId: string, error: LastError) =>
     answer(db, (s) => s.fail(storeId, fileId, error)),
   search: (db: string, storeIds: string[], query: ChunkSearch) => answer(db, (s) => s.search(storeIds, query)),

@@ -1,7 +1,7 @@
 import { validate } from '../../agents/validate';
 import type { ChatEngine, ChatParams, ToolCall, ToolChoice, ToolDefinition, Usage } from '../../protocol/chat';
 import { abortError } from '../../protocol/cancel';
-import { startChat } from '../chat/start';
+import { addToolCallParts, startChat } from '../chat/start';
 
 /** A tool the loop offers: its definition for the model, and how the page runs it (absent: nothing runs it). */
 export interface AgentTool {
@@ -149,12 +149,7 @@ export async function runAgent(
         content += delta.content;
         emit({ type: 'message.delta', step: index, delta: delta.content });
       }
-      for (const part of delta.tool_calls ?? []) {
-        const call = (calls[part.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
-        call.id ||= part.id ?? '';
-        call.function.name += part.function.name ?? '';
-        call.function.arguments += part.function.arguments ?? '';
-      }
+      addToolCallParts(calls, delta.tool_calls);
     }
     const outcome = await done;
     const modelMs = ms(started);

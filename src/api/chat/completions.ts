@@ -15,7 +15,7 @@ import { badRequest } from '../errors';
 import { dispatchChat, type Services } from '../services';
 import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
-import { startChat } from './start';
+import { addToolCallParts, startChat } from './start';
 import { chatRequestSchema, type ChatRequest } from './schema';
 
 type Content = string | { type: string; text?: string }[] | null | undefined;
@@ -140,12 +140,7 @@ async function collect(
   for await (const delta of deltas) {
     content += delta.content ?? '';
     logprobs.push(...(delta.logprobs ?? []));
-    for (const part of delta.tool_calls ?? []) {
-      const call = (calls[part.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
-      call.id ||= part.id ?? '';
-      call.function.name += part.function.name ?? '';
-      call.function.arguments += part.function.arguments ?? '';
-    }
+    addToolCallParts(calls, delta.tool_calls);
   }
   const outcome = await done;
   const message = calls.length

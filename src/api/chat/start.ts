@@ -1,4 +1,4 @@
-import type { ChatDelta, ChatEngine, ChatOutcome, ChatParams } from '../../protocol/chat';
+import type { ChatDelta, ChatEngine, ChatOutcome, ChatParams, ToolCall, ToolCallDelta } from '../../protocol/chat';
 import { Channel } from '../../runtime/channel';
 
 /** A running generation: its deltas as they come, its outcome, and how to stop it. */
@@ -35,4 +35,14 @@ export async function startChat(engine: ChatEngine, params: ChatParams, signal: 
   );
   await Promise.race([started, done]);
   return { deltas, done, backend, stop };
+}
+
+/** Adds a delta's tool-call pieces to the calls being assembled (by their index). */
+export function addToolCallParts(calls: ToolCall[], parts: ToolCallDelta[] = []): void {
+  for (const part of parts) {
+    const call = (calls[part.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+    call.id ||= part.id ?? '';
+    call.function.name += part.function.name ?? '';
+    call.function.arguments += part.function.arguments ?? '';
+  }
 }
