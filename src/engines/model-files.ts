@@ -14,7 +14,7 @@ import {
 } from '../store';
 import type { EngineRegistry } from '../runtime/engines';
 import type { ModelSource, VaaniOptions } from '../types';
-import type { ModelJob } from '../workers/model-slot';
+import type { ModelJob } from '../protocol/jobs';
 
 /**
  * What `ai.models.load(modelId)` fetches: the files `list` names for the first dtypes this browser

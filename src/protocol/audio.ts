@@ -1,3 +1,4 @@
+import type { ModelJob } from './jobs';
 /** The voice types shared by the audio routes and the engines. */
 export interface Voice {
   id: string;
@@ -158,4 +159,36 @@ export interface TransformEngine {
   isolate(params: TransformParams, signal: AbortSignal): Promise<AudioResult>;
   changeVoice(params: TransformParams, signal: AbortSignal): Promise<AudioResult>;
   speechToSpeech(params: TransformParams, signal: AbortSignal): Promise<AudioResult>;
+}
+
+export interface WhisperJob extends ModelJob {
+  audio: Uint8Array;
+  params: Omit<TranscriptionParams, 'audio'>;
+  /** URL of the Silero VAD model, for `params.chunking`. */
+  vadURL: string;
+}
+
+export interface TranscriptionEvents {
+  text(soFar: string): void;
+}
+
+export interface WhisperResult {
+  transcript: Transcript;
+  backend: string;
+  languages: string[];
+}
+
+export interface IndicJob extends ModelJob {
+  audio: Uint8Array;
+  /** URL of the Silero VAD model that cuts the audio into windows. */
+  vadURL: string;
+  language: string;
+  decoding: 'ctc' | 'rnnt';
+  words: boolean;
+}
+
+export interface IndicResult {
+  transcript: Transcript;
+  backend: string;
+  dtype: string;
 }

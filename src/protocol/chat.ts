@@ -1,3 +1,4 @@
+import type { ModelJob } from './jobs';
 /** The chat types shared by the route and the engines (OpenAI's shapes). */
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -115,4 +116,8 @@ export interface ChatHooks extends ChatEvents {
 
 export interface ChatEngine {
   complete(params: ChatParams, hooks: ChatHooks): Promise<ChatOutcome>;
+}
+
+export interface ChatJob extends ModelJob {
+  params: ChatParams;
 }

@@ -1,3 +1,5 @@
+import type { EmbeddingSettings } from '../types';
+import type { ModelJob } from './jobs';
 /** The data types shared by the routes (files, vector stores, search) and the data engine: OpenAI's shapes. */
 import type { StaticChunking } from '../data/chunking';
 import type { Filter, Metadata } from '../retrieval/index';
@@ -188,4 +190,8 @@ export interface DataEngine {
 
   /** Hybrid search over the stores' chunks (the engine embeds the query). */
   search(storeIds: string[], query: Omit<ChunkSearch, 'vector'>): Promise<SearchResult[]>;
+}
+
+export interface TokenizerJob extends ModelJob {
+  settings?: EmbeddingSettings;
 }

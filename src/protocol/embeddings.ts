@@ -1,3 +1,5 @@
+import type { EmbeddingSettings } from '../types';
+import type { ModelJob } from './jobs';
 /** The embedding types shared by the routes (embeddings, memory, data) and the engine. */
 
 /** Which side of a search an input is on: the model's prefix convention (e5: `query: ` / `passage: `). */
@@ -36,4 +38,19 @@ export interface Embeddings {
 
 export interface EmbeddingsEngine {
   embed(params: EmbedParams, signal: AbortSignal): Promise<Embeddings>;
+}
+
+export interface EmbeddingsJob extends ModelJob {
+  settings?: EmbeddingSettings;
+  params: EmbedParams;
+}
+
+export interface EmbeddingsOutput {
+  vectors: Float32Array[];
+  tokens: number;
+  paddedTokens: number;
+  truncated: number[];
+  dimensions: number;
+  prefixes: { query: string; passage: string };
+  backend: string;
 }

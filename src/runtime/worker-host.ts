@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import { abortError } from '../protocol/cancel';
 import { EngineError } from '../protocol/errors';
 import { registerEngineErrors } from '../protocol/transfer';
-import { PROGRESS_MESSAGE, type EngineControl } from '../workers/expose';
+import { PROGRESS_MESSAGE, type EngineControl } from '../protocol/control';
 
 export interface WorkerHostOptions {
   /** Starts the worker, e.g. `() => new Worker(new URL('./x.worker.ts', import.meta.url), { type: 'module' })`. */

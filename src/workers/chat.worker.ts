@@ -1,12 +1,8 @@
 import { generate } from '../models/llm/generate';
 import { loadLlm, type LoadedLlm } from '../models/llm/load';
-import type { ChatEvents, ChatOutcome, ChatParams } from '../protocol/chat';
+import type { ChatEvents, ChatJob, ChatOutcome } from '../protocol/chat';
 import { cancelToken, exposeEngine } from './expose';
-import { modelSlot, type ModelJob } from './model-slot';
-
-export interface ChatJob extends ModelJob {
-  params: ChatParams;
-}
+import { modelSlot } from './model-slot';
 
 const load = modelSlot<LoadedLlm>('chat model', loadLlm);
 

@@ -2,16 +2,19 @@ import type { StaticChunking } from '../data/chunking';
 import type { ChunkTokenizer } from '../data/ingest';
 import { DataStore } from '../data/store';
 import { loadEncoderTokenizer } from '../models/encoder/load';
-import type { ChunkSearch, EntryStatus, LastError, ListParams, StoredFile, VectorStore } from '../protocol/data';
+import type {
+  ChunkSearch,
+  EntryStatus,
+  LastError,
+  ListParams,
+  StoredFile,
+  TokenizerJob,
+  VectorStore,
+} from '../protocol/data';
 import { EngineError, messageOf } from '../protocol/errors';
 import type { Metadata } from '../retrieval/index';
-import type { EmbeddingSettings } from '../types';
 import { exposeEngine } from './expose';
-import { modelSlot, type ModelJob } from './model-slot';
-
-export interface TokenizerJob extends ModelJob {
-  settings?: EmbeddingSettings;
-}
+import { modelSlot } from './model-slot';
 
 /** The embedding model's tokenizer (no graph): chunks are cut in its tokens, within its window. */
 const tokenizer = modelSlot<ChunkTokenizer, TokenizerJob>('embedding tokenizer', async (loader, request) => {

@@ -1,24 +1,8 @@
 import { loadEncoder, type LoadedEncoder } from '../models/encoder/load';
-import type { EmbedParams } from '../protocol/embeddings';
+import type { EmbeddingsJob, EmbeddingsOutput, EmbedParams } from '../protocol/embeddings';
 import { invalidInput } from '../protocol/errors';
-import type { EmbeddingSettings } from '../types';
 import { cancelToken, exposeEngine, reportProgress } from './expose';
-import { modelSlot, type ModelJob } from './model-slot';
-
-export interface EmbeddingsJob extends ModelJob {
-  settings?: EmbeddingSettings;
-  params: EmbedParams;
-}
-
-export interface EmbeddingsOutput {
-  vectors: Float32Array[];
-  tokens: number;
-  paddedTokens: number;
-  truncated: number[];
-  dimensions: number;
-  prefixes: { query: string; passage: string };
-  backend: string;
-}
+import { modelSlot } from './model-slot';
 
 const load = modelSlot<LoadedEncoder, EmbeddingsJob>('embedding model', (loader, request) =>
   loadEncoder(loader, { ...request, override: request.settings }),

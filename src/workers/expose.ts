@@ -1,14 +1,7 @@
 import * as Comlink from 'comlink';
 import { CancelToken } from '../protocol/cancel';
+import { PROGRESS_MESSAGE, type EngineControl } from '../protocol/control';
 import { registerEngineErrors } from '../protocol/transfer';
-
-/** What every engine worker answers besides its own methods. */
-export interface EngineControl {
-  /** Answers at once when the worker's event loop is free; the host's watchdog uses it. */
-  ping(): boolean;
-  /** Cancels the running job's token (the host calls it when the job's signal aborts). */
-  cancel(): void;
-}
 
 /** Marks an endpoint that already answers; a symbol in the global registry, so every copy of this module sees it. */
 const EXPOSED = Symbol.for('vaani.engine-exposed');
@@ -45,8 +38,6 @@ export function exposeEngine<T extends object>(api: T, endpoint: Comlink.Endpoin
   Comlink.expose(Object.assign(wrapped, control), endpoint);
 }
 
-/** The message a busy worker posts to say it is still working (the host's watchdog counts it as an answer). */
-export const PROGRESS_MESSAGE = 'vaani:progress';
 let lastReport = 0;
 
 /**

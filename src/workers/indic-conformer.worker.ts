@@ -1,25 +1,10 @@
 import { decodeMono } from '../audio/mono';
 import { loadIndicConformer, type StartedIndicConformer } from '../models/indic-conformer/load';
 import { transcribeIndic } from '../models/indic-conformer/transcribe';
-import { MAX_TRANSCRIPTION_SECONDS, type Transcript } from '../protocol/audio';
+import { MAX_TRANSCRIPTION_SECONDS, type IndicJob, type IndicResult } from '../protocol/audio';
 import { cancelToken, exposeEngine } from './expose';
-import { modelSlot, type ModelJob } from './model-slot';
+import { modelSlot } from './model-slot';
 import { freshSilero } from './silero';
-
-export interface IndicJob extends ModelJob {
-  audio: Uint8Array;
-  /** URL of the Silero VAD model that cuts the audio into windows. */
-  vadURL: string;
-  language: string;
-  decoding: 'ctc' | 'rnnt';
-  words: boolean;
-}
-
-export interface IndicResult {
-  transcript: Transcript;
-  backend: string;
-  dtype: string;
-}
 
 const load = modelSlot<StartedIndicConformer>('IndicConformer speech recognition model', loadIndicConformer);
 

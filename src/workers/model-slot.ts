@@ -1,18 +1,6 @@
 import { EngineError, messageOf } from '../protocol/errors';
-import { type FileLoader, pullCommand, storeLoader, type StoreOptions } from '../store';
-import type { Backend } from '../types';
-
-/** Where a worker's model comes from and how to run it. */
-export interface ModelJob {
-  /** The catalogue id, under which the weight store records the files. */
-  model: string;
-  /** Base URL of the model's files. */
-  base: string;
-  store?: StoreOptions;
-  dtype?: string;
-  backend: Backend;
-  threads?: number;
-}
+import type { ModelJob } from '../protocol/jobs';
+import { type FileLoader, pullCommand, storeLoader } from '../store';
 
 /**
  * The one model a worker keeps loaded: loaded through the weight store on first use, kept while

@@ -1,28 +1,16 @@
 import { decodeMono } from '../audio/mono';
 import { loadWhisper, type StartedWhisper } from '../models/whisper/load';
 import { detectLanguage, transcribe } from '../models/whisper/transcribe';
-import { MAX_TRANSCRIPTION_SECONDS, type Transcript, type TranscriptionParams } from '../protocol/audio';
+import {
+  MAX_TRANSCRIPTION_SECONDS,
+  type TranscriptionEvents,
+  type WhisperJob,
+  type WhisperResult,
+} from '../protocol/audio';
 import type { CancelToken } from '../protocol/cancel';
 import { cancelToken, exposeEngine, reportProgress } from './expose';
-import { modelSlot, type ModelJob } from './model-slot';
+import { modelSlot } from './model-slot';
 import { freshSilero } from './silero';
-
-export interface WhisperJob extends ModelJob {
-  audio: Uint8Array;
-  params: Omit<TranscriptionParams, 'audio'>;
-  /** URL of the Silero VAD model, for `params.chunking`. */
-  vadURL: string;
-}
-
-export interface TranscriptionEvents {
-  text(soFar: string): void;
-}
-
-export interface WhisperResult {
-  transcript: Transcript;
-  backend: string;
-  languages: string[];
-}
 
 const load = modelSlot<StartedWhisper>('speech recognition model', loadWhisper);
 

@@ -1,0 +1,10 @@
+/** What every engine worker answers besides its own methods. */
+export interface EngineControl {
+  /** Answers at once when the worker's event loop is free; the host's watchdog uses it. */
+  ping(): boolean;
+  /** Cancels the running job's token (the host calls it when the job's signal aborts). */
+  cancel(): void;
+}
+
+/** The message a busy worker posts to say it is still working (the host's watchdog counts it as an answer). */
+export const PROGRESS_MESSAGE = 'vaani:progress';

@@ -1,0 +1,14 @@
+import type { StoreOptions } from '../store';
+import type { Backend } from '../types';
+
+/** Where a worker's model comes from and how to run it. */
+export interface ModelJob {
+  /** The catalogue id, under which the weight store records the files. */
+  model: string;
+  /** Base URL of the model's files. */
+  base: string;
+  store?: StoreOptions;
+  dtype?: string;
+  backend: Backend;
+  threads?: number;
+}
