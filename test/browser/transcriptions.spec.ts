@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { convert, WAV_16K_MONO } from '../fixtures/whisper/audio';
@@ -236,4 +238,24 @@ test('timestamp_granularities[]=word: Whisper words inside their segments, in or
   // The words are the segments' text, in order (whitespace aside).
   const squeeze = (text: string) => text.replace(/\s+/g, '');
   expect(body.words.map((word) => word.word).join('')).toBe(squeeze(body.segments.map((s) => s.text).join('')));
+});
+
+test('digital silence transcribes to nothing without any chunking: no text invented, in every format', async ({
+  page,
+}) => {
+  const file = join(FIXTURE_ROOT, 'audio/silent-5s.wav');
+  if (!existsSync(file)) execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', file, 'trim', '0', '5']);
+  await openHarness(page);
+  const answers = await post(
+    page,
+    ['json', 'verbose_json', 'srt', 'text'].map((format) => ({
+      audio: 'audio/silent-5s.wav',
+      fields: { language: 'hi', response_format: format, 'timestamp_granularities[]': 'word' },
+    })),
+  );
+  expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+  expect(JSON.parse(answers[0]!.body)).toEqual({ text: '' });
+  expect(JSON.parse(answers[1]!.body)).toMatchObject({ text: '', segments: [], words: [], duration: 5 });
+  expect(answers[2]!.body).toBe('');
+  expect(answers[3]!.body).toBe('');
 });

@@ -34,6 +34,10 @@ export interface TranscribeOptions extends Pick<
   text?(soFar: string): void;
 }
 
+/** Below −60 dBFS throughout: no sound at all. */
+const SILENT_PEAK = 1e-3;
+const isSilent = (samples: Float32Array) => samples.every((sample) => Math.abs(sample) < SILENT_PEAK);
+
 /** The kept segments' text, without a trailing character whose bytes are not all decoded yet. */
 const textSoFar = (model: LoadedWhisper, kept: { segment: WindowSegment }[]) =>
   model.tokenizer
@@ -67,6 +71,16 @@ export async function transcribe(
       'unsupported_value',
     );
   }
+  // Digital silence (a muted microphone, an empty track) has nothing to decode: no model may invent text for it.
+  if (isSilent(samples))
+    return {
+      task: options.task,
+      language: languageName(options.language ?? 'en'),
+      duration: samples.length / SAMPLE_RATE,
+      text: '',
+      segments: [],
+      ...(options.words ? { words: [] } : {}),
+    };
   const plan = options.vad
     ? speechPlan(options.vad.speech, samples.length, options.vad.chunking)
     : fixedPlan(samples.length);
