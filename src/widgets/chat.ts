@@ -1,7 +1,7 @@
 import { VaaniElement } from './base';
 import './dictate';
 import { renderMarkdown } from './markdown';
-import { streamChat } from './service';
+import { streamChat, WidgetError } from './service';
 import { ICONS } from './styles';
 import type { VaaniSpeak } from './speak';
 
@@ -137,6 +137,32 @@ export class VaaniChat extends VaaniElement {
     await this.send(text).catch(() => undefined);
   }
 
+  /**
+   * Streams an answer to the conversation; one that outgrew the model's context is sent again
+   * without its oldest turn, until it fits (the log keeps every turn).
+   */
+  private async streamWithin(signal: AbortSignal) {
+    const system = this.getAttribute('system');
+    for (let history = this.messages; ;) {
+      try {
+        return await streamChat(
+          this.vaani,
+          {
+            model: this.getAttribute('model') || 'chat-v2',
+            messages: [...(system ? [{ role: 'system', content: system }] : []), ...history],
+            max_tokens: this.numberAttribute('max-tokens', 512),
+            temperature: this.numberAttribute('temperature'),
+          },
+          signal,
+        );
+      } catch (error) {
+        const next = history.findIndex((message, i) => i > 0 && message.role === 'user');
+        if (!(error instanceof WidgetError && error.code === 'context_length_exceeded') || next < 0) throw error;
+        history = history.slice(next);
+      }
+    }
+  }
+
   /** Sends a user message and streams the answer into the log. */
   async send(text: string): Promise<ChatResult> {
     if (this.controller) throw new Error('An answer is still being written.');
@@ -160,17 +186,7 @@ export class VaaniChat extends VaaniElement {
       this.scrollLog();
     };
     try {
-      const system = this.getAttribute('system');
-      const stream = await streamChat(
-        this.vaani,
-        {
-          model: this.getAttribute('model') || 'chat-v2',
-          messages: [...(system ? [{ role: 'system', content: system }] : []), ...this.messages],
-          max_tokens: this.numberAttribute('max-tokens', 512),
-          temperature: this.numberAttribute('temperature'),
-        },
-        controller.signal,
-      );
+      const stream = await this.streamWithin(controller.signal);
       backend = stream.backend;
       for await (const delta of stream.deltas) {
         if (delta.completionTokens !== undefined) completionTokens = delta.completionTokens;

@@ -213,6 +213,8 @@ test('chat streams an answer, Stop ends it, the next message works; backend and 
     page,
     models,
     'random',
+    // Long enough to stop mid-way; the stopped answer may then outgrow the fixture's 2,048-token
+    // context as history, which the widget handles by leaving the oldest turn out of what it sends.
     `<vaani-chat max-tokens="1500" temperature="0"></vaani-chat>`,
   );
   const chat = page.locator('vaani-chat');
