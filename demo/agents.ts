@@ -95,6 +95,8 @@ export function mountAgents(service: Service): void {
           input: byId<HTMLTextAreaElement>('agents-input').value,
           tools,
           max_steps: Number(byId<HTMLInputElement>('agents-steps').value),
+          // Per step: a small model at random can otherwise write until its context is full.
+          max_tokens: 256,
           stream: true,
         }),
         signal: running.signal,
