@@ -1,3 +1,4 @@
+import * as Comlink from 'comlink';
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
 import type { Transcript, TranscriptionParams } from '../protocol/audio';
 import { WorkerHost } from '../runtime/worker-host';
@@ -34,14 +35,17 @@ export function indicEngine(
     ): Promise<Transcript> {
       const result = await host.run(
         (api) =>
-          api.transcribe({
-            ...modelJob(modelId, options, source),
-            audio: bytes,
-            vadURL: new URL(sileroURL, globalThis.location?.href).href,
-            language: params.language,
-            decoding: params.decoding ?? source.decoding ?? 'ctc',
-            words: params.words ?? false,
-          }),
+          api.transcribe(
+            {
+              ...modelJob(modelId, options, source),
+              audio: bytes,
+              vadURL: new URL(sileroURL, globalThis.location?.href).href,
+              language: params.language,
+              decoding: params.decoding ?? source.decoding ?? 'ctc',
+              words: params.words ?? false,
+            },
+            params.onText && Comlink.proxy({ text: params.onText }),
+          ),
         signal,
       );
       seen.backend = result.backend;

@@ -8,3 +8,12 @@ export interface EngineControl {
 
 /** The message a busy worker posts to say it is still working (the host's watchdog counts it as an answer). */
 export const PROGRESS_MESSAGE = 'vaani:progress';
+
+/**
+ * Posted before one long call that keeps the worker's event loop busy (a whole encoder run): the
+ * host's watchdog lets the worker be silent for `ms` from now.
+ */
+export interface BlockingNotice {
+  type: typeof PROGRESS_MESSAGE;
+  ms: number;
+}

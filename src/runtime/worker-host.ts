@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import { abortError } from '../protocol/cancel';
 import { EngineError } from '../protocol/errors';
 import { registerEngineErrors } from '../protocol/transfer';
-import { PROGRESS_MESSAGE, type EngineControl } from '../protocol/control';
+import { PROGRESS_MESSAGE, type BlockingNotice, type EngineControl } from '../protocol/control';
 
 export interface WorkerHostOptions {
   /** Starts the worker, e.g. `() => new Worker(new URL('./x.worker.ts', import.meta.url), { type: 'module' })`. */
@@ -12,7 +12,8 @@ export interface WorkerHostOptions {
   maxQueue?: number;
   /**
    * A busy worker that has neither answered a ping nor reported progress (`reportProgress`) for
-   * this long is replaced. Default 60 000 ms: a long job that keeps reporting runs as long as it needs.
+   * this long is replaced. Default 60 000 ms: a long job that keeps reporting runs as long as it needs,
+   * and one long blocking call announced with `blockingRuns` gets the time it announced.
    */
   stallMs?: number;
 }
@@ -22,7 +23,7 @@ interface Live<T> {
   api: Comlink.Remote<T & EngineControl>;
   /** Rejects when the worker dies; every running job races it. */
   dead: Promise<never>;
-  /** When the worker last reported progress (Date.now()). */
+  /** When the worker last reported progress (Date.now()), or until when it said it would be busy. */
   progressAt: number;
   kill(reason: string): void;
 }
@@ -132,8 +133,11 @@ export class WorkerHost<T> {
       event.preventDefault();
       kill(`The ${name} engine crashed (${event.message || 'worker error'}); it will restart on the next request.`);
     });
-    worker.addEventListener('message', (event) => {
-      if (event.data === PROGRESS_MESSAGE && this.live?.worker === worker) this.live.progressAt = Date.now();
+    worker.addEventListener('message', ({ data }) => {
+      if (this.live?.worker !== worker) return;
+      if (data === PROGRESS_MESSAGE) this.live.progressAt = Date.now();
+      else if ((data as BlockingNotice | null)?.type === PROGRESS_MESSAGE)
+        this.live.progressAt = Date.now() + (data as BlockingNotice).ms;
     });
     worker.addEventListener('messageerror', () =>
       kill(`The ${name} engine sent an unreadable message; it will restart on the next request.`),

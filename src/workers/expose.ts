@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import { CancelToken } from '../protocol/cancel';
-import { PROGRESS_MESSAGE, type EngineControl } from '../protocol/control';
+import { PROGRESS_MESSAGE, type BlockingNotice, type EngineControl } from '../protocol/control';
 import { registerEngineErrors } from '../protocol/transfer';
 
 /** Marks an endpoint that already answers; a symbol in the global registry, so every copy of this module sees it. */
@@ -48,5 +48,26 @@ export function reportProgress(): void {
   const now = Date.now();
   if (now - lastReport < 200) return;
   lastReport = now;
-  (globalThis as unknown as { postMessage(message: unknown): void }).postMessage(PROGRESS_MESSAGE);
+  post(PROGRESS_MESSAGE);
+}
+
+const post = (message: string | BlockingNotice) =>
+  (globalThis as unknown as { postMessage(message: unknown): void }).postMessage(message);
+
+/**
+ * Wraps long calls that block the worker's event loop (no ping can be answered meanwhile): each
+ * announces how long it may take — `firstMs` before anything was measured, then four times the last
+ * measured time per unit of work, at least 30 s — so the host's watchdog waits for it and still
+ * replaces a worker that hangs.
+ */
+export function blockingRuns(firstMs: number) {
+  let msPerUnit: number | undefined;
+  return async <T>(units: number, run: () => Promise<T>): Promise<T> => {
+    post({ type: PROGRESS_MESSAGE, ms: msPerUnit === undefined ? firstMs : Math.max(30_000, 4 * msPerUnit * units) });
+    const start = performance.now();
+    const result = await run();
+    msPerUnit = (performance.now() - start) / Math.max(1, units);
+    post(PROGRESS_MESSAGE);
+    return result;
+  };
 }

@@ -1,15 +1,23 @@
 import { decodeMono } from '../audio/mono';
 import { loadIndicConformer, type StartedIndicConformer } from '../models/indic-conformer/load';
 import { transcribeIndic } from '../models/indic-conformer/transcribe';
-import { MAX_TRANSCRIPTION_SECONDS, type IndicJob, type IndicResult } from '../protocol/audio';
-import { cancelToken, exposeEngine } from './expose';
+import {
+  MAX_TRANSCRIPTION_SECONDS,
+  type IndicJob,
+  type IndicResult,
+  type TranscriptionEvents,
+} from '../protocol/audio';
+import { blockingRuns, cancelToken, exposeEngine } from './expose';
 import { modelSlot } from './model-slot';
 import { freshSilero } from './silero';
 
 const load = modelSlot<StartedIndicConformer>('IndicConformer speech recognition model', loadIndicConformer);
 
+/** A window's encoder run blocks the worker: 600M real shapes take minutes per window on 2 loaded cores. */
+const blocking = blockingRuns(300_000);
+
 const api = {
-  async transcribe(job: IndicJob): Promise<IndicResult> {
+  async transcribe(job: IndicJob, events?: TranscriptionEvents): Promise<IndicResult> {
     const token = cancelToken();
     const cancelled = () => token.cancelled;
     const { samples } = await decodeMono(job.audio, 16000, { maxSeconds: MAX_TRANSCRIPTION_SECONDS });
@@ -22,6 +30,8 @@ const api = {
       words: job.words,
       speech,
       cancelled,
+      blocking,
+      onText: events && ((soFar: string) => void events.text(soFar)),
     });
     return { transcript, backend: started.backend, dtype: started.dtype };
   },

@@ -200,6 +200,50 @@ test.describe('speech-stt-v1 runs IndicConformer in the page for the 22 schedule
     });
     expect(perConfig!.body).toBe(expected);
   });
+
+  test('stream: true through the openai SDK: a delta per 15 s window, joined they are the whole text', async ({
+    page,
+  }) => {
+    await openHarness(page);
+    const events = await page.evaluate(
+      async ({ whisper, indicURL, audio }) => {
+        const ai = window.Vaani.createVaani({
+          backend: 'wasm',
+          models: {
+            'speech-stt-v1': {
+              whisper: { baseURL: whisper, dtype: 'fp32' },
+              indic: { baseURL: indicURL, dtype: 'fp32' },
+            },
+          },
+        });
+        // Default retries.
+        const client = new window.OpenAI({
+          baseURL: ai.baseURL,
+          apiKey: 'k',
+          fetch: ai.fetch,
+          dangerouslyAllowBrowser: true,
+        });
+        const file = new File([await (await fetch(audio)).blob()], 'talk.wav', { type: 'audio/wav' });
+        const stream = await client.audio.transcriptions.create({
+          file,
+          model: 'speech-stt-v1',
+          language: 'sat',
+          stream: true,
+        } as never);
+        const out: { type: string; delta?: string; text?: string }[] = [];
+        for await (const event of stream as unknown as AsyncIterable<{ type: string }>) out.push(event);
+        ai.dispose();
+        return out;
+      },
+      { whisper: `${WHISPER_ROOT}tiny/`, indicURL: INDIC_URL, audio: `${WHISPER_ROOT}${JFK_X4}` },
+    );
+    const deltas = events.filter((event) => event.type === 'transcript.text.delta');
+    const done = events.at(-1)!;
+    expect(done.type).toBe('transcript.text.done');
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.map((event) => event.delta).join('')).toBe(done.text);
+    expect(done.text).toBe(await expectedText('jfkX4', 'sat'));
+  });
 });
 
 test.describe('routing between IndicConformer and Whisper', () => {

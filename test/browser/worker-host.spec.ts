@@ -6,6 +6,7 @@ type Api = {
   sum(n: number): number;
   slow(ms: number): number;
   busy(ms: number): boolean;
+  block(ms: number, announced: number): number;
   crash(): void;
   hang(): void;
   count(): number;
@@ -76,6 +77,24 @@ test('a job that keeps the worker busy but reports progress runs past the stall 
   expect(result.busy).toBe(true);
   expect(result.ms).toBeGreaterThan(3000);
   expect(result.hung).toBe('engine_crashed');
+});
+
+test('a long blocking call it announced runs past the stall limit; past the announced time the worker is replaced', async ({
+  page,
+}) => {
+  const result = await page.evaluate(async () => {
+    const host = new window.WorkerHost<Api>({
+      name: 'test',
+      stallMs: 800,
+      create: () => new Worker(window.testWorkerURL, { type: 'module' }),
+    });
+    const announced = await host.run((api) => api.block(2500, 5000)).catch((e) => e.code);
+    const overran = await host.run((api) => api.block(6000, 1000)).catch((e) => e.code);
+    const next = await host.run((api) => api.sum(4));
+    host.dispose();
+    return { announced, overran, next };
+  });
+  expect(result).toEqual({ announced: 2500, overran: 'engine_crashed', next: 10 });
 });
 
 test('jobs queue one at a time, past the bound they get a 429, aborted waiters leave the queue', async ({ page }) => {

@@ -18,6 +18,10 @@ export interface IndicTranscribeOptions {
   /** Silero speech probabilities of the audio, one per VAD_FRAME samples. */
   speech: Float32Array;
   cancelled(): boolean;
+  /** Runs each window's encoder call (one long blocking run), given the window's samples. */
+  blocking?<T>(samples: number, run: () => Promise<T>): Promise<T>;
+  /** Called with the whole text so far after each window (`stream: true`). */
+  onText?(soFar: string): void;
 }
 
 interface RegionTokens {
@@ -36,6 +40,15 @@ const meanSpeech = (speech: Float32Array, { start, end }: Span) => {
   for (let i = from; i < to; i++) sum += speech[i] ?? 0;
   return sum / (to - from);
 };
+
+const blockingAsIs = <T>(_: number, run: () => Promise<T>) => run();
+
+/** The transcript's text: each region's words, regions joined by a space. */
+const textOf = (parts: RegionTokens[]) =>
+  parts
+    .map((part) => joinText(part.tokens))
+    .join(' ')
+    .trim();
 
 /**
  * Speech to text with IndicConformer: VAD-cut windows of at most 15 s, each encoded once and
@@ -67,7 +80,8 @@ export async function transcribeIndic(
   const parts: RegionTokens[] = [];
   for (const window of windows) {
     if (options.cancelled()) break;
-    const encoded = await model.encode(samples.subarray(window.start, window.end));
+    const audio = samples.subarray(window.start, window.end);
+    const encoded = await (options.blocking ?? blockingAsIs)(audio.length, () => model.encode(audio));
     const { tokens, avgLogprob } =
       options.decoding === 'rnnt'
         ? { tokens: await model.rnnt(encoded, options.language, options.cancelled), avgLogprob: 0 }
@@ -88,6 +102,7 @@ export async function transcribeIndic(
     }
     for (const part of byRegion)
       if (part.tokens.length) parts.push({ ...part, offset, frameSeconds: encoded.frameSeconds, avgLogprob });
+    if (tokens.length) options.onText?.(textOf(parts));
   }
   const segments: Segment[] = [];
   const words: Word[] = [];
@@ -111,10 +126,7 @@ export async function transcribeIndic(
     task: 'transcribe',
     language: indicLanguageName(options.language),
     duration: samples.length / SAMPLE_RATE,
-    text: segments
-      .map((segment) => segment.text)
-      .join('')
-      .trim(),
+    text: textOf(parts),
     segments,
     ...(options.words ? { words } : {}),
   };

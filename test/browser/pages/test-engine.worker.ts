@@ -1,4 +1,4 @@
-import { cancelToken, exposeEngine, reportProgress } from '../../../src/workers/expose';
+import { blockingRuns, cancelToken, exposeEngine, reportProgress } from '../../../src/workers/expose';
 
 /** A worker that really computes, and can be told to crash or hang, for WorkerHost tests. */
 exposeEngine({
@@ -25,6 +25,14 @@ exposeEngine({
       reportProgress();
     }
     return steps > 0;
+  },
+  /** Blocks the event loop for `ms` without reporting, after announcing up to `announced` ms. */
+  block(ms: number, announced: number) {
+    return blockingRuns(announced)(1, async () => {
+      const end = Date.now() + ms;
+      while (Date.now() < end);
+      return ms;
+    });
   },
   hang() {
     const end = Date.now() + 60_000;
