@@ -13,29 +13,40 @@ export interface BatchLimits {
   maxBatch: number;
   /** Rows × padded length per run, bounding memory for long inputs. */
   maxTokens: number;
+  /**
+   * What one more session run costs, in padded tokens (reading every weight once more, launching
+   * every kernel once more). Splitting a batch pays this to save padding.
+   */
+  runCost: number;
 }
 
 /**
- * Length buckets: inputs sorted by length and cut into runs of similar lengths, so a short text
- * is not padded to a long one's length. A run ends at `maxBatch` rows or when its padded size
- * would pass `maxTokens`.
+ * Length buckets: inputs sorted by length and cut into runs of similar lengths, so a short text is
+ * not padded to a long one's length. The cut is the cheapest one — padded tokens plus `runCost`
+ * per run — found exactly by dynamic programming over the sorted lengths; a run holds at most
+ * `maxBatch` rows and, unless it is one input alone, at most `maxTokens` padded tokens.
  */
 export function planBatches(lengths: readonly number[], limits: BatchLimits): BatchPlan {
   const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
-  const batches: number[][] = [];
-  let current: number[] = [];
-  let paddedTokens = 0;
-  const close = () => {
-    if (!current.length) return;
-    paddedTokens += current.length * lengths[current[current.length - 1]!]!;
-    batches.push(current);
-    current = [];
-  };
-  for (const index of order) {
-    const longest = lengths[index]!;
-    if (current.length >= limits.maxBatch || (current.length + 1) * longest > limits.maxTokens) close();
-    current.push(index);
+  const sorted = order.map((index) => lengths[index]!);
+  // cost[i]: cheapest plan for the i shortest inputs; from[i]: where its last run starts.
+  const cost = new Float64Array(sorted.length + 1);
+  const from = new Int32Array(sorted.length + 1);
+  for (let end = 1; end <= sorted.length; end++) {
+    const longest = sorted[end - 1]!;
+    cost[end] = Infinity;
+    for (let start = end - 1; start >= Math.max(0, end - limits.maxBatch); start--) {
+      const rows = end - start;
+      if (rows > 1 && rows * longest > limits.maxTokens) break;
+      const total = cost[start]! + rows * longest + limits.runCost;
+      if (total < cost[end]!) [cost[end], from[end]] = [total, start];
+    }
   }
-  close();
-  return { batches, tokens: lengths.reduce((sum, n) => sum + n, 0), paddedTokens };
+  const batches: number[][] = [];
+  let paddedTokens = 0;
+  for (let end = sorted.length; end > 0; end = from[end]!) {
+    batches.unshift(order.slice(from[end], end));
+    paddedTokens += (end - from[end]!) * sorted[end - 1]!;
+  }
+  return { batches, tokens: sorted.reduce((sum, n) => sum + n, 0), paddedTokens };
 }

@@ -18,8 +18,11 @@ export interface Embedded {
 const PAST = /^past_key_values\.\d+\.(key|value)$/;
 const int64 = (values: ArrayLike<number>) => BigInt64Array.from(Array.from(values), BigInt);
 
-/** Default run limits: 32 rows, 16k padded tokens (memory for long inputs stays bounded). */
-export const DEFAULT_LIMITS: BatchLimits = { maxBatch: 32, maxTokens: 16_384 };
+/**
+ * Default run limits: 32 rows, 16k padded tokens (memory for long inputs stays bounded), and a run
+ * costing as much as RUN_COST padded tokens (measured: see bench/scenarios/memory.ts).
+ */
+export const DEFAULT_LIMITS: BatchLimits = { maxBatch: 32, maxTokens: 16_384, runCost: 8 };
 
 /**
  * Runs a sentence-embedding graph over token sequences: length-bucketed batches, right padding,

@@ -79,15 +79,45 @@ describe('pool', () => {
 describe('planBatches', () => {
   it('buckets by length: less padding than arrival order, every input once', () => {
     const lengths = [3, 120, 4, 118, 5, 119, 6, 121];
-    const plan = planBatches(lengths, { maxBatch: 4, maxTokens: 100_000 });
+    const plan = planBatches(lengths, { maxBatch: 4, maxTokens: 100_000, runCost: 8 });
     expect(plan.batches.flat().sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(plan.tokens).toBe(496);
     const naive = 4 * 120 + 4 * 121;
     expect(plan.paddedTokens).toBe(4 * 6 + 4 * 121);
     expect(plan.paddedTokens).toBeLessThan(naive);
   });
+  it('splits a batch only where the padding saved outweighs the cost of another run', () => {
+    const lengths = [10, 40, 10, 10, 10];
+    expect(planBatches(lengths, { maxBatch: 32, maxTokens: 16_384, runCost: 8 }).batches).toEqual([[0, 2, 3, 4], [1]]);
+    expect(planBatches(lengths, { maxBatch: 32, maxTokens: 16_384, runCost: 1000 }).batches).toEqual([[0, 2, 3, 4, 1]]);
+  });
+  it('finds the cheapest cut: the same cost as trying every cut of the sorted lengths', () => {
+    let seed = 3;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed);
+    const cheapest = (sorted: number[], limits: { maxBatch: number; runCost: number }): number =>
+      sorted.length === 0
+        ? 0
+        : Math.min(
+            ...Array.from({ length: Math.min(limits.maxBatch, sorted.length) }, (_, k) => {
+              const rows = k + 1;
+              return cheapest(sorted.slice(0, -rows), limits) + rows * sorted.at(-1)! + limits.runCost;
+            }),
+          );
+    for (let trial = 0; trial < 40; trial++) {
+      const lengths = Array.from({ length: 1 + (next() % 9) }, () => 1 + (next() % 60));
+      const limits = { maxBatch: 1 + (next() % 5), maxTokens: 1e9, runCost: next() % 30 };
+      const plan = planBatches(lengths, limits);
+      expect(plan.batches.flat().sort((a, b) => a - b)).toEqual(lengths.map((_, i) => i));
+      expect(plan.paddedTokens + plan.batches.length * limits.runCost).toBe(
+        cheapest(
+          [...lengths].sort((a, b) => a - b),
+          limits,
+        ),
+      );
+    }
+  });
   it('a run stays under maxTokens', () => {
-    const plan = planBatches([100, 100, 100, 100], { maxBatch: 32, maxTokens: 250 });
+    const plan = planBatches([100, 100, 100, 100], { maxBatch: 32, maxTokens: 250, runCost: 8 });
     expect(plan.batches).toEqual([
       [0, 1],
       [2, 3],

@@ -54,7 +54,7 @@ for (const [name, options] of [
       loaded = await loadEncoder(directoryLoader(fixture.dir), {
         backend: 'wasm',
         ort,
-        limits: { maxBatch: 4, maxTokens: 4096 },
+        limits: { maxBatch: 4, maxTokens: 4096, runCost: 8 },
       });
       env.localModelPath = `${dirname(fixture.dir)}/`;
       env.allowRemoteModels = false;
