@@ -3,6 +3,8 @@ import type { ModelInfo } from './api';
 import type { Service } from './service';
 import { byId, describeError, el, fillSelect, say } from './ui';
 
+const DEFAULT_MODEL = 'chat-v2';
+
 /** The Chat tab: a streamed conversation with a model picker, Stop, the backend and tokens/s. */
 export function mountChat(service: Service): void {
   const form = byId<HTMLFormElement>('chat-form');
@@ -32,10 +34,15 @@ export function mountChat(service: Service): void {
           label: `${m.id}${m.runs_on.local.length ? ' (in this browser)' : m.runs_on.remote ? ' (remote)' : ''}`,
         })),
       );
+      if (!picked && chat.some((m) => m.id === DEFAULT_MODEL)) model.value = DEFAULT_MODEL;
     } catch (error) {
       say(status, `Could not list models: ${describeError(error)}`, 'error');
     }
   }
+
+  /** chat-v2 (the small model) unless the user picked another. */
+  let picked = false;
+  model.addEventListener('change', () => (picked = true));
 
   const message = (role: string, text: string) => {
     const node = el(
@@ -57,8 +64,9 @@ export function mountChat(service: Service): void {
   }
 
   async function ask(text: string) {
-    history.push({ role: 'user', content: text });
-    message('user', text);
+    const turn: ChatCompletionMessageParam = { role: 'user', content: text };
+    history.push(turn);
+    const asked = message('user', text);
     const out = message('assistant', '');
     running = new AbortController();
     send.disabled = true;
@@ -107,19 +115,33 @@ export function mountChat(service: Service): void {
       );
       byId('chat-speed').textContent = `${(tokens / Math.max(seconds, 1e-3)).toFixed(1)} tok/s`;
     } catch (error) {
+      if (!running.signal.aborted) backend.textContent = '—';
       say(
         status,
         running.signal.aborted ? `Stopped after ${tokens} chunks.` : describeError(error),
         running.signal.aborted ? 'info' : 'error',
       );
     } finally {
-      history.push({ role: 'assistant', content: out.textContent ?? '' });
+      if (out.textContent) history.push({ role: 'assistant', content: out.textContent });
+      else {
+        // Nothing came back: the turn is not part of the conversation, so it is not sent again.
+        history.splice(history.indexOf(turn), 1);
+        out.parentElement!.remove();
+        asked.parentElement!.classList.add('failed');
+        asked.parentElement!.title = 'Not answered: not sent again with the next message';
+      }
       send.disabled = false;
       stop.disabled = true;
       running = undefined;
     }
   }
 
+  // Enter sends, Shift+Enter is a new line (and Enter while an input method composes is its own).
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+    event.preventDefault();
+    form.requestSubmit();
+  });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const text = input.value.trim();

@@ -43,15 +43,22 @@ function watchDownloads(service: Service) {
   });
 }
 
+async function webGpuState(): Promise<string> {
+  if (!('gpu' in navigator)) return 'no WebGPU in this browser';
+  const adapter = await navigator.gpu.requestAdapter().catch(() => null);
+  if (!adapter) return 'WebGPU API but no adapter (WASM only)';
+  return `WebGPU adapter${adapter.features.has('shader-f16') ? ' with shader-f16' : ''}`;
+}
+
 async function main() {
   const service = new Service();
   const clip = new Clip();
-  byId('environment').textContent = [
-    crossOriginIsolated
-      ? 'cross-origin isolated (WASM threads on)'
-      : 'not cross-origin isolated (single-threaded WASM)',
-    'gpu' in navigator ? 'WebGPU present' : 'no WebGPU',
-  ].join(' · ');
+  const isolation = crossOriginIsolated
+    ? 'cross-origin isolated (WASM threads on)'
+    : 'not cross-origin isolated (single-threaded WASM)';
+  byId('environment').textContent = `${isolation} · looking for a WebGPU adapter…`;
+  // The API alone is not a GPU: say WebGPU only when an adapter answers, as the runtimes will ask.
+  void webGpuState().then((webgpu) => (byId('environment').textContent = `${isolation} · ${webgpu}`));
   service.addEventListener('change', () => {
     say(byId('source'), service.source.reason, service.source.mode === 'folder' ? 'info' : 'ok');
     byId('plugins').textContent = service.plugins.length

@@ -165,9 +165,29 @@ test('settings persist, and chat streams text from the model in the local folder
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
   await expect(page.locator('#settings-modelFiles')).toHaveValue('folder');
 
+  // The environment line says what the runtimes will find: an adapter, or none.
+  await expect(page.locator('#environment')).toHaveText(
+    /· (WebGPU adapter( with shader-f16)?|WebGPU API but no adapter \(WASM only\)|no WebGPU in this browser)$/,
+  );
+  const adapter = await page.evaluate(async () => !!(await navigator.gpu?.requestAdapter()));
+  await expect(page.locator('#environment')).toContainText(adapter ? 'WebGPU adapter' : 'no');
+
   await page.click('nav a[href="#chat"]');
-  await expect(page.locator('#chat-model option[value="chat-v2"]')).toHaveCount(1);
-  await page.selectOption('#chat-model', 'chat-v2');
+  // The small model is the default.
+  await expect(page.locator('#chat-model')).toHaveValue('chat-v2');
+  // A turn that fails (max_tokens 0 is a 400) leaves no empty answer and is not sent again.
+  await page.fill('#chat-max-tokens', '0');
+  await page.fill('#chat-input', 'This one fails.');
+  await page.press('#chat-input', 'Enter');
+  await expect(page.locator('#chat-status')).toContainText('max_tokens');
+  await expect(page.locator('.message.assistant')).toHaveCount(0);
+  await expect(page.locator('.message.user.failed')).toHaveCount(1);
+  await expect(page.locator('#chat-backend')).toHaveText('—');
+  // Shift+Enter is a new line, Enter sends.
+  await page.fill('#chat-input', 'Name three');
+  await page.press('#chat-input', 'Shift+Enter');
+  await expect(page.locator('#chat-input')).toHaveValue('Name three\n');
+  await expect(page.locator('.message.user')).toHaveCount(1);
   await page.fill('#chat-max-tokens', '24');
   await page.fill('#chat-temperature', '0');
   await page.fill('#chat-input', 'Name three rivers of India.');
@@ -203,7 +223,7 @@ test('settings persist, and chat streams text from the model in the local folder
 
   await page.fill('#chat-max-tokens', '8');
   await page.fill('#chat-input', 'And a short one.');
-  await page.click('#chat-send');
+  await page.press('#chat-input', 'Enter');
   await expect(page.locator('#chat-status')).toContainText('tokens/s', { timeout: 60_000 });
   await expect(page.locator('.message.assistant span')).toHaveCount(2);
   expect(errors).toEqual([]);
