@@ -42,7 +42,9 @@ export interface VoiceList {
 export interface ModelInfo {
   id: string;
   product: string;
+  /** The local engine's context once it has loaded, else the catalogue's (the remote service's). */
   context_window: number | null;
+  context_window_remote: number | null;
   price: { currency: string; amount: number | null; per: string };
   status: 'available' | 'coming_soon';
   runs_on: { local: string[]; remote: boolean };

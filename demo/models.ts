@@ -3,11 +3,21 @@ import type { Service } from './service';
 import { byId, describeError, el, formatBytes, say } from './ui';
 import type { ModelProgress } from './vaani';
 
-const formatContext = (tokens: number | null) => (tokens === null ? '—' : `${Math.round(tokens / 1024)}K`);
+const kilo = (tokens: number) => (tokens < 1024 ? `${tokens}` : `${Math.round(tokens / 1024)}K`);
+/** The context the engine here reported once loaded; before that, the catalogue's figure is the remote's. */
+const formatContext = (model: ModelInfo) => {
+  if (model.context_window === null) return '—';
+  if (model.context_window !== model.context_window_remote) return `${kilo(model.context_window)} here`;
+  return model.runs_on.local.length
+    ? `${kilo(model.context_window)} remote · here once loaded`
+    : kilo(model.context_window);
+};
 const formatPrice = ({ amount, per }: ModelInfo['price']) =>
   amount === null ? `billed per ${per}` : `₹${amount} / ${per}`;
 const formatRate = (progress: ModelProgress) =>
-  `${formatBytes(progress.loaded)} of ${formatBytes(progress.total)} · ${formatBytes(progress.rate)}/s${progress.eta !== undefined ? ` · ${Math.ceil(progress.eta)} s left` : ''}`;
+  progress.fraction === 1
+    ? `done · ${formatBytes(progress.total ?? progress.loaded)}`
+    : `${formatBytes(progress.loaded)} of ${formatBytes(progress.total)} · ${formatBytes(progress.rate)}/s${progress.eta !== undefined ? ` · ${Math.ceil(progress.eta)} s left` : ''}`;
 
 /** The Models tab: GET /v1/models with cache state, downloads with progress bars, cache usage. */
 export function mountModels(service: Service): void {
@@ -34,17 +44,17 @@ export function mountModels(service: Service): void {
     const download = el('button', { textContent: 'Download', type: 'button' });
     const cancel = el('button', { textContent: 'Cancel', type: 'button', hidden: true });
     const remove = el('button', { textContent: 'Delete', type: 'button' });
-    const runsOn =
-      [...model.runs_on.local, ...(model.runs_on.remote ? ['remote'] : [])].join(', ') || 'not in this build';
+    const places = [...model.runs_on.local, ...(model.runs_on.remote ? ['remote'] : [])];
+    const state = model.status !== 'available' ? 'coming soon' : places.length ? 'available' : 'not in this build';
     const tr = el(
       'tr',
       { dataset: { model: model.id } },
       el('td', { textContent: model.id }),
       el('td', { textContent: model.product }),
-      el('td', { textContent: formatContext(model.context_window) }),
+      el('td', { textContent: formatContext(model) }),
       el('td', { textContent: formatPrice(model.price) }),
-      el('td', { textContent: model.status === 'available' ? 'available' : 'coming soon' }),
-      el('td', { textContent: runsOn }),
+      el('td', { textContent: state }),
+      el('td', { textContent: places.join(', ') || '—' }),
       cache,
       el('td', {}, download, cancel, remove, bar, detail),
     );
@@ -56,9 +66,11 @@ export function mountModels(service: Service): void {
         download.disabled = state.state === 'cached';
         remove.disabled = state.bytes === 0;
       } catch (error) {
+        // No files to download: nothing to do. Files out of reach: Download stays, and says why when pressed.
         const unknown = (error as { code?: string }).code === 'unknown_model';
-        cache.textContent = unknown ? '— (no files to download)' : `unknown: ${describeError(error)}`;
-        download.disabled = remove.disabled = true;
+        cache.textContent = unknown ? '— (no files to download)' : `not checked: ${describeError(error)}`;
+        download.disabled = unknown;
+        remove.disabled = true;
       }
     };
     download.addEventListener('click', async () => {
@@ -75,6 +87,7 @@ export function mountModels(service: Service): void {
           },
         });
         bar.value = 1;
+        detail.textContent = 'done';
         say(status, `${model.id} is cached: it loads offline from now on.`, 'ok');
       } catch (error) {
         say(status, `${model.id}: ${describeError(error)}`, stop.signal.aborted ? 'info' : 'error');
@@ -103,7 +116,8 @@ export function mountModels(service: Service): void {
     try {
       const { data } = await service.client.models.list();
       body.replaceChildren(...(data as unknown as ModelInfo[]).map(row));
-      say(status, service.source.reason, service.source.mode === 'folder' ? 'info' : 'ok');
+      // Where files come from is said once, at the top of the page.
+      say(status, `${data.length} models.`, 'ok');
       await showUsage();
     } catch (error) {
       say(status, `Could not list models: ${describeError(error)}`, 'error');
