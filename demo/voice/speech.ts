@@ -48,9 +48,20 @@ export function mountSpeech(service: Service): void {
     }
   }
 
+  /** No clip from an earlier request stays next to a new one's progress or error. */
+  const clear = () => {
+    player.pause();
+    player.removeAttribute('src');
+    player.load();
+    URL.revokeObjectURL(download.href);
+    download.removeAttribute('href');
+    download.hidden = true;
+  };
+
   button.addEventListener('click', async () => {
     say(status, `Speaking with ${voice.value}…`, 'busy');
     button.disabled = true;
+    clear();
     const started = performance.now();
     try {
       const response = await ensureOk(
@@ -69,7 +80,6 @@ export function mountSpeech(service: Service): void {
         }),
       );
       const wav = await response.blob();
-      URL.revokeObjectURL(download.href);
       download.href = URL.createObjectURL(wav);
       download.download = `speech.${format.value}`;
       download.textContent = `Download ${format.value.toUpperCase()}`;
