@@ -7,8 +7,14 @@ import { VAD_FRAME } from './vad-frame';
 export interface VadOptions {
   /** Speech probability at which speech starts (Silero's output, 0–1). Default 0.5. */
   threshold?: number;
-  /** Stop after this much silence once speech has been heard, in ms. Default 1000. */
+  /**
+   * Stop after this much silence once speech has been heard, in ms. Default 1600: the longest pauses
+   * inside a sentence in the recorded speech of ../shared/audio are about 1.0 s (JFK after "my
+   * fellow Americans", Common Voice between phrases), which a 1000 ms default cut at.
+   */
   silenceMs?: number;
+  /** Speech must last this long (ms above threshold in a row) to count: a click or a cough does not start it. Default 250. */
+  minSpeechMs?: number;
   /** Audio kept before the first and after the last speech, in ms. Default 100. */
   padMs?: number;
 }
@@ -20,6 +26,8 @@ export interface SpeechSpan {
 }
 
 const RATE = 16000;
+/** Milliseconds of `frames` VAD frames. */
+const ms = (frames: number) => (frames * VAD_FRAME * 1000) / RATE;
 
 /**
  * Feeds 16 kHz audio to Silero VAD in its worker, frame by frame, and tracks where speech starts
@@ -36,9 +44,12 @@ export class SpeechTracker {
   private firstSpeech: number | undefined;
   private lastSpeech: number | undefined;
   private speaking = false;
+  /** Frames above threshold in a row, before speech has started. */
+  private run = 0;
   private work: Promise<void>;
   readonly threshold: number;
   readonly silenceMs: number;
+  readonly minSpeechMs: number;
   readonly padMs: number;
 
   constructor(
@@ -46,7 +57,8 @@ export class SpeechTracker {
     private readonly events: { speechStart(): void; speechEnd(): void; silence(): void },
   ) {
     this.threshold = options.threshold ?? 0.5;
-    this.silenceMs = options.silenceMs ?? 1000;
+    this.silenceMs = options.silenceMs ?? 1600;
+    this.minSpeechMs = options.minSpeechMs ?? 250;
     this.padMs = options.padMs ?? 100;
     this.work = this.host.run((api) => api.reset(new URL(sileroURL, globalThis.location?.href).href));
   }
@@ -68,17 +80,14 @@ export class SpeechTracker {
   private track(probabilities: Float32Array): void {
     for (const p of probabilities) {
       const frame = this.frames++;
-      if (p >= this.threshold) {
-        this.firstSpeech ??= frame;
-        if (!this.speaking) this.events.speechStart();
+      this.run = p >= this.threshold ? this.run + 1 : 0;
+      if (!this.speaking && this.run > 0 && ms(this.run) >= this.minSpeechMs) {
+        this.firstSpeech ??= frame - this.run + 1;
+        this.events.speechStart();
         this.speaking = true;
       }
       if (this.speaking && p >= this.threshold - 0.15) this.lastSpeech = frame;
-      if (
-        this.speaking &&
-        this.lastSpeech !== undefined &&
-        ((frame - this.lastSpeech) * VAD_FRAME * 1000) / RATE >= this.silenceMs
-      ) {
+      if (this.speaking && this.lastSpeech !== undefined && ms(frame - this.lastSpeech) >= this.silenceMs) {
         this.speaking = false;
         this.events.speechEnd();
         this.events.silence();
