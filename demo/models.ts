@@ -60,6 +60,12 @@ export function mountModels(service: Service): void {
     );
 
     const refresh = async () => {
+      if (service.source.missing.includes(model.id)) {
+        // Not in the folder: say so and how to get it, without probing for files that are not there.
+        cache.textContent = `not in the folder: npx vaani pull ${model.id} --to public/models`;
+        remove.disabled = true;
+        return;
+      }
       try {
         const state = await service.ai.models.status(model.id);
         cache.textContent = `${state.state} · ${formatBytes(state.bytes)}${state.total ? ` of ${formatBytes(state.total)}` : ''}`;

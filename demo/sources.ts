@@ -5,6 +5,8 @@ const HUB_PROBE = 'https://huggingface.co/onnx-community/Qwen3-0.6B-ONNX/resolve
 
 export interface FileSource {
   mode: 'hub' | 'folder';
+  /** Folder mode: the local models whose sub-folder is missing (each points at it anyway). */
+  missing: string[];
   /** Why this source was chosen, shown on screen. */
   reason: string;
   models: NonNullable<VaaniOptions['models']>;
@@ -23,12 +25,17 @@ interface FolderIndex {
   models: Record<string, { name: string; size: number }[]>;
 }
 
+/** The models with engines in this build (`npx vaani pull <id>` fetches each into the folder). */
+const LOCAL_MODELS = ['chat-v2', 'chat-v2-pro', 'code-v1', 'code-v1-base', 'agent-v1', 'speech-stt-v1', 'embed-v1'];
+
 /** IndicConformer's folder beside speech-stt-v1's (Whisper) one. */
 const INDIC_FOLDER = 'speech-stt-v1.indic';
 
 /**
  * Each sub-folder of the local folder becomes `models[id] = { baseURL, files }`; speech-stt-v1.indic/
- * is speech-stt-v1's IndicConformer (without it, a local folder means Whisper only).
+ * is speech-stt-v1's IndicConformer (without it, a local folder means Whisper only). Every other
+ * local model points at the folder too, so using it names the folder, the missing files and the
+ * `vaani pull` line instead of reaching for the hub.
  */
 export async function folderModels(folder: string): Promise<FileSource['models']> {
   const base = new URL(folder.replace(/\/?$/, '/'), location.href);
@@ -41,6 +48,7 @@ export async function folderModels(folder: string): Promise<FileSource['models']
       .filter((id) => id !== INDIC_FOLDER)
       .map((id) => [id, source(id)]),
   );
+  for (const id of LOCAL_MODELS) models[id] ??= { baseURL: new URL(`${id}/`, base).href };
   if (models['speech-stt-v1'])
     models['speech-stt-v1'] = {
       ...models['speech-stt-v1'],
@@ -62,15 +70,17 @@ export async function servedPlugins(): Promise<FileSource['models']> {
 
 /** Decides where model files come from and says why. */
 export async function chooseSource(mode: 'auto' | 'hub' | 'folder', folder: string): Promise<FileSource> {
-  if (mode === 'hub') return { mode: 'hub', reason: 'Model files come from the model hub (Settings).', models: {} };
+  if (mode === 'hub')
+    return { mode: 'hub', reason: 'Model files come from the model hub (Settings).', models: {}, missing: [] };
   if (mode === 'auto' && (await hubReachable()))
-    return { mode: 'hub', reason: 'Model files come from the model hub.', models: {} };
+    return { mode: 'hub', reason: 'Model files come from the model hub.', models: {}, missing: [] };
   const models = await folderModels(folder);
-  const ids = Object.keys(models);
+  const ids = Object.keys(models).filter((id) => models[id]?.files);
   const why = mode === 'auto' ? 'No model hub is reachable, so model' : 'Model';
   const what =
     ids.length > 0
       ? `models ${ids.join(', ')}`
-      : 'no models found there (put one sub-folder per model id, e.g. chat-v2/)';
-  return { mode: 'folder', reason: `${why} files come from the local folder ${folder} — ${what}.`, models };
+      : 'no models found there (put one sub-folder per model id, e.g. chat-v2/: npx vaani pull chat-v2 --to <folder>)';
+  const missing = LOCAL_MODELS.filter((id) => !models[id]?.files);
+  return { mode: 'folder', reason: `${why} files come from the local folder ${folder} — ${what}.`, models, missing };
 }
