@@ -1,3 +1,4 @@
+import './fonts';
 import { mountAgents } from './agents';
 import { mountChat } from './chat';
 import { mountCode } from './code';

@@ -16,7 +16,7 @@ export function mountWidgets(service: Service): void {
       .replace(/=""/g, '');
     const copy = el('button', { type: 'button', textContent: 'Copy' });
     copy.addEventListener('click', () => void navigator.clipboard?.writeText(html));
-    block.after(el('pre', { className: 'snippet' }, el('code', { textContent: html })), copy);
+    block.after(el('pre', { className: 'snippet', tabIndex: 0 }, el('code', { textContent: html })), copy);
   }
   const gallery = byId('widgets-gallery');
   const widgets = () => gallery.querySelectorAll('vaani-dictate, vaani-speak, vaani-chat, vaani-voice-assistant');

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { createServer, type ViteDevServer } from 'vite';
 import { ensureEncoderFixture } from '../fixtures/encoder/fixture-dir';
@@ -394,5 +395,86 @@ test('the Data tab ingests a document through the SDK, finds its passage, keeps 
   await expect(page.locator('#data-results li').first()).toContainText('[1] library.md');
   await page.click('#data-clear');
   await expect(page.locator('#data-status')).toContainText('Deleted 1 file(s) and the store.');
+  expect(errors).toEqual([]);
+});
+
+/** A greeting in each script the demo carries a Noto face for. */
+const SCRIPTS: Record<string, string> = {
+  'Noto Sans Devanagari': 'नमस्ते',
+  'Noto Sans Bengali': 'নমস্কার',
+  'Noto Sans Tamil': 'வணக்கம்',
+  'Noto Sans Telugu': 'నమస్కారం',
+  'Noto Sans Kannada': 'ನಮಸ್ಕಾರ',
+  'Noto Sans Malayalam': 'നമസ്കാരം',
+  'Noto Sans Gujarati': 'નમસ્તે',
+  'Noto Sans Gurmukhi': 'ਸਤ ਸ੍ਰੀ ਅਕਾਲ',
+  'Noto Sans Oriya': 'ନମସ୍କାର',
+  'Noto Nastaliq Urdu': 'آداب',
+  'Noto Sans Ol Chiki': 'ᱥᱟᱱᱛᱟᱲᱤ',
+  'Noto Sans Meetei Mayek': 'ꯃꯤꯇꯩ ꯂꯣꯟ',
+};
+
+test('tour: every tab at desktop and phone width fits, passes an accessibility scan, logs no error; every Indian script has its glyphs', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${message.text()} ${message.location().url}`);
+  });
+  // The local folder from the first load (the default, "auto", probes the hub first: an error offline).
+  await page.addInitScript(() =>
+    localStorage.setItem(
+      'vaani-demo-settings',
+      JSON.stringify({ modelFiles: 'folder', folder: '/models/', backend: 'wasm' }),
+    ),
+  );
+  await openDemo(page, errors);
+  const tabs = await page.locator('nav a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!.slice(1)));
+  expect(tabs.length).toBeGreaterThan(8);
+  const problems: string[] = [];
+  for (const [label, width, height] of [
+    ['desktop', 1280, 900],
+    ['phone', 390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const tab of tabs) {
+      await page.click(`nav a[href="#${tab}"]`);
+      await expect(page.locator(`#tab-${tab}`)).toBeVisible();
+      await page.screenshot({ path: test.info().outputPath(`tour-${label}-${tab}.png`), fullPage: true });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (overflow > 0) {
+        // Name what sticks out, so a failure says where to look.
+        const wide = await page.evaluate(() =>
+          [...document.querySelectorAll<HTMLElement>('body *')]
+            .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > innerWidth + 1)
+            .slice(0, 6)
+            .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}`),
+        );
+        problems.push(`${tab} at ${width} px is ${overflow} px too wide: ${wide.join(', ')}`);
+      }
+      const { violations } = await new AxeBuilder({ page }).include(`#tab-${tab}`).analyze();
+      const serious = violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+      if (serious.length) problems.push(`${tab} at ${width} px: ${JSON.stringify(serious)}`);
+    }
+  }
+  expect(problems).toEqual([]);
+  const { violations } = await new AxeBuilder({ page }).exclude('[id^="tab-"]').analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  // Each script's face is found for its text, loads, and then renders it.
+  const fonts = await page.evaluate(async (scripts) => {
+    const out: Record<string, { faces: number; check: boolean }> = {};
+    for (const [family, text] of Object.entries(scripts)) {
+      const faces = await document.fonts.load(`16px "${family}"`, text);
+      out[family] = { faces: faces.length, check: document.fonts.check(`16px "${family}"`, text) };
+    }
+    return out;
+  }, SCRIPTS);
+  for (const [family, { faces, check }] of Object.entries(fonts)) {
+    expect(faces, family).toBeGreaterThan(0);
+    expect(check, family).toBe(true);
+  }
   expect(errors).toEqual([]);
 });
