@@ -20,7 +20,7 @@ export type { FileObject, SearchResult, VectorStore, VectorStoreFile } from './p
 export type { Filter, Metadata, Scope, SearchMode } from './retrieval/index';
 export type { LevelDetail, Recorder, RecorderOptions, RecorderState, Recording } from './recorder/recorder';
 export type { SpeechSpan, VadOptions } from './recorder/vad';
-export type { ModelLoadOptions, Models } from './store';
+export type { ImportedFile, ModelLoadOptions, Models } from './store';
 export type { CachedModel, FileProgress, FileSpec, ModelProgress, ModelStatus, StoreOptions } from './store';
 
 /** The in-page /v1 service with every built-in engine registered. */

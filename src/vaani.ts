@@ -9,6 +9,7 @@ import { Recorder } from './recorder/recorder';
 import { Remote } from './runtime/remote';
 import { ModelStore } from './store';
 import { modelResolver } from './engines/model-files';
+import { modelSource, sourceBase } from './catalogue/sources';
 import type { Routing, Vaani, VaaniOptions } from './types';
 import { abortError } from './protocol/cancel';
 import { pageInstances } from './instances';
@@ -23,7 +24,9 @@ export function createVaaniWith(
   const realFetch = globalThis.fetch.bind(globalThis);
   const registry = new EngineRegistry();
   register(registry, options);
-  const models = new ModelStore(modelResolver(options, registry), options.store);
+  const models = new ModelStore(modelResolver(options, registry), options.store, (id) =>
+    sourceBase(modelSource(id, options.models)),
+  );
 
   const routing = (modelId: string): Routing =>
     typeof options.routing === 'string' ? options.routing : (options.routing?.[modelId] ?? 'local-first');

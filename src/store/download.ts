@@ -99,6 +99,21 @@ async function open(
   return { response: await get(job, watch, 0), start: 0 };
 }
 
+/**
+ * Caches a file the user supplies (`ai.models.import`) under the URL its model loads it from,
+ * through the same checked, chunked write as a download: size, ONNX start, SHA-256 when known.
+ */
+export async function storeBlob(job: Omit<DownloadJob, 'retries' | 'stallMs'>, blob: Blob): Promise<Manifest> {
+  await deleteFile(job.url);
+  const watch = stallWatch({ ...job, retries: 0, stallMs: 2 ** 31 - 1 });
+  try {
+    const response = new Response(blob, { headers: { 'content-length': String(blob.size) } });
+    return await fetchInto({ ...job, retries: 0, stallMs: 0 }, watch, { response, start: 0 });
+  } finally {
+    watch.stop();
+  }
+}
+
 async function attemptDownload(job: DownloadJob): Promise<Manifest> {
   const { url, chunkSize } = job;
   let partial = await readPartial(url);

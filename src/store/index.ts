@@ -26,6 +26,6 @@ export {
   type FolderManifest,
   type StoreLoaderOptions,
 } from './loader';
-export { ModelStore, type ModelLoadOptions, type ModelResolver, type Models } from './models';
+export { ModelStore, type ImportedFile, type ModelLoadOptions, type ModelResolver, type Models } from './models';
 export { RateMeter } from './progress';
 export type * from './types';

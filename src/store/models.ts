@@ -1,6 +1,8 @@
 import pLimit from 'p-limit';
 import { StoreError } from './errors';
-import { ensureFile } from './files';
+import { storeBlob } from './download';
+import { DEFAULT_CHUNK_SIZE, ensureFile } from './files';
+import { FOLDER_MANIFEST, parseFolderManifest } from './loader';
 import { cachedModels, clearAll, deleteModel, fileBytes, readRecord, storageAvailable, touchRecord } from './idb';
 import { ensureSpace } from './space';
 import { broadcast, listen, modelProgress, type StoreMessage } from './progress';
@@ -25,8 +27,17 @@ export interface ModelLoadOptions {
  * 'progress' ModelProgress (from any tab or worker loading a model), 'loaded' ModelStatus,
  * 'evicted' / 'deleted' { model }, 'cleared' {}.
  */
+/** A file for `import`: a `File` from a folder picker or a drop (its path inside the folder is read from `webkitRelativePath`), or a path and its bytes. */
+export type ImportedFile = File | { path: string; file: Blob };
+
 export interface Models extends EventTarget {
   load(id: string, options?: ModelLoadOptions): Promise<ModelStatus>;
+  /**
+   * Caches a model's files from disk under `id` (an air-gapped machine needs no server): each file
+   * is stored where the model loads it from, checked as downloads are (size, ONNX start, and each
+   * file's size and SHA-256 when a vaani-manifest.json is among them). Answers what was stored.
+   */
+  import(id: string, files: Iterable<ImportedFile>, options?: ModelLoadOptions): Promise<CachedModel>;
   status(id: string): Promise<ModelStatus>;
   cached(): Promise<CachedModel[]>;
   delete(id: string): Promise<boolean>;
@@ -44,6 +55,9 @@ interface Planned {
   size: number | undefined;
 }
 
+/** A picked or dropped file's path inside the chosen folder (the folder's own name dropped). */
+const relativePath = (file: File) => file.webkitRelativePath.split('/').slice(1).join('/') || file.name;
+
 async function headSize(url: string, signal?: AbortSignal): Promise<number | undefined> {
   const response = await fetch(url, { method: 'HEAD', cache: 'no-store', signal }).catch(() => undefined);
   const length =
@@ -58,6 +72,10 @@ export class ModelStore extends EventTarget implements Models {
   constructor(
     private readonly resolve: ModelResolver,
     private readonly options: StoreOptions = {},
+    /** Where a model's files are loaded from (its source's base URL). */
+    private readonly baseOf: (id: string) => string = () => {
+      throw new StoreError('unknown_model', 'This store cannot import: it knows no model sources.');
+    },
   ) {
     super();
   }
@@ -138,6 +156,65 @@ export class ModelStore extends EventTarget implements Models {
     const status = await this.status(id);
     this.dispatchEvent(new CustomEvent('loaded', { detail: status }));
     return status;
+  }
+
+  async import(id: string, files: Iterable<ImportedFile>, { signal, onProgress }: ModelLoadOptions = {}) {
+    if (!(await storageAvailable()))
+      throw new StoreError('storage_unavailable', `Model ${id} cannot be imported: IndexedDB is not available here.`);
+    const base = this.baseOf(id);
+    const given = [...files].map((item) => (item instanceof File ? { path: relativePath(item), file: item } : item));
+    if (!given.length) throw new StoreError('file_not_found', `No files were given to import as model ${id}.`);
+    const manifestFile = given.find((item) => item.path === FOLDER_MANIFEST);
+    const listed = manifestFile
+      ? parseFolderManifest(await manifestFile.file.text(), `${id}'s ${FOLDER_MANIFEST}`).files
+      : [];
+    const total = given.reduce((sum, item) => sum + item.file.size, 0);
+    await ensureSpace({ needed: total, model: id, budget: this.options.budget, file: `model ${id}`, url: base });
+    const urls: Record<string, string> = {};
+    let done = 0;
+    for (const { path, file } of given) {
+      signal?.throwIfAborted();
+      const url = new URL(path, base).href;
+      const spec = listed.find((entry) => entry.name === path) ?? { name: path, size: file.size };
+      const progress = (loaded: number) =>
+        onProgress?.(
+          modelProgress(id, [
+            {
+              file: path,
+              url,
+              model: id,
+              loaded: done + loaded,
+              total,
+              fraction: (done + loaded) / total,
+              rate: 0,
+              eta: undefined,
+            },
+          ]),
+        );
+      await storeBlob(
+        {
+          spec,
+          url,
+          model: id,
+          signal,
+          chunkSize: this.options.chunkSize ?? DEFAULT_CHUNK_SIZE,
+          budget: this.options.budget,
+          onBytes: progress,
+        },
+        file,
+      );
+      done += file.size;
+      urls[path] = url;
+      broadcast({ type: 'cached', url, model: id });
+    }
+    const missing = listed.filter((entry) => !urls[entry.name]).map((entry) => entry.name);
+    if (missing.length)
+      throw new StoreError(
+        'file_not_found',
+        `The import of ${id} lacks files its ${FOLDER_MANIFEST} lists: ${missing.join(', ')}. The files given are cached; import the rest to complete it.`,
+      );
+    await touchRecord(id, { ...(await readRecord(id))?.files, ...urls });
+    return (await cachedModels()).find((model) => model.id === id)!;
   }
 
   async status(id: string): Promise<ModelStatus> {

@@ -87,3 +87,61 @@ test('ai.models.load fetches the files the chat engine lists; the first request 
   expect(fileGets()).toBe(gets);
   await preload.stop();
 });
+
+test('ai.models.import: a model folder picked from disk answers with its host unreachable; a wrong file is refused', async ({
+  page,
+}) => {
+  await openStorePage(page);
+  // The same files served, for the text they answer with (the tests above stop the shared server).
+  const served = new FileServer();
+  for (const name of await readdir(UPSTREAM))
+    served.put(`/llama/${name}`, new Uint8Array(await readFile(`${UPSTREAM}${name}`)));
+  await served.start();
+  const reference = await complete(page, `${served.url}llama/`);
+  await served.stop();
+  expect(reference.status).toBe(200);
+
+  // No server holds these files: they exist only as what the folder picker gives.
+  const nowhere = 'http://127.0.0.1:9/imported/llama/';
+  await page.evaluate(() => {
+    const input = Object.assign(document.createElement('input'), { type: 'file', id: 'folder' });
+    input.webkitdirectory = true;
+    document.body.append(input);
+  });
+  await page.setInputFiles('#folder', UPSTREAM);
+  const imported = await page.evaluate(async (base) => {
+    window.ai?.dispose();
+    window.ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base } } });
+    const files = document.querySelector<HTMLInputElement>('#folder')!.files!;
+    const fractions: number[] = [];
+    const model = await window.ai.models.import('chat-v2', files, {
+      onProgress: (p) => fractions.push(p.fraction ?? 0),
+    });
+    return { model, names: [...files].map((file) => file.webkitRelativePath), last: fractions.at(-1) };
+  }, nowhere);
+  expect(imported.names.length).toBe((await readdir(UPSTREAM)).length);
+  expect(imported.model.files.sort()).toEqual((await readdir(UPSTREAM)).sort());
+  expect(imported.last).toBe(1);
+  const answer = await complete(page, nowhere);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  expect(answer.body.choices[0].message.content).toBe(reference.body.choices[0].message.content);
+
+  // A manifest's SHA-256 is checked, and an HTML page is not a model.
+  const refused = await page.evaluate(async () => {
+    const manifest = JSON.stringify({ vaani: 1, files: [{ name: 'tokenizer.json', size: 2, sha256: '0'.repeat(64) }] });
+    const attempt = (files: { path: string; file: Blob }[]) =>
+      window.ai.models.import('embed-v1', files).then(
+        () => 'imported',
+        (error: Error & { code?: string }) => `${error.code}: ${error.message}`,
+      );
+    return [
+      await attempt([
+        { path: 'vaani-manifest.json', file: new Blob([manifest]) },
+        { path: 'tokenizer.json', file: new Blob(['{}']) },
+      ]),
+      await attempt([{ path: 'onnx/model.onnx', file: new Blob(['<!doctype html><title>Not found</title>']) }]),
+    ];
+  });
+  expect(refused[0]).toMatch(/^bad_checksum: /);
+  expect(refused[1]).toMatch(/^not_a_file: /);
+});
