@@ -1,4 +1,5 @@
 import type { ModelInfo } from './api';
+import { mountImport } from './import';
 import type { Service } from './service';
 import { byId, describeError, el, formatBytes, say } from './ui';
 import type { ModelProgress } from './vaani';
@@ -25,6 +26,7 @@ export function mountModels(service: Service): void {
   const status = byId('models-status');
   const usage = byId('models-usage');
   const loads = new Map<string, AbortController>();
+  const offerImport = mountImport(service, () => refresh());
 
   async function showUsage() {
     const cached = await service.ai.models.cached();
@@ -61,9 +63,12 @@ export function mountModels(service: Service): void {
 
     const refresh = async () => {
       if (service.source.missing.includes(model.id)) {
-        // Not in the folder: say so and how to get it, without probing for files that are not there.
-        cache.textContent = `not in the folder: npx vaani pull ${model.id} --to public/models`;
-        remove.disabled = true;
+        // Not in the folder: imported from disk, or say how to get it — without probing for files that are not there.
+        const imported = (await service.ai.models.cached()).find((cached) => cached.id === model.id);
+        cache.textContent = imported
+          ? `imported · ${formatBytes(imported.bytes)}`
+          : `not in the folder: npx vaani pull ${model.id} --to public/models`;
+        remove.disabled = !imported;
         return;
       }
       try {
@@ -121,7 +126,9 @@ export function mountModels(service: Service): void {
     say(status, 'Listing models…', 'busy');
     try {
       const { data } = await service.client.models.list();
-      body.replaceChildren(...(data as unknown as ModelInfo[]).map(row));
+      const models = data as unknown as ModelInfo[];
+      body.replaceChildren(...models.map(row));
+      offerImport(models.filter((model) => model.runs_on.local.length).map((model) => model.id));
       // Where files come from is said once, at the top of the page.
       say(status, `${data.length} models.`, 'ok');
       await showUsage();

@@ -1,6 +1,7 @@
 /** The demo uses the library's public API only; it imports the source so `npm run demo` needs no build. */
 export { createVaani } from '../src/index';
 export type {
+  ImportedFile,
   Backend,
   LevelDetail,
   ModelProgress,

@@ -256,6 +256,17 @@ test('the models page downloads with a progress bar, shows the cache and deletes
   await row.getByRole('button', { name: 'Delete' }).click();
   await expect(row.locator('.cache')).toContainText('absent');
   await expect(page.locator('#models-usage')).toContainText('Cache: 0 B in 0 models');
+
+  // A model the folder lacks, imported from a folder picked on disk.
+  const pro = page.locator('tr[data-model="chat-v2-pro"]');
+  await expect(pro.locator('.cache')).toHaveText('not in the folder: npx vaani pull chat-v2-pro --to public/models');
+  await page.selectOption('#models-import-id', 'chat-v2-pro');
+  await page.setInputFiles('#models-import-folder', resolve(root, '../shared/fixtures/tiny-random-llama-fp16-genai'));
+  await expect(page.locator('#models-status')).toContainText('chat-v2-pro: 6 files');
+  await expect(pro.locator('.cache')).toContainText('imported');
+  await expect(page.locator('#models-usage')).toContainText('in 1 model');
+  await pro.getByRole('button', { name: 'Delete' }).click();
+  await expect(pro.locator('.cache')).toContainText('not in the folder');
   expect(errors).toEqual([]);
 });
 
