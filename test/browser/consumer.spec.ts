@@ -1,15 +1,16 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { QUICK_START } from './support/consumer-project';
+import { readQuickStart } from './support/consumer-project';
 
 /**
- * A new project in a temp folder installs the packed library (`npm pack` of this checkout's dist/),
- * follows the README quick start, and runs in Chromium: built (`vite build` + `vite preview`) and
- * in the dev server.
+ * A new project in a temp folder follows the README's quick start as written — its shell lines and
+ * files, read from README.md — with the packed library (`npm pack` of this checkout's dist/), and
+ * runs in Chromium: built (`vite build` + `vite preview`) and in the dev server, with no console
+ * error or warning.
  */
 const root = process.cwd();
 const fixture = resolve(root, '../shared/fixtures/tiny-random-llama-fp16-genai');
@@ -17,6 +18,7 @@ const viteVersion = (
   JSON.parse(execFileSync('npm', ['pkg', 'get', 'devDependencies.vite'], { cwd: root, encoding: 'utf8' })) as string
 ).replace(/^\^/, '');
 let app: string;
+let buildLog: string;
 
 // A machine with no GPU: 'auto' picks WASM (the software WebGPU adapter the other specs enable is 30–70× slower).
 test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: [] } });
@@ -68,29 +70,47 @@ test.beforeAll(async () => {
   app = mkdtempSync(join(tmpdir(), 'vaani-consumer-'));
   run('npm', ['pack', '--pack-destination', app], root);
   const tarball = readdirSync(app).find((file) => file.endsWith('.tgz'))!;
-  for (const [file, text] of Object.entries(QUICK_START)) writeFileSync(join(app, file), text);
-  cpSync(fixture, join(app, 'public/models/chat-v2'), { recursive: true });
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`, `vite@${viteVersion}`], app);
-  run('npx', ['vite', 'build'], app);
+  const quickStart = readQuickStart(join(root, 'README.md'));
+  for (const line of quickStart.shell) {
+    if (line === 'npm install vaani vite')
+      // The library as packed here, and the vite this checkout builds with (tests never reach the hub or a new vite).
+      run(
+        'npm',
+        ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`, `vite@${viteVersion}`],
+        app,
+      );
+    else if (line === 'npx vaani pull chat-v2 --to public/models')
+      // The same layout vaani pull writes, from a fixture: no hub here.
+      cpSync(fixture, join(app, 'public/models/chat-v2'), { recursive: true });
+    else run('sh', ['-c', line], app);
+  }
+  for (const [file, text] of Object.entries(quickStart.files)) writeFileSync(join(app, file), text);
+  const build = spawnSync('npx', ['vite', 'build'], { cwd: app, encoding: 'utf8' });
+  // npm's own notice about this machine's user config is not the app's.
+  buildLog = `${build.stdout}${build.stderr}`.replace(/^npm warn Unknown (user|env) config.*$/gm, '');
+  if (build.status !== 0) throw new Error(`vite build failed:\n${buildLog}`);
 });
 
 test.afterAll(() => {
   if (app) rmSync(app, { recursive: true, force: true });
 });
 
+/** Opens the app and waits for its answer; every page error and console error or warning on the way. */
 async function answer(page: Page, origin: string) {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning')
+      errors.push(`${message.type()}: ${message.text()} ${message.location().url}`);
+  });
   await page.goto(`${origin}/`);
-  await expect(page.locator('body')).toHaveAttribute('data-backend', /.+/, { timeout: 60_000 });
-  return {
-    text: await page.locator('#answer').textContent(),
-    backend: await page.locator('body').getAttribute('data-backend'),
-    errors,
-  };
+  await expect(page.locator('#answer')).not.toHaveText('Thinking…', { timeout: 60_000 });
+  return { text: await page.locator('#answer').textContent(), errors };
 }
 
 test('the packed library, built into an app with vite, answers chat in the browser', async ({ page }) => {
+  // vite says nothing it would want fixed (its warnings start with "(!)" or name a warning).
+  expect(buildLog).not.toMatch(/\(!\)|warn/i);
   const built = readdirSync(join(app, 'dist/assets'));
   expect(built.some((file) => /^chat\.worker-.*\.js$/.test(file))).toBe(true);
   expect(built.some((file) => /^ort-wasm-simd-threaded.*\.wasm$/.test(file))).toBe(true);
@@ -98,9 +118,9 @@ test('the packed library, built into an app with vite, answers chat in the brows
   try {
     const result = await answer(page, preview.origin);
     expect(result.errors).toEqual([]);
-    expect(result.backend).toBe('wasm');
-    expect(result.text).not.toBe('Thinking…');
     expect(result.text!.length).toBeGreaterThan(0);
+    // The model's answer, not an error message in its place.
+    expect(result.text).not.toMatch(/could not|failed|error/i);
   } finally {
     stop(preview.process);
   }
@@ -111,8 +131,8 @@ test('the same app runs in the vite dev server', async ({ page }) => {
   try {
     const result = await answer(page, dev.origin);
     expect(result.errors).toEqual([]);
-    expect(result.backend).toBe('wasm');
     expect(result.text!.length).toBeGreaterThan(0);
+    expect(result.text).not.toMatch(/could not|failed|error/i);
   } finally {
     stop(dev.process);
   }

@@ -1,44 +1,26 @@
-/**
- * The README's quick start, file for file: what a web developer writes to use the packed library
- * in a vite app. consumer.spec.ts writes these into a temp folder, installs the tarball, builds and runs them.
- */
-export const QUICK_START: Record<string, string> = {
-  'index.html': `<!doctype html>
-<meta charset="utf-8">
-<title>My app</title>
-<p id="answer">Thinking…</p>
-<script type="module" src="/main.js"></script>
-`,
-  'main.js': `import { createVaani } from 'vaani';
+import { readFileSync } from 'node:fs';
 
-// The in-page /v1 service. Model files come from the hub unless you say where you serve them.
-const ai = createVaani({ models: { 'chat-v2': { baseURL: '/models/chat-v2/' } } });
-ai.install(); // fetch('/v1/...') now answers in this page
-
-const response = await fetch('/v1/chat/completions', {
-  method: 'POST',
-  headers: { 'Content-Type': 'application/json', Authorization: 'Bearer local' },
-  body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'नमस्ते!' }], max_tokens: 32 }),
-});
-const completion = await response.json();
-document.querySelector('#answer').textContent = response.ok ? completion.choices[0].message.content : completion.error.message;
-document.body.dataset.backend = response.headers.get('x-vaani-backend') ?? '';
-`,
-  'vite.config.js': `// Workers as ES modules (they load onnxruntime-web on demand); cross-origin isolation for WASM threads.
-const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
-
-export default {
-  worker: { format: 'es' },
-  optimizeDeps: { exclude: ['vaani'] },
-  server: { headers },
-  preview: { headers },
-};
-`,
-  'package.json': `{
-  "name": "my-app",
-  "private": true,
-  "type": "module",
-  "scripts": { "dev": "vite", "build": "vite build", "preview": "vite preview" }
+/** The README's quick start: the shell lines and every file, as a web developer copies them. */
+export interface QuickStart {
+  shell: string[];
+  files: Record<string, string>;
 }
-`,
-};
+
+/**
+ * Reads the quick start from the README itself (the section under "## Quick start (vite)"): the
+ * `sh` block's lines, and each code block introduced by a line naming its file (`` `main.js`: ``).
+ */
+export function readQuickStart(readme: string): QuickStart {
+  const text = readFileSync(readme, 'utf8');
+  const start = text.indexOf('## Quick start (vite)');
+  const section = text.slice(start, text.indexOf('\n### ', start));
+  if (start < 0 || !section) throw new Error('The README has no "## Quick start (vite)" section.');
+  const shell: string[] = [];
+  const files: Record<string, string> = {};
+  for (const match of section.matchAll(/(?:^`([^`]+)`:\s*\n\s*\n)?^```(\w+)\n([\s\S]*?)^```$/gm)) {
+    const [, file, language, body] = match;
+    if (file) files[file] = body!;
+    else if (language === 'sh') shell.push(...body!.split('\n').filter((line) => line.trim()));
+  }
+  return { shell, files };
+}
