@@ -6,21 +6,28 @@ export interface QuickStart {
   files: Record<string, string>;
 }
 
+/** The text of the README section under `heading`, up to the next heading of any level. */
+function section(text: string, heading: string): string {
+  const start = text.indexOf(`${heading}\n`);
+  if (start < 0) throw new Error(`The README has no "${heading}" section.`);
+  const next = text.slice(start + heading.length).search(/\n#{2,3} /);
+  return text.slice(start, next < 0 ? undefined : start + heading.length + next);
+}
+
 /**
- * Reads the quick start from the README itself (the section under "## Quick start (vite)"): the
- * `sh` block's lines, and each code block introduced by a line naming its file (`` `main.js`: ``).
+ * Reads the quick start from the README itself (the sections "## Quick start (vite)" and "### Script
+ * tag"): the `sh` block's lines, and each code block whose file a line names (`` `main.js`: ``, or a
+ * sentence ending in `` `public/script.html`: ``).
  */
 export function readQuickStart(readme: string): QuickStart {
   const text = readFileSync(readme, 'utf8');
-  const start = text.indexOf('## Quick start (vite)');
-  const section = text.slice(start, text.indexOf('\n### ', start));
-  if (start < 0 || !section) throw new Error('The README has no "## Quick start (vite)" section.');
   const shell: string[] = [];
   const files: Record<string, string> = {};
-  for (const match of section.matchAll(/(?:^`([^`]+)`:\s*\n\s*\n)?^```(\w+)\n([\s\S]*?)^```$/gm)) {
-    const [, file, language, body] = match;
-    if (file) files[file] = body!;
-    else if (language === 'sh') shell.push(...body!.split('\n').filter((line) => line.trim()));
-  }
+  for (const part of [section(text, '## Quick start (vite)'), section(text, '### Script tag')])
+    for (const match of part.matchAll(/(?:`([^`\s]+)`:\s*\n\s*\n)?^```(\w+)\n([\s\S]*?)^```$/gm)) {
+      const [, file, language, body] = match;
+      if (file) files[file] = body!;
+      else if (language === 'sh') shell.push(...body!.split('\n').filter((line) => line.trim()));
+    }
   return { shell, files };
 }
