@@ -4,14 +4,14 @@ import type { Services } from './services';
 
 /** GET /voices: the voices of the registered voice engines, and the voice models. */
 export const listVoices = async (ctx: Services) => {
-  const voices = ctx.registry.voices().map(({ id, name, language, languageCode, gender, downloadBytes }) => ({
+  const voices = ctx.registry.voices().map(({ id, name, language, languageCode, gender, downloadBytes, weights }) => ({
     id,
     name,
     language,
     languageCode,
     gender,
     aliases: voiceAliasesOf(id),
-    ...(downloadBytes ? { downloadBytes } : {}),
+    ...(downloadBytes ? { downloadBytes, weights } : {}),
   }));
   const models = MODELS.filter((model) => model.product === 'voice' && ctx.registry.info(model.id)).map((model) => ({
     id: model.id,

@@ -15,6 +15,7 @@ import {
 import type { EngineRegistry } from '../runtime/engines';
 import type { ModelSource, VaaniOptions } from '../types';
 import type { ModelJob } from '../protocol/jobs';
+import { voiceWeights } from '../voice/catalogue';
 
 /**
  * What `ai.models.load(modelId)` fetches: the files `list` names for the first dtypes this browser
@@ -48,7 +49,8 @@ export const modelJob = (modelId: string, options: VaaniOptions, source: ModelSo
 
 /**
  * A model's files: `options.models[id].files` when given, else what its engine factory lists, else
- * (a neural voice's weights, say) the vaani-manifest.json of the folder its `baseURL` names.
+ * the vaani-manifest.json of the folder its `baseURL` names, else a neural voice family's files
+ * (from the voice catalogue: kokoro-82m, mms-tts-hin).
  */
 export function modelResolver(options: VaaniOptions, registry: EngineRegistry): ModelResolver {
   return async (id) => {
@@ -59,9 +61,14 @@ export function modelResolver(options: VaaniOptions, registry: EngineRegistry): 
         files: source.files.map((file) => (typeof file === 'string' ? { name: file } : file)),
       };
     const listed = await registry.files(id);
-    if (listed || !source?.baseURL) return listed;
-    const base = sourceBase(source);
-    const manifest = isFolderBase(base) ? await fetchFolderManifest(base) : undefined;
-    return manifest && { base, files: manifest.files };
+    if (listed) return listed;
+    if (source?.baseURL) {
+      const base = sourceBase(source);
+      const manifest = isFolderBase(base) ? await fetchFolderManifest(base) : undefined;
+      if (manifest) return { base, files: manifest.files };
+    }
+    // A neural voice family's weights (kokoro-82m, mms-tts-hin): the files its voices read.
+    const voice = voiceWeights(id);
+    return voice && { base: sourceBase(source ?? { repo: voice.repo }), files: voice.files };
   };
 }

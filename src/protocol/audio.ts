@@ -11,6 +11,8 @@ export interface Voice {
   model: string;
   /** Bytes a neural voice downloads on first use; absent for voices that work offline. */
   downloadBytes?: number;
+  /** A neural voice's weights: the model id its files are cached under (`ai.models.load(weights)`). */
+  weights?: string;
 }
 
 /** The `response_format`s of /audio/speech, WAV first (the spec's default). */

@@ -318,6 +318,20 @@ export const VOICES: readonly CatalogueVoice[] = [
 
 export const findVoice = (id: string) => VOICES.find((voice) => voice.id === id);
 
+/**
+ * A neural voice family's weights as one model for the store (`ai.models.load('kokoro-82m')`): its
+ * hub repo and every file its voices read (Kokoro: the model and each voice's style file).
+ */
+export function voiceWeights(weights: string): { repo: string; files: { name: string }[] } | undefined {
+  const downloads = VOICES.flatMap((voice) =>
+    voice.spec.engine !== 'espeak' && voice.spec.download.weights === weights ? [voice.spec.download] : [],
+  );
+  if (!downloads.length) return undefined;
+  // Names only: the catalogue's byte counts are the published sizes rounded, not a check.
+  const names = new Set(downloads.flatMap((download) => download.files.map((file) => file.path)));
+  return { repo: downloads[0]!.repo, files: [...names].map((name) => ({ name })) };
+}
+
 /** Whether a voice must download weights before it can speak. */
 export const needsDownload = (voice: CatalogueVoice) => voice.spec.engine !== 'espeak';
 
@@ -329,7 +343,7 @@ export const toVoice = ({ id, name, language, languageCode, gender, model, spec 
   languageCode,
   gender,
   model,
-  ...(spec.engine === 'espeak' ? {} : { downloadBytes: spec.download.bytes }),
+  ...(spec.engine === 'espeak' ? {} : { downloadBytes: spec.download.bytes, weights: spec.download.weights }),
 });
 
 /** The error for a voice id the catalogue does not have. */

@@ -17,6 +17,22 @@ const registryListing = (files: string[]) => {
 };
 
 describe('modelResolver', () => {
+  it("lists a neural voice family's weights from the voice catalogue: every voice's files, on the hub or the folder given", async () => {
+    const hub = await modelResolver({}, new EngineRegistry())('kokoro-82m');
+    expect(hub!.base).toBe('https://huggingface.co/onnx-community/Kokoro-82M-v1.0-ONNX/resolve/main/');
+    const names = hub!.files.map((file) => file.name);
+    expect(names).toContain('onnx/model_quantized.onnx');
+    expect(names.filter((name) => name.startsWith('voices/')).length).toBeGreaterThan(1);
+    expect(new Set(names).size).toBe(names.length);
+    expect(hub!.files.every((file) => file.size === undefined)).toBe(true);
+    const vits = await modelResolver(
+      { models: { 'mms-tts-hin': { repo: 'me/mms' } } },
+      new EngineRegistry(),
+    )('mms-tts-hin');
+    expect(vits!.base).toBe('https://huggingface.co/me/mms/resolve/main/');
+    expect(await modelResolver({}, new EngineRegistry())('no-such-voice')).toBeUndefined();
+  });
+
   it('takes the file list of options.models over the engine factory, resolving the source base', async () => {
     const resolve = modelResolver(
       {
