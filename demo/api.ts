@@ -32,6 +32,9 @@ export interface VoiceInfo {
   language: string;
   languageCode: string;
   gender: string;
+  /** A neural voice's weights: the model id its files are cached under. */
+  weights?: string;
+  downloadBytes?: number;
 }
 
 export interface VoiceList {

@@ -1,5 +1,6 @@
 import type { ModelInfo } from './api';
 import { mountImport } from './import';
+import { loadVoices } from './voice/voices';
 import type { Service } from './service';
 import { byId, describeError, el, formatBytes, say } from './ui';
 import type { ModelProgress } from './vaani';
@@ -122,11 +123,27 @@ export function mountModels(service: Service): void {
     return tr;
   }
 
+  /** The neural voices' weights, a model each (Kokoro, MMS): downloadable here like the catalogue's. */
+  async function neuralVoiceModels(): Promise<ModelInfo[]> {
+    const { voices } = await loadVoices(service).catch(() => ({ voices: [] }));
+    const ids = [...new Set(voices.flatMap((voice) => (voice.weights ? [voice.weights] : [])))];
+    return ids.map((id) => ({
+      id,
+      product: 'voice (neural voices)',
+      context_window: null,
+      context_window_remote: null,
+      price: { currency: 'INR', amount: null, per: 'character' },
+      status: 'available',
+      runs_on: { local: ['wasm'], remote: false },
+      routing: 'local-only',
+    }));
+  }
+
   async function refresh() {
     say(status, 'Listing models…', 'busy');
     try {
       const { data } = await service.client.models.list();
-      const models = data as unknown as ModelInfo[];
+      const models = [...(data as unknown as ModelInfo[]), ...(await neuralVoiceModels())];
       body.replaceChildren(...models.map(row));
       offerImport(models.filter((model) => model.runs_on.local.length).map((model) => model.id));
       // Where files come from is said once, at the top of the page.

@@ -26,7 +26,17 @@ interface FolderIndex {
 }
 
 /** The models with engines in this build (`npx vaani pull <id>` fetches each into the folder). */
-const LOCAL_MODELS = ['chat-v2', 'chat-v2-pro', 'code-v1', 'code-v1-base', 'agent-v1', 'speech-stt-v1', 'embed-v1'];
+const LOCAL_MODELS = [
+  'chat-v2',
+  'chat-v2-pro',
+  'code-v1',
+  'code-v1-base',
+  'agent-v1',
+  'speech-stt-v1',
+  'embed-v1',
+  'kokoro-82m',
+  'mms-tts-hin',
+];
 
 /** IndicConformer's folder beside speech-stt-v1's (Whisper) one. */
 const INDIC_FOLDER = 'speech-stt-v1.indic';

@@ -257,6 +257,11 @@ test('the models page downloads with a progress bar, shows the cache and deletes
   await expect(row.locator('.cache')).toContainText('absent');
   await expect(page.locator('#models-usage')).toContainText('Cache: 0 B in 0 models');
 
+  // The neural voices' weights are models here too; the folder lacks them, and says how to get them.
+  for (const id of ['kokoro-82m', 'mms-tts-hin'])
+    await expect(page.locator(`tr[data-model="${id}"] .cache`)).toHaveText(
+      `not in the folder: npx vaani pull ${id} --to public/models`,
+    );
   // A model the folder lacks, imported from a folder picked on disk.
   const pro = page.locator('tr[data-model="chat-v2-pro"]');
   await expect(pro.locator('.cache')).toHaveText('not in the folder: npx vaani pull chat-v2-pro --to public/models');
