@@ -22,8 +22,11 @@ export interface DownloadJob {
   onBytes(loaded: number, total: number | undefined): void;
 }
 
+/** A cached file's manifest; after a whole download, also the chunks just written (never stored). */
+export type Downloaded = Manifest & { written?: Blob[] };
+
 /** Fetches a file into the cache chunk by chunk, resuming a partial download; writes the manifest last. */
-export async function download(job: DownloadJob): Promise<Manifest> {
+export async function download(job: DownloadJob): Promise<Downloaded> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await attemptDownload(job);
@@ -114,7 +117,7 @@ export async function storeBlob(job: Omit<DownloadJob, 'retries' | 'stallMs'>, b
   }
 }
 
-async function attemptDownload(job: DownloadJob): Promise<Manifest> {
+async function attemptDownload(job: DownloadJob): Promise<Downloaded> {
   const { url, chunkSize } = job;
   let partial = await readPartial(url);
   if (partial && partial.chunkSize !== chunkSize) {
@@ -133,7 +136,7 @@ async function fetchInto(
   job: DownloadJob,
   watch: Watch,
   { response, start }: { response: Response; start: number },
-): Promise<Manifest> {
+): Promise<Downloaded> {
   const { spec, url, chunkSize } = job;
   const file = spec.name;
   if (!response.ok || !response.body) {
@@ -149,11 +152,14 @@ async function fetchInto(
   let loaded = start;
 
   let writing: Promise<void> = Promise.resolve();
+  /** This attempt's chunks as written, kept so the caller reads the file without reading it back from IndexedDB. */
+  const written: Blob[] = [];
   /** Queues the filled chunk for IndexedDB (the Blob copies it, so the buffer refills at once); one write runs while the next chunk arrives. */
   const store = async (last: boolean) => {
     await writing;
     const at = index++;
     const blob = new Blob([buffer.subarray(0, fill)]);
+    written.push(blob);
     fill = 0;
     writing = putChunk(url, at, blob).then(() =>
       last ? undefined : writePartial({ url, chunkSize, chunks: at + 1, size: expected, etag }),
@@ -200,12 +206,12 @@ async function fetchInto(
     if (fill > 0) await store(true);
     await writing;
     const sha256 = spec.sha256
-      ? await checkSha256(file, url, new Blob(await getChunks(url, index)), spec.sha256)
+      ? await checkSha256(file, url, new Blob(start === 0 ? written : await getChunks(url, index)), spec.sha256)
       : undefined;
     const manifest: Manifest = { url, size: loaded, chunkSize, chunks: index, sha256, etag, cachedAt: Date.now() };
     await writeManifest(manifest);
     await deletePartial(url);
-    return manifest;
+    return start === 0 ? { ...manifest, written } : manifest;
   } catch (error) {
     await reader.cancel().catch(() => {});
     await writing.catch(() => {});

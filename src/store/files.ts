@@ -1,4 +1,4 @@
-import { download } from './download';
+import { download, type Downloaded } from './download';
 import { deleteFile, getChunks, readManifest } from './idb';
 import { broadcast, progressReporter, transferProgress, withFileLock } from './progress';
 import type { FileProgress, FileSpec, Manifest, StoreOptions } from './types';
@@ -19,7 +19,7 @@ export interface FileJob {
  * origin-wide lock while downloading; a second caller waits, sees the first one's progress, then
  * finds the file cached.
  */
-export async function ensureFile(job: FileJob): Promise<Manifest> {
+export async function ensureFile(job: FileJob): Promise<Downloaded> {
   const { spec, url, model, signal, onProgress } = job;
   const progress = (loaded: number, total: number | undefined, rate: number): FileProgress => ({
     file: spec.name,
@@ -62,9 +62,13 @@ export async function ensureFile(job: FileJob): Promise<Manifest> {
   );
 }
 
-/** A cached file as one buffer: its chunks joined by the browser, never copied in script. Undefined when a chunk is missing (the file is then dropped). */
-export async function readFile(manifest: Manifest): Promise<Uint8Array | undefined> {
-  const chunks = await getChunks(manifest.url, manifest.chunks);
+/**
+ * A cached file as one buffer: its chunks joined by the browser, never copied in script — the
+ * chunks a download just wrote when it hands them over, else read from IndexedDB. Undefined when a
+ * chunk is missing (the file is then dropped).
+ */
+export async function readFile(manifest: Downloaded): Promise<Uint8Array | undefined> {
+  const chunks = manifest.written ?? (await getChunks(manifest.url, manifest.chunks));
   const blob = chunks && new Blob(chunks);
   if (!blob || blob.size !== manifest.size) {
     await deleteFile(manifest.url);
