@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import * as ortNode from 'onnxruntime-node';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Ort } from '../../../../src/backends/ort';
+import { loadDiffusion } from '../../../../src/models/diffusion/load';
+import { diffusionFiles, EULER_TURBO } from '../../../fixtures/diffusion/files';
+import { ensureTinyDiffusion } from '../../../fixtures/diffusion/ensure';
+import { directoryLoader, maxAbsDiff } from '../encoder/support';
+import { referenceImage } from './reference';
+import type { FileLoader } from '../../../../src/store';
+
+/** onnxruntime-node behind the web runtime's interface (its CPU provider stands in for 'wasm'). */
+const ort = {
+  ...ortNode,
+  InferenceSession: {
+    create: (graph: Uint8Array, options: object) =>
+      ortNode.InferenceSession.create(graph, { ...options, executionProviders: ['cpu'] }),
+  },
+} as unknown as Ort;
+const prompt = 'A Warli painting of a village dance';
+
+/** The fixture directory with another scheduler_config.json. */
+function withScheduler(dir: string, scheduler: object): FileLoader {
+  const disk = directoryLoader(dir);
+  const config = new TextEncoder().encode(JSON.stringify(scheduler));
+  return {
+    load: (file, options) =>
+      file === 'scheduler/scheduler_config.json' ? Promise.resolve(config) : disk.load(file, options),
+    has: disk.has,
+  };
+}
+
+describe('diffusion runtime on the tiny diffusers export', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await ensureTinyDiffusion();
+  });
+
+  it('writes every file of the layout', () => {
+    expect([...diffusionFiles(EULER_TURBO).keys()]).toEqual(
+      expect.arrayContaining([
+        'text_encoder/model.onnx',
+        'unet/model.onnx',
+        'vae_decoder/model.onnx',
+        'vae_encoder/model.onnx',
+        'scheduler/scheduler_config.json',
+        'tokenizer/tokenizer.json',
+      ]),
+    );
+  });
+
+  for (const [kind, className, steps] of [
+    ['euler', 'EulerDiscreteScheduler', 1],
+    ['ancestral', 'EulerAncestralDiscreteScheduler', 4],
+    ['lcm', 'LCMScheduler', 4],
+  ] as const) {
+    it(`${className}, ${steps} step(s): the same pixels as a second implementation for the same seed`, async () => {
+      const pipeline = await loadDiffusion(ort, withScheduler(dir, { ...EULER_TURBO, _class_name: className }), 'wasm');
+      const progress: number[] = [];
+      const image = await pipeline.generate({ prompt, seed: 42, steps, onStep: (step) => progress.push(step) });
+      expect([image.width, image.height]).toEqual([64, 64]);
+      expect(progress).toEqual(Array.from({ length: steps }, (_, i) => i + 1));
+      const reference = await referenceImage(dir, prompt, 42, kind, steps);
+      // Stated bound: at most 1 of 255 per channel (float32 rounding at a .5 boundary).
+      expect(maxAbsDiff(image.rgba, reference)).toBeLessThanOrEqual(1);
+      expect(new Set(image.rgba).size).toBeGreaterThan(8);
+      const again = await pipeline.generate({ prompt, seed: 42, steps });
+      expect(maxAbsDiff(again.rgba, image.rgba)).toBe(0);
+      const other = await pipeline.generate({ prompt, seed: 7, steps });
+      expect(maxAbsDiff(other.rgba, image.rgba)).toBeGreaterThan(10);
+    });
+  }
+
+  it('stops between steps when aborted', async () => {
+    const pipeline = await loadDiffusion(
+      ort,
+      withScheduler(dir, { ...EULER_TURBO, _class_name: 'LCMScheduler' }),
+      'wasm',
+    );
+    const controller = new AbortController();
+    const run = pipeline.generate({
+      prompt,
+      seed: 1,
+      steps: 4,
+      signal: controller.signal,
+      onStep: (step) => step === 2 && controller.abort(),
+    });
+    await expect(run).rejects.toThrow(/abort/i);
+  });
+
+  it('reads the prompt through the CLIP tokenizer: a different prompt, a different image', async () => {
+    const pipeline = await loadDiffusion(ort, directoryLoader(dir), 'wasm');
+    const a = await pipeline.generate({ prompt, seed: 3, steps: 1 });
+    const b = await pipeline.generate({ prompt: 'a peacock in a tree', seed: 3, steps: 1 });
+    expect(maxAbsDiff(a.rgba, b.rgba)).toBeGreaterThan(0);
+    expect(JSON.parse(await readFile(`${dir}/scheduler/scheduler_config.json`, 'utf8'))._class_name).toBe(
+      'EulerDiscreteScheduler',
+    );
+  });
+});
