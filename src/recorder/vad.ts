@@ -13,7 +13,10 @@ export interface VadOptions {
    * fellow Americans", Common Voice between phrases), which a 1000 ms default cut at.
    */
   silenceMs?: number;
-  /** Speech must last this long (ms above threshold in a row) to count: a click or a cough does not start it. Default 250. */
+  /**
+   * Speech must last this long (ms above threshold within one stretch, the hysteresis band's dips
+   * between syllables included) to count: a click does not start it. Default 100 (three Silero frames).
+   */
   minSpeechMs?: number;
   /** Audio kept before the first and after the last speech, in ms. Default 100. */
   padMs?: number;
@@ -44,8 +47,9 @@ export class SpeechTracker {
   private firstSpeech: number | undefined;
   private lastSpeech: number | undefined;
   private speaking = false;
-  /** Frames above threshold in a row, before speech has started. */
+  /** Frames above threshold in the current stretch of likely speech; the first frame ever above it. */
   private run = 0;
+  private onset: number | undefined;
   private work: Promise<void>;
   readonly threshold: number;
   readonly silenceMs: number;
@@ -58,7 +62,7 @@ export class SpeechTracker {
   ) {
     this.threshold = options.threshold ?? 0.5;
     this.silenceMs = options.silenceMs ?? 1600;
-    this.minSpeechMs = options.minSpeechMs ?? 250;
+    this.minSpeechMs = options.minSpeechMs ?? 100;
     this.padMs = options.padMs ?? 100;
     this.work = this.host.run((api) => api.reset(new URL(sileroURL, globalThis.location?.href).href));
   }
@@ -80,9 +84,15 @@ export class SpeechTracker {
   private track(probabilities: Float32Array): void {
     for (const p of probabilities) {
       const frame = this.frames++;
-      this.run = p >= this.threshold ? this.run + 1 : 0;
+      // Speech starts once a stretch holds minSpeechMs above threshold (the hysteresis band's dips
+      // between syllables do not end a stretch, a drop below it does); the kept audio starts at the
+      // first frame that was ever above threshold, so the onset of a first syllable is never cut.
+      if (p >= this.threshold) {
+        this.run++;
+        this.onset ??= frame;
+      } else if (p < this.threshold - 0.15) this.run = 0;
       if (!this.speaking && this.run > 0 && ms(this.run) >= this.minSpeechMs) {
-        this.firstSpeech ??= frame - this.run + 1;
+        this.firstSpeech ??= this.onset;
         this.events.speechStart();
         this.speaking = true;
       }
