@@ -3,6 +3,7 @@ import { mountAgents } from './agents';
 import { mountChat } from './chat';
 import { mountCode } from './code';
 import { mountData } from './data';
+import { mountImages } from './images';
 import { mountMemory } from './memory';
 import { mountModels } from './models';
 import { Service } from './service';
@@ -16,7 +17,7 @@ import { mountTranscribe } from './voice/transcribe';
 import { mountTransform } from './voice/transform';
 import { mountWidgets } from './widgets';
 
-const TABS = ['chat', 'voice', 'code', 'agents', 'memory', 'data', 'models', 'widgets', 'settings'];
+const TABS = ['chat', 'voice', 'images', 'code', 'agents', 'memory', 'data', 'models', 'widgets', 'settings'];
 
 function showTab() {
   const current = TABS.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'chat';
@@ -72,6 +73,7 @@ async function main() {
   mountClip(service, clip);
   mountTranscribe(service, clip);
   mountTransform(service, clip);
+  mountImages(service);
   mountCode(service);
   mountAgents(service);
   mountMemory(service);

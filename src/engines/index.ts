@@ -3,6 +3,7 @@ import type { VaaniOptions } from '../types';
 import { chatEngines } from './chat';
 import { dataEngines } from './data';
 import { embeddingsEngines } from './embeddings';
+import { imagesEngines } from './images';
 import { memoryEngines } from './memory';
 import { speechEngines } from './speech';
 import { transcriptionEngines } from './transcription';
@@ -15,6 +16,7 @@ export function registerBuiltins(registry: EngineRegistry, options: VaaniOptions
   for (const factory of transcriptionEngines(options)) registry.add(factory);
   for (const factory of transformEngines(options)) registry.add(factory);
   for (const factory of embeddingsEngines(options)) registry.add(factory);
+  for (const factory of imagesEngines(options)) registry.add(factory);
   for (const factory of memoryEngines(options)) registry.add(factory);
   for (const factory of dataEngines(options, registry)) registry.add(factory);
 }

@@ -2,6 +2,7 @@ import type { SpeechEngine, TranscriptionEngine, Voice, TransformEngine } from '
 import type { ChatEngine } from '../protocol/chat';
 import type { DataEngine } from '../protocol/data';
 import type { EmbeddingsEngine } from '../protocol/embeddings';
+import type { ImagesEngine } from '../protocol/images';
 import type { MemoryEngine } from '../protocol/memory';
 import type { ModelFiles } from '../store';
 
@@ -12,6 +13,7 @@ export interface EngineKinds {
   transcription: TranscriptionEngine;
   transform: TransformEngine;
   embeddings: EmbeddingsEngine;
+  images: ImagesEngine;
   memory: MemoryEngine;
   data: DataEngine;
 }

@@ -37,6 +37,11 @@ export class DiffusionPipeline {
     private readonly vaeScale: number,
   ) {}
 
+  /** Steps a request runs: one for Euler (SD-Turbo-style one-step models), four for the few-step samplers. */
+  get defaultSteps(): number {
+    return this.scheduler.kind === 'euler' ? 1 : 4;
+  }
+
   /** The latent shape [1, C, h, w] the UNet declares (its fixed dims; 64×64 latents where symbolic). */
   latentDims(): number[] {
     const meta = this.sessions.unet.inputMetadata.find((m) => m.name === this.sessions.unet.inputNames[0]);

@@ -6,7 +6,7 @@ import { loadDiffusion } from '../../../../src/models/diffusion/load';
 import { diffusionFiles, EULER_TURBO } from '../../../fixtures/diffusion/files';
 import { ensureTinyDiffusion } from '../../../fixtures/diffusion/ensure';
 import { directoryLoader, maxAbsDiff } from '../encoder/support';
-import { referenceImage } from './reference';
+import { referenceImage } from '../../../fixtures/diffusion/reference';
 import type { FileLoader } from '../../../../src/store';
 
 /** onnxruntime-node behind the web runtime's interface (its CPU provider stands in for 'wasm'). */

@@ -1,0 +1,51 @@
+import * as Comlink from 'comlink';
+import { possibleBackends } from '../backends/plan';
+import { modelSource } from '../catalogue/sources';
+import type { ImagesEngine } from '../protocol/images';
+import type { EngineFactory } from '../runtime/engines';
+import { WorkerHost } from '../runtime/worker-host';
+import type { VaaniOptions } from '../types';
+import type { ImagesWorkerApi } from '../workers/images.worker';
+import { modelJob } from './model-files';
+
+export const LOCAL_IMAGE_MODELS = ['image-v1'] as const;
+
+function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }) {
+  const job = modelJob(modelId, options, modelSource(modelId, options.models));
+  const host = new WorkerHost<ImagesWorkerApi>({
+    create: () =>
+      new Worker(new URL('../workers/images.worker.ts', import.meta.url), {
+        type: 'module',
+        name: `vaani-images-${modelId}`,
+      }),
+    name: `images (${modelId})`,
+    maxQueue: options.maxQueue,
+  });
+  const engine: ImagesEngine & { dispose(): void } = {
+    async generate(params, signal, onProgress) {
+      const events = onProgress && Comlink.proxy({ progress: onProgress });
+      const result = await host.run((api) => api.generate({ ...job, params }, events), signal);
+      seen.backend = result.backend;
+      return result;
+    },
+    dispose: () => host.dispose(),
+  };
+  return engine;
+}
+
+/**
+ * image-v1 on a diffusers-layout ONNX export — only when the page names one in
+ * `models['image-v1']`: no default weights are fetched (see the README on licences), so without it
+ * the route forwards to the remote or answers 503.
+ */
+export function imagesEngines(options: VaaniOptions): EngineFactory<'images'>[] {
+  return LOCAL_IMAGE_MODELS.filter((modelId) => options.models?.[modelId]).map((modelId) => {
+    const seen: { backend?: string } = {};
+    return {
+      kind: 'images',
+      models: [modelId],
+      info: () => ({ backends: seen.backend ? [seen.backend] : possibleBackends(options.backend) }),
+      create: () => imagesEngine(modelId, options, seen),
+    };
+  });
+}

@@ -1,0 +1,43 @@
+import type { ModelJob } from './jobs';
+/** The image types shared by the images routes and the images engine. */
+
+export type ImageFormat = 'png' | 'jpeg' | 'webp';
+
+export interface ImageParams {
+  /** The prompt the model reads (a style preset already applied). */
+  prompt: string;
+  n: number;
+  /** Seed of the first image; image i uses seed + i. */
+  seed: number;
+  /** The requested size, or undefined for the model's native size. */
+  size?: { width: number; height: number };
+  format: ImageFormat;
+  /** Encoder quality 0–100 for jpeg/webp. */
+  compression?: number;
+}
+
+export interface ImageProgress {
+  image: number;
+  step: number;
+  steps: number;
+}
+
+export interface GeneratedImages {
+  /** Encoded images in `format`, in order. */
+  images: Uint8Array[];
+  width: number;
+  height: number;
+  backend: string;
+}
+
+export interface ImagesEngine {
+  generate(
+    params: ImageParams,
+    signal: AbortSignal,
+    onProgress?: (progress: ImageProgress) => void,
+  ): Promise<GeneratedImages>;
+}
+
+export interface ImagesJob extends ModelJob {
+  params: ImageParams;
+}
