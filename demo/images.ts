@@ -1,9 +1,10 @@
-import type { ImageGenerateParamsNonStreaming } from 'openai/resources/images';
+import type { ImageEditParamsNonStreaming, ImageGenerateParamsNonStreaming } from 'openai/resources/images';
 import type { Service } from './service';
 import { byId, describeError, say } from './ui';
 
 /**
- * Images tab: images.generate through the openai SDK with a style preset and a seed. image-v1 has
+ * Images tab: images.generate (or images.edit of an uploaded picture) through the openai SDK with a
+ * style preset and a seed. image-v1 has
  * no default weights (see the README on licences): put a diffusers ONNX export in the models
  * folder as image-v1/, or set a remote in Settings.
  */
@@ -18,12 +19,17 @@ export function mountImages(service: Service): void {
       try {
         const seedText = byId<HTMLInputElement>('images-seed').value.trim();
         const style = byId<HTMLSelectElement>('images-style').value;
-        const result = await service.client.images.generate({
+        const upload = byId<HTMLInputElement>('images-upload').files?.[0];
+        const common = {
           model: 'image-v1',
           prompt: byId<HTMLTextAreaElement>('images-prompt').value,
           ...(style ? { style: style as never } : {}),
           ...(seedText ? { seed: Number(seedText) } : {}),
-        } as ImageGenerateParamsNonStreaming);
+        };
+        // With an uploaded picture the prompt edits it (images.edit), else it makes a new one.
+        const result = upload
+          ? await service.client.images.edit({ ...common, image: upload } as ImageEditParamsNonStreaming)
+          : await service.client.images.generate(common as ImageGenerateParamsNonStreaming);
         output.replaceChildren(
           ...(result.data ?? []).map((item) => {
             const image = document.createElement('img');

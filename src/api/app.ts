@@ -9,6 +9,7 @@ import { completions } from './completions';
 import { embeddings } from './embeddings';
 import type { Services } from './services';
 import { ApiError, toApiError } from './errors';
+import { imageEdits } from './images/edits';
 import { imageGenerations } from './images/generations';
 import { mountData } from './data/index';
 import { dataQuery } from './data/query';
@@ -29,6 +30,7 @@ const POST: Record<string, Route> = {
   '/audio/voice-changer': transform('changeVoice'),
   '/audio/isolate': transform('isolate'),
   '/images/generations': imageGenerations,
+  '/images/edits': imageEdits,
   '/code/completions': codeCompletions,
   '/responses': createResponse,
   '/agents/run': agentsRun,

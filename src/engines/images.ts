@@ -28,6 +28,12 @@ function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: 
       seen.backend = result.backend;
       return result;
     },
+    async edit(params, signal, onProgress) {
+      const events = onProgress && Comlink.proxy({ progress: onProgress });
+      const result = await host.run((api) => api.edit({ ...job, params }, events), signal);
+      seen.backend = result.backend;
+      return result;
+    },
     dispose: () => host.dispose(),
   };
   return engine;

@@ -16,6 +16,14 @@ export interface ImageParams {
   compression?: number;
 }
 
+export interface EditParams extends ImageParams {
+  /** The image to edit (png, jpeg or webp), scaled to the model's size. */
+  image: Blob;
+  /** Transparent where to edit, the image's size. */
+  mask?: Blob;
+  strength: number;
+}
+
 export interface ImageProgress {
   image: number;
   step: number;
@@ -36,8 +44,13 @@ export interface ImagesEngine {
     signal: AbortSignal,
     onProgress?: (progress: ImageProgress) => void,
   ): Promise<GeneratedImages>;
+  edit(
+    params: EditParams,
+    signal: AbortSignal,
+    onProgress?: (progress: ImageProgress) => void,
+  ): Promise<GeneratedImages>;
 }
 
-export interface ImagesJob extends ModelJob {
-  params: ImageParams;
+export interface ImagesJob<P extends ImageParams = ImageParams> extends ModelJob {
+  params: P;
 }

@@ -1,52 +1,82 @@
 import { startDiffusion, type StartedDiffusion } from '../models/diffusion/start';
-import type { GeneratedImages, ImageProgress, ImagesJob } from '../protocol/images';
+import type { GeneratedImage } from '../models/diffusion/pipeline';
+import type { EditParams, GeneratedImages, ImageProgress, ImagesJob } from '../protocol/images';
 import { invalidInput } from '../protocol/errors';
 import { cancelToken, exposeEngine, reportProgress } from './expose';
 import { modelSlot } from './model-slot';
+import { decodeImage, encodeImage } from './images/pixels';
 
 const load = modelSlot<StartedDiffusion, ImagesJob>('image model', (loader, request) =>
   startDiffusion(loader, request),
 );
 
-const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
+type Events = { progress(progress: ImageProgress): void };
 
-/** RGBA pixels encoded by the browser's own encoders (OffscreenCanvas in the worker). */
-async function encode(rgba: Uint8ClampedArray, width: number, height: number, job: ImagesJob): Promise<Uint8Array> {
-  const canvas = new OffscreenCanvas(width, height);
-  canvas.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(rgba), width, height), 0, 0);
-  const quality = job.params.compression === undefined ? undefined : job.params.compression / 100;
-  const blob = await canvas.convertToBlob({ type: MIME[job.params.format], quality });
-  return new Uint8Array(await blob.arrayBuffer());
+/** The model's image size; a request's other size is a 400 naming it. */
+function modelSize(started: StartedDiffusion, job: ImagesJob) {
+  const [, , h, w] = started.pipeline.latentDims();
+  const [width, height] = [w! * 8, h! * 8];
+  const size = job.params.size;
+  if (size && (size.width !== width || size.height !== height))
+    throw invalidInput(
+      `This image model makes ${width}x${height} images: pass size '${width}x${height}' or 'auto'.`,
+      'size',
+    );
+  return { width, height };
+}
+
+/** Runs `make` for each of the job's n images (seed + i), with progress, and encodes the results. */
+async function each(
+  job: ImagesJob,
+  started: StartedDiffusion,
+  events: Events | undefined,
+  make: (seed: number, onStep: (step: number, steps: number) => void) => Promise<GeneratedImage>,
+): Promise<GeneratedImages> {
+  const { width, height } = modelSize(started, job);
+  const images: Uint8Array[] = [];
+  for (let i = 0; i < job.params.n; i++) {
+    const image = await make(job.params.seed + i, (step, steps) => {
+      reportProgress();
+      void events?.progress({ image: i, step, steps });
+    });
+    images.push(await encodeImage(image, job.params.format, job.params.compression));
+  }
+  return { images, width, height, backend: started.backend };
 }
 
 const api = {
-  async generate(job: ImagesJob, events?: { progress(progress: ImageProgress): void }): Promise<GeneratedImages> {
+  async generate(job: ImagesJob, events?: Events): Promise<GeneratedImages> {
     const token = cancelToken();
-    const { pipeline, backend } = await load(job);
-    const [, , h, w] = pipeline.latentDims();
-    const width = w! * 8;
-    const height = h! * 8;
-    const size = job.params.size;
-    if (size && (size.width !== width || size.height !== height))
-      throw invalidInput(
-        `This image model makes ${width}x${height} images: pass size '${width}x${height}' or 'auto'.`,
-        'size',
-      );
-    const images: Uint8Array[] = [];
-    for (let i = 0; i < job.params.n; i++) {
-      const image = await pipeline.generate({
+    const started = await load(job);
+    return each(job, started, events, (seed, onStep) =>
+      started.pipeline.generate({
         prompt: job.params.prompt,
-        seed: job.params.seed + i,
-        steps: pipeline.defaultSteps,
+        seed,
+        steps: started.pipeline.defaultSteps,
         signal: token.signal,
-        onStep: (step, steps) => {
-          reportProgress();
-          void events?.progress({ image: i, step, steps });
-        },
-      });
-      images.push(await encode(image.rgba, image.width, image.height, job));
-    }
-    return { images, width, height, backend };
+        onStep,
+      }),
+    );
+  },
+
+  async edit(job: ImagesJob<EditParams>, events?: Events): Promise<GeneratedImages> {
+    const token = cancelToken();
+    const started = await load(job);
+    const { width, height } = modelSize(started, job);
+    const image = await decodeImage(job.params.image, 'image', width, height);
+    const mask = job.params.mask && (await decodeImage(job.params.mask, 'mask', width, height, image.source));
+    const keep = mask && Uint8Array.from({ length: width * height }, (_, p) => (mask.rgba[p * 4 + 3] === 0 ? 0 : 1));
+    return each(job, started, events, (seed, onStep) =>
+      started.pipeline.edit({
+        prompt: job.params.prompt,
+        seed,
+        image,
+        keep,
+        strength: job.params.strength,
+        signal: token.signal,
+        onStep,
+      }),
+    );
   },
 };
 

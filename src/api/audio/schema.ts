@@ -22,7 +22,7 @@ export const speechSchema = v.object({
 });
 
 /** Multipart fields are text: numbers are parsed before the schema sees them. */
-const numeric = <S extends v.GenericSchema<number>>(schema: S) =>
+export const numeric = <S extends v.GenericSchema<number>>(schema: S) =>
   v.pipe(
     v.string(),
     v.transform((text) => (text.trim() === '' ? NaN : Number(text))),

@@ -29,11 +29,13 @@ export async function loadDiffusion(
   const textEncoder = await session('text_encoder');
   const unet = await session('unet');
   const vaeDecoder = await session('vae_decoder');
+  const vaeEncoder = (await loader.has('vae_encoder/model.onnx', options)) ? await session('vae_encoder') : undefined;
   return new DiffusionPipeline(
     ort,
     { textEncoder, unet, vaeDecoder },
     new PromptTokenizer(tokenizer, tokenizerConfig),
     readSchedulerConfig(scheduler),
     Number(vae.scaling_factor ?? 0.18215),
+    vaeEncoder,
   );
 }

@@ -1,7 +1,8 @@
 import type { Ort, OrtSession } from '../../backends/ort';
+import { EngineError } from '../../protocol/errors';
 import { SeededNoise } from './noise';
 import type { SchedulerConfig } from './schedule';
-import { sampler } from './scheduler';
+import { sampler, type Sampler } from './scheduler';
 import { floatFeed, floats, intFeed } from './tensors';
 import type { PromptTokenizer } from './tokenizer';
 
@@ -9,6 +10,15 @@ export interface DiffusionSessions {
   textEncoder: OrtSession;
   unet: OrtSession;
   vaeDecoder: OrtSession;
+}
+
+export interface EditRequest extends Omit<GenerateRequest, 'steps'> {
+  /** The image at the model's size. */
+  image: GeneratedImage;
+  /** 1 for each pixel to keep as it is (a mask's opaque pixels); absent: the whole image is redone. */
+  keep?: Uint8Array;
+  /** How far into the noise the image goes, (0, 1]: 1 redraws it, small values stay close. */
+  strength: number;
 }
 
 export interface GenerateRequest {
@@ -35,6 +45,7 @@ export class DiffusionPipeline {
     private readonly tokenizer: PromptTokenizer,
     private readonly scheduler: SchedulerConfig,
     private readonly vaeScale: number,
+    private readonly vaeEncoder?: OrtSession,
   ) {}
 
   /** Steps a request runs: one for Euler (SD-Turbo-style one-step models), four for the few-step samplers. */
@@ -58,14 +69,66 @@ export class DiffusionPipeline {
   }
 
   async generate(request: GenerateRequest): Promise<GeneratedImage> {
-    const { unet, vaeDecoder } = this.sessions;
+    const run = sampler(this.scheduler, request.steps);
+    const noise = new SeededNoise(request.seed);
+    const latents = run.initial(noise.normal(this.latentDims().reduce((a, b) => a * b)));
+    return this.decode(await this.denoise(request, run, noise, latents, 0), request.signal);
+  }
+
+  /**
+   * Image-to-image: the image's latents noised to the step `strength` of the way up the schedule,
+   * then denoised; with `keep` (1 per pixel to keep), kept latent cells are reset to the image's
+   * at every step and kept pixels are the image's own in the result.
+   */
+  async edit(request: EditRequest): Promise<GeneratedImage> {
+    if (!this.vaeEncoder)
+      throw new EngineError(
+        'unavailable',
+        'This image model has no vae_encoder/model.onnx, so it cannot edit images.',
+        'model_unavailable',
+        'model',
+      );
+    const total = Math.min(50, Math.ceil(this.defaultSteps / request.strength));
+    const run = sampler(this.scheduler, total);
+    const from = total - Math.max(1, Math.floor(total * request.strength));
+    const dims = this.latentDims();
+    const encoder = this.vaeEncoder;
+    const name = encoder.inputNames[0]!;
+    const { width, height, rgba } = request.image;
+    const out = await encoder.run({
+      [name]: floatFeed(this.ort, encoder, name, fromRgba(rgba), [1, 3, height, width]),
+    });
+    const clean = (await floats(out[encoder.outputNames[0]!]!)).map((x) => x * this.vaeScale);
+    const noise = new SeededNoise(request.seed);
+    const fixed = noise.normal(clean.length);
+    const keep = request.keep && latentKeep(request.keep, width, dims);
+    const blend = keep && {
+      apply: (latents: Float32Array, i: number) => {
+        const target = run.noised(clean, fixed, i);
+        return latents.map((x, j) => (keep[j] ? target[j]! : x));
+      },
+    };
+    const latents = run.noised(clean, fixed, from);
+    const image = await this.decode(await this.denoise(request, run, noise, latents, from, blend), request.signal);
+    if (request.keep) request.keep.forEach((kept, p) => kept && image.rgba.set(rgba.subarray(p * 4, p * 4 + 4), p * 4));
+    return image;
+  }
+
+  private async denoise(
+    request: Pick<GenerateRequest, 'prompt' | 'signal' | 'onStep'>,
+    run: Sampler,
+    noise: SeededNoise,
+    start: Float32Array,
+    from: number,
+    blend?: { apply(latents: Float32Array, i: number): Float32Array },
+  ): Promise<Float32Array> {
+    const { unet } = this.sessions;
     const [sampleName, timestepName, contextName] = unetInputs(unet);
     const dims = this.latentDims();
     const context = await this.encodePrompt(request.prompt);
-    const run = sampler(this.scheduler, request.steps);
-    const noise = new SeededNoise(request.seed);
-    let latents = run.initial(noise.normal(dims.reduce((a, b) => a * b)));
-    for (let i = 0; i < run.timesteps.length; i++) {
+    const steps = run.timesteps.length - from;
+    let latents = start;
+    for (let i = from; i < run.timesteps.length; i++) {
       request.signal?.throwIfAborted();
       const out = await unet.run({
         [sampleName]: floatFeed(this.ort, unet, sampleName, run.input(latents, i), dims),
@@ -73,12 +136,19 @@ export class DiffusionPipeline {
         [contextName]: context,
       });
       latents = run.step(latents, await floats(out[unet.outputNames[0]!]!), i, noise);
-      request.onStep?.(i + 1, run.timesteps.length);
+      if (blend && i + 1 < run.timesteps.length) latents = blend.apply(latents, i + 1);
+      request.onStep?.(i + 1 - from, steps);
     }
-    request.signal?.throwIfAborted();
+    return latents;
+  }
+
+  private async decode(latents: Float32Array, signal?: AbortSignal): Promise<GeneratedImage> {
+    signal?.throwIfAborted();
+    const { vaeDecoder } = this.sessions;
     const latentName = vaeDecoder.inputNames[0]!;
     const scaled = latents.map((x) => x / this.vaeScale);
-    const decoded = await vaeDecoder.run({ [latentName]: floatFeed(this.ort, vaeDecoder, latentName, scaled, dims) });
+    const feed = floatFeed(this.ort, vaeDecoder, latentName, scaled, this.latentDims());
+    const decoded = await vaeDecoder.run({ [latentName]: feed });
     const pixels = decoded[vaeDecoder.outputNames[0]!]!;
     return toRgba(await floats(pixels), pixels.dims as number[]);
   }
@@ -104,4 +174,26 @@ export function toRgba(data: Float32Array, dims: number[]): GeneratedImage {
     rgba[p * 4 + 3] = 255;
   }
   return { width, height, rgba };
+}
+
+/** RGBA bytes → [1, 3, H, W] in [−1, 1], as diffusers' preprocess scales. */
+export function fromRgba(rgba: Uint8ClampedArray): Float32Array {
+  const plane = rgba.length / 4;
+  const out = new Float32Array(plane * 3);
+  for (let p = 0; p < plane; p++) for (let c = 0; c < 3; c++) out[c * plane + p] = (rgba[p * 4 + c]! / 255) * 2 - 1;
+  return out;
+}
+
+/** Latent cells to keep: those whose 8×8 pixel block is wholly kept. */
+function latentKeep(keep: Uint8Array, width: number, dims: number[]): Uint8Array {
+  const [, channels, h, w] = dims as [number, number, number, number];
+  const cells = new Uint8Array(channels * h * w);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let all = 1;
+      for (let dy = 0; dy < 8 && all; dy++)
+        for (let dx = 0; dx < 8; dx++) all &= keep[(y * 8 + dy) * width + x * 8 + dx]!;
+      for (let c = 0; c < channels; c++) cells[c * h * w + y * w + x] = all;
+    }
+  return cells;
 }

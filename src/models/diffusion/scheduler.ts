@@ -6,6 +6,8 @@ export interface Sampler {
   readonly timesteps: number[];
   /** Starting latents from unit noise. */
   initial(noise: Float32Array): Float32Array;
+  /** Clean latents noised to step `i`'s level (image-to-image starts; kept regions while inpainting). */
+  noised(clean: Float32Array, noise: Float32Array, i: number): Float32Array;
   /** The UNet's input at step `i` (Euler scales by 1/√(σ²+1)). */
   input(latents: Float32Array, i: number): Float32Array;
   /** The latents after step `i` given the predicted noise. */
@@ -24,6 +26,7 @@ function euler(config: SchedulerConfig, steps: number, ancestral: boolean): Samp
   return {
     timesteps: ts,
     initial: (noise) => map(noise, (x) => x * initSigma),
+    noised: (clean, noise, i) => map(clean, (x, j) => x + sigmas[i]! * noise[j]!),
     input: (latents, i) => map(latents, (x) => x / Math.sqrt(sigmas[i]! ** 2 + 1)),
     step(latents, eps, i, noise) {
       const sigma = sigmas[i]!;
@@ -44,6 +47,7 @@ function lcm(config: SchedulerConfig, steps: number): Sampler {
   return {
     timesteps: ts,
     initial: (noise) => noise.slice(),
+    noised: (clean, noise, i) => map(clean, (x, j) => Math.sqrt(alpha(i)) * x + Math.sqrt(1 - alpha(i)) * noise[j]!),
     input: (latents) => latents,
     step(latents, eps, i, noise) {
       const a = alpha(i);

@@ -1,0 +1,59 @@
+import * as v from 'valibot';
+import { numeric } from '../audio/schema';
+import { parse, readForm } from '../body';
+import { requireModel } from '../models-check';
+import { dispatchTo, type Services } from '../services';
+import { imagesResponse, parseSize, pickSeed, SIZE_PATTERN } from './response';
+import { STYLE_PRESETS, styledPrompt, type StylePreset } from './styles';
+
+const file = v.pipe(
+  v.instance(File, 'must be a file upload'),
+  v.check((f) => f.size > 0, 'must not be empty'),
+);
+
+export const editsSchema = v.object({
+  model: v.optional(v.pipe(v.string(), v.minLength(1)), 'image-v1'),
+  /** One image (`image`, or `image[]` with one file as the SDK sends a list). */
+  image: v.union([file, v.pipe(v.array(file), v.length(1, 'one image is edited at a time here'))]),
+  mask: v.optional(file),
+  prompt: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(4000)),
+  n: v.optional(numeric(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4))), '1'),
+  size: v.optional(v.pipe(v.string(), v.regex(SIZE_PATTERN, "must be 'auto' or WIDTHxHEIGHT")), 'auto'),
+  style: v.optional(v.picklist(Object.keys(STYLE_PRESETS) as StylePreset[])),
+  response_format: v.optional(v.picklist(['url', 'b64_json']), 'b64_json'),
+  output_format: v.optional(v.picklist(['png', 'jpeg', 'webp']), 'png'),
+  output_compression: v.optional(numeric(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100)))),
+  seed: v.optional(numeric(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2 ** 32 - 1)))),
+  /** Extension: how far the image goes into noise, (0, 1]. */
+  strength: v.optional(numeric(v.pipe(v.number(), v.gtValue(0), v.maxValue(1))), '0.8'),
+  user: v.optional(v.string()),
+});
+
+/**
+ * POST /images/edits (multipart, OpenAI's shape): image-to-image through the VAE encoder; with a
+ * mask, only its transparent pixels change (kept latents are reset every step, kept pixels copied).
+ */
+export async function imageEdits(ctx: Services, request: Request, path: string): Promise<Response> {
+  const { value, raw } = await readForm(request);
+  const body = parse(editsSchema, value);
+  const model = requireModel(body.model, 'image');
+  const seed = pickSeed(body.seed);
+  return dispatchTo(ctx, { request, path, raw }, { model: model.id, kind: 'images' }, async (engine) => {
+    const prompt = styledPrompt(body.prompt, body.style);
+    const result = await engine.edit(
+      {
+        prompt,
+        n: body.n,
+        seed,
+        size: parseSize(body.size),
+        format: body.output_format,
+        compression: body.output_compression,
+        image: Array.isArray(body.image) ? body.image[0]! : body.image,
+        mask: body.mask,
+        strength: body.strength,
+      },
+      request.signal,
+    );
+    return imagesResponse(result, body, seed, body.style ? prompt : undefined);
+  });
+}
