@@ -26,10 +26,11 @@ export function mountImages(service: Service): void {
           ...(style ? { style: style as never } : {}),
           ...(seedText ? { seed: Number(seedText) } : {}),
         };
+        const quality = byId<HTMLInputElement>('images-hd').checked ? { quality: 'hd' as const } : {};
         // With an uploaded picture the prompt edits it (images.edit), else it makes a new one.
         const result = upload
           ? await service.client.images.edit({ ...common, image: upload } as ImageEditParamsNonStreaming)
-          : await service.client.images.generate(common as ImageGenerateParamsNonStreaming);
+          : await service.client.images.generate({ ...common, ...quality } as ImageGenerateParamsNonStreaming);
         output.replaceChildren(
           ...(result.data ?? []).map((item) => {
             const image = document.createElement('img');

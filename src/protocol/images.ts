@@ -12,6 +12,8 @@ export interface ImageParams {
   /** The requested size, or undefined for the model's native size. */
   size?: { width: number; height: number };
   format: ImageFormat;
+  /** HD: ×2 super-resolution after decoding (the export's upscaler/). */
+  hd?: boolean;
   /** Encoder quality 0–100 for jpeg/webp. */
   compression?: number;
 }

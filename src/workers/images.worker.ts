@@ -12,17 +12,24 @@ const load = modelSlot<StartedDiffusion, ImagesJob>('image model', (loader, requ
 
 type Events = { progress(progress: ImageProgress): void };
 
-/** The model's image size; a request's other size is a 400 naming it. */
+/** The model's image size (doubled for HD); a request's other size is a 400 naming it. */
 function modelSize(started: StartedDiffusion, job: ImagesJob) {
+  if (job.params.hd && !started.pipeline.canUpscale)
+    throw invalidInput(
+      "quality 'hd' needs a super-resolution stage (upscaler/model.onnx) in the image model's folder; this one has none.",
+      'quality',
+      'unsupported_value',
+    );
   const [, , h, w] = started.pipeline.latentDims();
+  const scale = job.params.hd ? 2 : 1;
   const [width, height] = [w! * 8, h! * 8];
   const size = job.params.size;
-  if (size && (size.width !== width || size.height !== height))
+  if (size && (size.width !== width * scale || size.height !== height * scale))
     throw invalidInput(
-      `This image model makes ${width}x${height} images: pass size '${width}x${height}' or 'auto'.`,
+      `This image model makes ${width * scale}x${height * scale} images${job.params.hd ? ' in HD' : ''}: pass size '${width * scale}x${height * scale}' or 'auto'.`,
       'size',
     );
-  return { width, height };
+  return { width, height, scale };
 }
 
 /** Runs `make` for each of the job's n images (seed + i), with progress, and encodes the results. */
@@ -32,16 +39,17 @@ async function each(
   events: Events | undefined,
   make: (seed: number, onStep: (step: number, steps: number) => void) => Promise<GeneratedImage>,
 ): Promise<GeneratedImages> {
-  const { width, height } = modelSize(started, job);
+  const { width, height, scale } = modelSize(started, job);
   const images: Uint8Array[] = [];
   for (let i = 0; i < job.params.n; i++) {
-    const image = await make(job.params.seed + i, (step, steps) => {
+    let image = await make(job.params.seed + i, (step, steps) => {
       reportProgress();
       void events?.progress({ image: i, step, steps });
     });
+    if (job.params.hd) image = await started.pipeline.upscale(image, cancelToken().signal);
     images.push(await encodeImage(image, job.params.format, job.params.compression));
   }
-  return { images, width, height, backend: started.backend };
+  return { images, width: width * scale, height: height * scale, backend: started.backend };
 }
 
 const api = {

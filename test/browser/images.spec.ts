@@ -16,7 +16,7 @@ const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   return worst;
 };
 
-test('openai SDK images.generate (default retries): Warli preset, two seeded PNGs equal to a second implementation; url, jpeg, webp and clear 400s over fetch', async ({
+test('openai SDK images.generate (default retries): Warli preset, two seeded PNGs equal to a second implementation; url, jpeg, webp, HD ×2 and clear 400s over fetch', async ({
   page,
 }) => {
   const errors = await openHarness(page);
@@ -65,10 +65,13 @@ test('openai SDK images.generate (default retries): Warli preset, two seeded PNG
         seed: response.headers.get('x-vaani-seed'),
       });
     }
+    const hdAnswer = await (await post({ prompt: 'a peacock', quality: 'hd', seed: 1 })).json();
+    const hdImage = await pixels(`data:image/png;base64,${hdAnswer.data[0].b64_json}`);
+    const hd = { size: hdAnswer.size, width: hdImage.width, height: hdImage.height };
     const bad = [];
     for (const body of [
       { prompt: 'x', size: '512x512' },
-      { prompt: 'x', quality: 'hd' },
+      { prompt: 'x', quality: 'hd', size: '64x64' },
       { prompt: 'x', style: 'cubist' },
     ]) {
       const response = await post(body);
@@ -76,6 +79,7 @@ test('openai SDK images.generate (default retries): Warli preset, two seeded PNG
     }
     ai.dispose();
     return {
+      hd,
       sdk: {
         size: sdk.size,
         output_format: (sdk as { output_format?: string }).output_format,
@@ -106,6 +110,7 @@ test('openai SDK images.generate (default retries): Warli preset, two seeded PNG
   ]);
   expect(got.bad.map((b) => b.status)).toEqual([400, 400, 400]);
   expect(got.bad[0]!.error).toMatchObject({ param: 'size', message: expect.stringContaining('64x64') });
-  expect(got.bad[1]!.error).toMatchObject({ param: 'quality', code: 'unsupported_value' });
+  expect(got.bad[1]!.error).toMatchObject({ param: 'size', message: expect.stringContaining('128x128') });
+  expect(got.hd).toEqual({ size: '128x128', width: 128, height: 128 });
   expect(got.bad[2]!.error).toMatchObject({ param: 'style' });
 });

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import { parse, readJson } from '../body';
-import { badRequest } from '../errors';
 import { requireModel } from '../models-check';
 import { dispatchTo, type Services } from '../services';
 import { imagesResponse, parseSize, pickSeed, SIZE_PATTERN } from './response';
@@ -22,7 +21,7 @@ export const generationsSchema = v.object({
 
 /**
  * POST /images/generations in OpenAI's shape; `seed` (extension) makes a request repeatable;
- * `quality: 'hd'` is not made locally yet and answers a clear 400 (a remote gets it as sent).
+ * `quality: 'hd'` doubles the size through the export's super-resolution stage.
  */
 export async function imageGenerations(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
@@ -30,12 +29,6 @@ export async function imageGenerations(ctx: Services, request: Request, path: st
   const model = requireModel(body.model, 'image');
   const seed = pickSeed(body.seed);
   return dispatchTo(ctx, { request, path, raw }, { model: model.id, kind: 'images' }, async (engine) => {
-    if (body.quality === 'hd')
-      throw badRequest(
-        "quality 'hd' (×2 super-resolution) is not made in the page yet: pass 'standard', or configure a remote.",
-        'quality',
-        'unsupported_value',
-      );
     const prompt = styledPrompt(body.prompt, body.style);
     const result = await engine.generate(
       {
@@ -44,6 +37,7 @@ export async function imageGenerations(ctx: Services, request: Request, path: st
         seed,
         size: parseSize(body.size),
         format: body.output_format,
+        hd: body.quality === 'hd',
         compression: body.output_compression,
       },
       request.signal,

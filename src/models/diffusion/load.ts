@@ -29,7 +29,10 @@ export async function loadDiffusion(
   const textEncoder = await session('text_encoder');
   const unet = await session('unet');
   const vaeDecoder = await session('vae_decoder');
-  const vaeEncoder = (await loader.has('vae_encoder/model.onnx', options)) ? await session('vae_encoder') : undefined;
+  const optional = async (stage: string) =>
+    (await loader.has(`${stage}/model.onnx`, options)) ? session(stage) : undefined;
+  const vaeEncoder = await optional('vae_encoder');
+  const upscaler = await optional('upscaler');
   return new DiffusionPipeline(
     ort,
     { textEncoder, unet, vaeDecoder },
@@ -37,5 +40,6 @@ export async function loadDiffusion(
     readSchedulerConfig(scheduler),
     Number(vae.scaling_factor ?? 0.18215),
     vaeEncoder,
+    upscaler,
   );
 }

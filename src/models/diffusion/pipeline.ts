@@ -4,6 +4,7 @@ import { SeededNoise } from './noise';
 import type { SchedulerConfig } from './schedule';
 import { sampler, type Sampler } from './scheduler';
 import { floatFeed, floats, intFeed } from './tensors';
+import { upscaleTiled } from './upscale';
 import type { PromptTokenizer } from './tokenizer';
 
 export interface DiffusionSessions {
@@ -46,7 +47,19 @@ export class DiffusionPipeline {
     private readonly scheduler: SchedulerConfig,
     private readonly vaeScale: number,
     private readonly vaeEncoder?: OrtSession,
+    private readonly upscaler?: OrtSession,
   ) {}
+
+  /** Whether the export has a super-resolution stage (`upscaler/model.onnx`) for HD output. */
+  get canUpscale(): boolean {
+    return this.upscaler !== undefined;
+  }
+
+  /** HD: the image through the upscaler in 128-pixel tiles with 16 pixels of context. */
+  upscale(image: GeneratedImage, signal?: AbortSignal): Promise<GeneratedImage> {
+    if (!this.upscaler) throw new Error('This export has no upscaler/model.onnx.');
+    return upscaleTiled(this.ort, this.upscaler, image, { tile: 128, overlap: 16 }, signal);
+  }
 
   /** Steps a request runs: one for Euler (SD-Turbo-style one-step models), four for the few-step samplers. */
   get defaultSteps(): number {
