@@ -9,6 +9,7 @@ import {
 } from '../protocol/audio';
 import { blockingRuns, cancelToken, exposeEngine } from './expose';
 import { modelSlot } from './model-slot';
+import { textEvents } from './text-events';
 import { freshSilero } from './silero';
 
 const load = modelSlot<StartedIndicConformer>('IndicConformer speech recognition model', loadIndicConformer);
@@ -24,6 +25,7 @@ const api = {
     const started = await load(job);
     const vad = await freshSilero(job.vadURL);
     const speech = await vad.probabilities(samples, cancelled);
+    const streamed = textEvents(events);
     const transcript = await transcribeIndic(started.model, samples, {
       language: job.language,
       decoding: job.decoding,
@@ -31,8 +33,9 @@ const api = {
       speech,
       cancelled,
       blocking,
-      onText: events && ((soFar: string) => void events.text(soFar)),
+      onText: streamed.text,
     });
+    await streamed.delivered();
     return { transcript, backend: started.backend, dtype: started.dtype };
   },
 };

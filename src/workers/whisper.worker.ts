@@ -9,6 +9,7 @@ import {
 } from '../protocol/audio';
 import type { CancelToken } from '../protocol/cancel';
 import { cancelToken, exposeEngine, reportProgress } from './expose';
+import { textEvents } from './text-events';
 import { modelSlot } from './model-slot';
 import { freshSilero } from './silero';
 
@@ -38,14 +39,15 @@ const api = {
     const { samples } = await decodeMono(job.audio, 16000, { maxSeconds: MAX_TRANSCRIPTION_SECONDS });
     const whisper = await load(job);
     const vad = await speechOf(job, samples, token);
-    const text = events && ((soFar: string) => void events.text(soFar));
+    const streamed = textEvents(events);
     const transcript = await transcribe(whisper, samples, {
       ...job.params,
       vad,
       checkpoint: token.checkpoint,
       progress: reportProgress,
-      text,
+      text: streamed.text,
     });
+    await streamed.delivered();
     return { transcript, backend: whisper.backend, languages: [...whisper.decoder.config.languages.keys()] };
   },
   /** The language Whisper hears in the first 30 s (its language token after <|startoftranscript|>). */

@@ -55,8 +55,11 @@ test.describe('the service through the openai SDK', () => {
       const extra = Object.keys(voice).filter(
         (key) => !['gender', 'id', 'language', 'languageCode', 'name'].includes(key),
       );
-      // Beyond §2.6: downloadBytes, and aliases (OpenAI's voice names for it), both in docs/api.md.
-      expect(extra.every((key) => key === 'downloadBytes' || key === 'aliases')).toBe(true);
+      // Beyond §2.6: downloadBytes and weights (a neural voice's model id), and aliases (OpenAI's voice
+      // names for it), all in docs/api.md.
+      expect(extra.every((key) => ['downloadBytes', 'weights', 'aliases'].includes(key))).toBe(true);
+      expect('weights' in voice).toBe('downloadBytes' in voice);
+      if (voice.weights) expect(['kokoro-82m', 'mms-tts-hin']).toContain(voice.weights);
       for (const alias of voice.aliases ?? []) expect(alias).toMatch(/^[a-z]+$/);
       expect(voice).toMatchObject({
         id: expect.any(String),
