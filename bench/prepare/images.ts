@@ -1,17 +1,7 @@
 /**
  * Writes the image bench models before the bench page opens: the tiny diffusers-layout fixture
- * (Euler, one step) and a copy of it with LCMScheduler (four steps), at test/.fixtures/diffusion/.
+ * (Euler, one step) and its LCMScheduler copy (four steps), at test/.fixtures/diffusion/.
  */
-import { cp, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { ensureTinyDiffusion, FIXTURE_ROOT } from '../../test/fixtures/diffusion/ensure';
-import { EULER_TURBO } from '../../test/fixtures/diffusion/files';
+import { ensureLcmDiffusion, ensureTinyDiffusion } from '../../test/fixtures/diffusion/ensure';
 
-const tiny = await ensureTinyDiffusion();
-const lcm = join(FIXTURE_ROOT, 'bench-lcm');
-await cp(tiny, lcm, { recursive: true });
-await writeFile(
-  join(lcm, 'scheduler/scheduler_config.json'),
-  JSON.stringify({ ...EULER_TURBO, _class_name: 'LCMScheduler' }),
-);
-console.log(`image bench models at ${tiny} and ${lcm}`);
+console.log(`image bench models at ${await ensureTinyDiffusion()} and ${await ensureLcmDiffusion()}`);

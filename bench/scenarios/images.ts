@@ -103,7 +103,7 @@ const images: Scenario = async (bench: BenchEnv) => {
   const notes = { threads: wasmThreads(), cores: navigator.hardwareConcurrency, size: '64x64', backend: 'wasm' };
   for (const [id, name, steps, hd, metric] of [
     ['images.tiny.euler-1.s-per-image', 'tiny', 1, false, 's per 64×64 image, Euler 1 step'],
-    ['images.tiny.lcm-4.s-per-step', 'bench-lcm', 4, false, 's per step, LCM 4 steps (whole image / 4)'],
+    ['images.tiny.lcm-4.s-per-step', 'tiny-lcm', 4, false, 's per step, LCM 4 steps (whole image / 4)'],
     ['images.tiny.hd.s-per-image', 'tiny', 1, true, 's per HD image (128×128), Euler 1 step + ×2 upscaler'],
   ] as const) {
     bench.log(`${id}: Vaani …`);

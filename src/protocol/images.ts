@@ -12,6 +12,8 @@ export interface ImageParams {
   /** The requested size, or undefined for the model's native size. */
   size?: { width: number; height: number };
   format: ImageFormat;
+  /** Previews to send while steps run (0–3): the latents after a step, decoded and encoded. */
+  partialImages?: number;
   /** HD: ×2 super-resolution after decoding (the export's upscaler/). */
   hd?: boolean;
   /** Encoder quality 0–100 for jpeg/webp. */
@@ -30,6 +32,8 @@ export interface ImageProgress {
   image: number;
   step: number;
   steps: number;
+  /** A preview of this image so far, encoded in the request's format (streaming's partial images). */
+  preview?: Uint8Array;
 }
 
 export interface GeneratedImages {

@@ -37,14 +37,24 @@ async function each(
   job: ImagesJob,
   started: StartedDiffusion,
   events: Events | undefined,
-  make: (seed: number, onStep: (step: number, steps: number) => void) => Promise<GeneratedImage>,
+  make: (
+    seed: number,
+    onStep: (step: number, steps: number, latents: Float32Array) => Promise<void>,
+  ) => Promise<GeneratedImage>,
 ): Promise<GeneratedImages> {
   const { width, height, scale } = modelSize(started, job);
   const images: Uint8Array[] = [];
   for (let i = 0; i < job.params.n; i++) {
-    let image = await make(job.params.seed + i, (step, steps) => {
+    let previews = 0;
+    let image = await make(job.params.seed + i, async (step, steps, latents) => {
       reportProgress();
-      void events?.progress({ image: i, step, steps });
+      // Previews of intermediate steps only (the last step is the image itself), up to partialImages.
+      const wanted = step < steps && previews < (job.params.partialImages ?? 0);
+      if (wanted) previews++;
+      const preview = wanted
+        ? await encodeImage(await started.pipeline.decode(latents), job.params.format, job.params.compression)
+        : undefined;
+      await events?.progress({ image: i, step, steps, preview });
     });
     if (job.params.hd) image = await started.pipeline.upscale(image, cancelToken().signal);
     images.push(await encodeImage(image, job.params.format, job.params.compression));

@@ -2,7 +2,9 @@ import * as v from 'valibot';
 import { parse, readJson } from '../body';
 import { requireModel } from '../models-check';
 import { dispatchTo, type Services } from '../services';
-import { imagesResponse, parseSize, pickSeed, SIZE_PATTERN } from './response';
+import type { ImageParams, ImagesEngine } from '../../protocol/images';
+import { sseResponse } from '../sse';
+import { base64, imagesResponse, parseSize, pickSeed, SIZE_PATTERN } from './response';
 import { STYLE_PRESETS, styledPrompt, type StylePreset } from './styles';
 
 export const generationsSchema = v.object({
@@ -16,6 +18,8 @@ export const generationsSchema = v.object({
   output_format: v.optional(v.picklist(['png', 'jpeg', 'webp']), 'png'),
   output_compression: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100))),
   seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2 ** 32 - 1))),
+  stream: v.optional(v.boolean()),
+  partial_images: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3)), 0),
   user: v.optional(v.string()),
 });
 
@@ -28,20 +32,55 @@ export async function imageGenerations(ctx: Services, request: Request, path: st
   const body = parse(generationsSchema, value);
   const model = requireModel(body.model, 'image');
   const seed = pickSeed(body.seed);
-  return dispatchTo(ctx, { request, path, raw }, { model: model.id, kind: 'images' }, async (engine) => {
+  const to = { model: model.id, kind: 'images' as const, streaming: body.stream === true };
+  return dispatchTo(ctx, { request, path, raw }, to, async (engine) => {
     const prompt = styledPrompt(body.prompt, body.style);
-    const result = await engine.generate(
-      {
-        prompt,
-        n: body.n,
-        seed,
-        size: parseSize(body.size),
-        format: body.output_format,
-        hd: body.quality === 'hd',
-        compression: body.output_compression,
-      },
-      request.signal,
-    );
+    const params = {
+      prompt,
+      n: body.n,
+      seed,
+      size: parseSize(body.size),
+      format: body.output_format,
+      hd: body.quality === 'hd',
+      compression: body.output_compression,
+    };
+    if (body.stream)
+      return streamImages(engine, { ...params, partialImages: body.partial_images }, body, seed, request);
+    const result = await engine.generate(params, request.signal);
     return imagesResponse(result, body, seed, body.style ? prompt : undefined);
   });
+}
+
+/**
+ * `stream: true`: OpenAI's image events — `image_generation.partial_image` for up to
+ * `partial_images` intermediate steps (the latents so far, decoded), then
+ * `image_generation.completed` per image.
+ */
+function streamImages(
+  engine: ImagesEngine,
+  params: ImageParams,
+  body: { output_format: string; quality: string; size: string },
+  seed: number,
+  request: Request,
+): Response {
+  const created_at = Math.floor(Date.now() / 1000);
+  const common = { created_at, quality: body.quality, background: 'opaque', output_format: body.output_format };
+  return sseResponse(
+    request.signal,
+    async (sink) => {
+      let index = 0;
+      const result = await engine.generate(params, sink.signal, (progress) => {
+        if (!progress.preview) return;
+        const type = 'image_generation.partial_image';
+        sink.send(
+          { type, b64_json: base64(progress.preview), partial_image_index: index++, size: body.size, ...common },
+          type,
+        );
+      });
+      const size = `${result.width}x${result.height}`;
+      const type = 'image_generation.completed';
+      for (const image of result.images) sink.send({ type, b64_json: base64(image), size, ...common }, type);
+    },
+    { 'x-vaani-seed': String(seed) },
+  );
 }

@@ -26,8 +26,8 @@ export interface GenerateRequest {
   prompt: string;
   seed: number;
   steps: number;
-  /** Called after each UNet step; a rejected promise or aborted signal stops between steps. */
-  onStep?: (step: number, of: number) => void;
+  /** Awaited after each UNet step with the latents so far; an aborted signal stops between steps. */
+  onStep?: (step: number, of: number, latents: Float32Array) => void | Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -150,12 +150,13 @@ export class DiffusionPipeline {
       });
       latents = run.step(latents, await floats(out[unet.outputNames[0]!]!), i, noise);
       if (blend && i + 1 < run.timesteps.length) latents = blend.apply(latents, i + 1);
-      request.onStep?.(i + 1 - from, steps);
+      await request.onStep?.(i + 1 - from, steps, latents);
     }
     return latents;
   }
 
-  private async decode(latents: Float32Array, signal?: AbortSignal): Promise<GeneratedImage> {
+  /** Latents → pixels through the VAE decoder (also how streaming previews are made). */
+  async decode(latents: Float32Array, signal?: AbortSignal): Promise<GeneratedImage> {
     signal?.throwIfAborted();
     const { vaeDecoder } = this.sessions;
     const latentName = vaeDecoder.inputNames[0]!;

@@ -57,7 +57,7 @@ describe('diffusion runtime on the tiny diffusers export', () => {
     it(`${className}, ${steps} step(s): the same pixels as a second implementation for the same seed`, async () => {
       const pipeline = await loadDiffusion(ort, withScheduler(dir, { ...EULER_TURBO, _class_name: className }), 'wasm');
       const progress: number[] = [];
-      const image = await pipeline.generate({ prompt, seed: 42, steps, onStep: (step) => progress.push(step) });
+      const image = await pipeline.generate({ prompt, seed: 42, steps, onStep: (step) => void progress.push(step) });
       expect([image.width, image.height]).toEqual([64, 64]);
       expect(progress).toEqual(Array.from({ length: steps }, (_, i) => i + 1));
       const reference = await referenceImage(dir, prompt, 42, kind, steps);
@@ -83,7 +83,7 @@ describe('diffusion runtime on the tiny diffusers export', () => {
       seed: 1,
       steps: 4,
       signal: controller.signal,
-      onStep: (step) => step === 2 && controller.abort(),
+      onStep: (step) => void (step === 2 && controller.abort()),
     });
     await expect(run).rejects.toThrow(/abort/i);
   });
