@@ -27,6 +27,7 @@ const SENTENCES = [
   'नमस्ते, आप कैसे हैं?',
 ];
 
+const idle = () => new Promise((resolve) => setTimeout(resolve, 30));
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 const median = (values: number[]) => percentile(values, 50);
@@ -96,8 +97,14 @@ async function embeddingRows(env: BenchEnv, base: string): Promise<ScenarioResul
     await transformers.embed(texts);
     await bare.embed(ids);
     for (let round = 0; round < roundsFor(batch); round++) {
+      // A pause before each engine: three onnxruntime instances share two cores, and the one that
+      // just ran keeps its threads spinning for a while; timed right after, the next ran up to 1.7×
+      // slower (17.5 ms for the bare loop's batch of 1, 10 ms after a 30 ms pause).
+      await idle();
       times.vaani.push(await vaani(texts));
+      await idle();
       times.transformers.push(await transformers.embed(texts));
+      await idle();
       times.bare.push(await bare.embed(ids));
     }
     const rate = (values: number[]) => (batch * 1000) / median(values);
