@@ -9,6 +9,13 @@ declare global {
   interface Window {
     Vaani: { createVaani: typeof createVaani; widgets: typeof widgets };
     OpenAI: typeof OpenAI;
+    /** support/images.ts: a WASM Vaani on the diffusers export at `url`, with the SDK and helpers. */
+    imageService(url: string): {
+      ai: ReturnType<typeof createVaani>;
+      client: OpenAI;
+      post(path: string, body: object | FormData): Promise<Response>;
+      pixels(image: Blob | string): Promise<{ width: number; height: number; rgba: number[] }>;
+    };
     /** pages/structured.html */
     structured: {
       z: typeof z;

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ensureTinyDiffusion, FIXTURE_URL } from '../fixtures/diffusion/ensure';
-import { openHarness } from './support/page';
+import { openImages } from './support/images';
 
 test.beforeAll(async () => {
   await ensureTinyDiffusion();
@@ -9,25 +9,13 @@ test.beforeAll(async () => {
 test('openai SDK images.edit with a mask keeps every unmasked pixel; undecodable images and mismatched masks are 400 invalid_image', async ({
   page,
 }) => {
-  const errors = await openHarness(page);
+  const errors = await openImages(page);
   const got = await page.evaluate(async (url) => {
-    const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'image-v1': { baseURL: url } } });
-    const client = new window.OpenAI({
-      baseURL: ai.baseURL,
-      apiKey: 'k',
-      fetch: ai.fetch,
-      dangerouslyAllowBrowser: true,
-    });
+    const { ai, client, post: postTo, pixels } = window.imageService(url);
     const png = async (width: number, draw: (context: OffscreenCanvasRenderingContext2D) => void) => {
       const canvas = new OffscreenCanvas(width, width);
       draw(canvas.getContext('2d')!);
       return new File([await canvas.convertToBlob({ type: 'image/png' })], 'picture.png', { type: 'image/png' });
-    };
-    const pixels = async (blob: Blob) => {
-      const bitmap = await createImageBitmap(blob);
-      const context = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!;
-      context.drawImage(bitmap, 0, 0);
-      return Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data);
     };
     const image = await png(64, (context) => {
       const gradient = context.createLinearGradient(0, 0, 64, 64);
@@ -49,13 +37,9 @@ test('openai SDK images.edit with a mask keeps every unmasked pixel; undecodable
       seed: 9,
     } as never);
     const base64 = (edited as { data: { b64_json: string }[] }).data[0]!.b64_json;
-    const result = await pixels(await (await fetch(`data:image/png;base64,${base64}`)).blob());
+    const result = (await pixels(`data:image/png;base64,${base64}`)).rgba;
     const post = async (form: FormData) => {
-      const response = await ai.fetch(`${ai.baseURL}/images/edits`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer k' },
-        body: form,
-      });
+      const response = await postTo('/images/edits', form);
       return { status: response.status, error: (await response.json()).error };
     };
     const form = (fields: Record<string, Blob | string>) => {
@@ -68,7 +52,7 @@ test('openai SDK images.edit with a mask keeps every unmasked pixel; undecodable
       await post(form({ image, mask: await png(32, () => {}), prompt: 'p' })),
     ];
     ai.dispose();
-    return { original: await pixels(image), result, bad };
+    return { original: (await pixels(image)).rgba, result, bad };
   }, `${FIXTURE_URL}tiny/`);
   expect(errors).toEqual([]);
   const side = (rgba: number[], left: boolean) => rgba.filter((_, i) => Math.floor(i / 4) % 64 < 32 === left);

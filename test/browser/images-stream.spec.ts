@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ensureLcmDiffusion, FIXTURE_URL } from '../fixtures/diffusion/ensure';
-import { openHarness } from './support/page';
+import { openImages } from './support/images';
 
 test.beforeAll(async () => {
   await ensureLcmDiffusion();
@@ -9,15 +9,9 @@ test.beforeAll(async () => {
 test('stream: true through the openai SDK: partial_images previews of the LCM steps, then the completed image the plain request makes', async ({
   page,
 }) => {
-  const errors = await openHarness(page);
+  const errors = await openImages(page);
   const got = await page.evaluate(async (url) => {
-    const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'image-v1': { baseURL: url } } });
-    const client = new window.OpenAI({
-      baseURL: ai.baseURL,
-      apiKey: 'k',
-      fetch: ai.fetch,
-      dangerouslyAllowBrowser: true,
-    });
+    const { ai, client } = window.imageService(url);
     const request = { model: 'image-v1', prompt: 'a Madhubani fish', seed: 3 };
     const events: { type: string; b64: string; index?: number }[] = [];
     const stream = (await client.images.generate({

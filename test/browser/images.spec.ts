@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { styledPrompt } from '../../src/api/images/styles';
 import { ensureTinyDiffusion, FIXTURE_URL } from '../fixtures/diffusion/ensure';
 import { referenceImage } from '../fixtures/diffusion/reference';
-import { openHarness } from './support/page';
+import { openImages } from './support/images';
 
 const URL = `${FIXTURE_URL}tiny/`;
 let dir: string;
@@ -19,26 +19,9 @@ const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {
 test('openai SDK images.generate (default retries): Warli preset, two seeded PNGs equal to a second implementation; url, jpeg, webp, HD ×2 and clear 400s over fetch', async ({
   page,
 }) => {
-  const errors = await openHarness(page);
+  const errors = await openImages(page);
   const got = await page.evaluate(async (url) => {
-    const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'image-v1': { baseURL: url } } });
-    const client = new window.OpenAI({
-      baseURL: ai.baseURL,
-      apiKey: 'k',
-      fetch: ai.fetch,
-      dangerouslyAllowBrowser: true,
-    });
-    const pixels = async (src: string) => {
-      const bitmap = await createImageBitmap(await (await fetch(src)).blob());
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const context = canvas.getContext('2d')!;
-      context.drawImage(bitmap, 0, 0);
-      return {
-        width: bitmap.width,
-        height: bitmap.height,
-        rgba: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data),
-      };
-    };
+    const { ai, client, post: postTo, pixels } = window.imageService(url);
     const sdk = await client.images.generate({
       model: 'image-v1',
       prompt: 'a village dance',
@@ -47,12 +30,7 @@ test('openai SDK images.generate (default retries): Warli preset, two seeded PNG
       seed: 42,
     } as never);
     const decoded = await Promise.all(sdk.data!.map((item) => pixels(`data:image/png;base64,${item.b64_json}`)));
-    const post = (body: object) =>
-      ai.fetch(`${ai.baseURL}/images/generations`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
-        body: JSON.stringify(body),
-      });
+    const post = (body: object) => postTo('/images/generations', body);
     const formats = [];
     for (const output_format of ['jpeg', 'webp']) {
       const response = await post({ prompt: 'a peacock', response_format: 'url', output_format, seed: 1 });
