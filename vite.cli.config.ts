@@ -1,7 +1,9 @@
 import { defineConfig } from 'vite';
+import { ortWasmGzipped } from './vite.config.ts';
 
 /** `vaani` (the CLI, `bin` in package.json): one Node ES module with everything it imports bundled, beside the library in dist/. */
 export default defineConfig({
+  plugins: [ortWasmGzipped(false)],
   build: {
     ssr: 'src/cli/vaani.ts',
     outDir: 'dist/cli',

@@ -1,31 +1,64 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 
 const SCRIPT_URL = '__vaaniScriptURL';
 
 /**
- * onnxruntime-web finds its .wasm with `new URL('ort-wasm-….wasm', import.meta.url)`. Library mode
- * would inline that as a 14–28 MB base64 string; `?no-inline` makes vite emit the .wasm file beside
- * the worker chunks instead, where the runtime fetches it (and caches it like any file). Its
- * `new URL('ort.bundle.min.mjs', import.meta.url)` (its own file, for node) becomes the chunk it
- * is bundled into, which is what it means and leaves apps' bundlers nothing to warn about.
+ * onnxruntime-web's two `.wasm` builds (28 MB with WebGPU, 14 MB without) were 42 of the 57 MB an
+ * install weighed. The library build ships them gzipped instead (6.6 + 3.7 MB; gzip because every
+ * browser inflates it with `DecompressionStream`): `vaani:ort-wasm` becomes their two URLs, which
+ * src/backends/ort-wasm.ts fetches, inflates and hands to onnxruntime-web. onnxruntime-web's own
+ * `new URL('ort-wasm-….wasm', import.meta.url)` is left unresolved (no asset, nothing for an app's
+ * bundler to copy); it is never fetched once `env.wasm.wasmBinary` is set. Its
+ * `new URL('ort.bundle.min.mjs', import.meta.url)` (its own file, for node) becomes the chunk it is
+ * bundled into. On dev servers and in vitest `vaani:ort-wasm` is empty: onnxruntime-web loads its own
+ * files from node_modules, and the CLI (`ship` false) never loads it.
  */
-export const ortWasmAsFiles = (): Plugin => ({
-  name: 'vaani:ort-wasm-as-files',
-  enforce: 'pre',
-  transform: {
-    filter: { id: /onnxruntime-web[\\/]dist[\\/].*\.mjs$/ },
-    handler: (code) => ({
-      code: code
-        .replace(
-          /new URL\("(ort-wasm-simd-threaded[\w.]*\.wasm)",import\.meta\.url\)/g,
-          'new URL("$1?no-inline",import.meta.url)',
-        )
-        .replace(/new (\w+)\("ort[\w.]*\.min\.mjs",import\.meta\.url\)/g, 'new $1(import.meta.url)'),
-      map: null,
-    }),
-  },
-});
+export const ortWasmGzipped = (ship = true): Plugin => {
+  let build = false;
+  return {
+    name: 'vaani:ort-wasm-gzipped',
+    enforce: 'pre',
+    configResolved: (config) => void (build = ship && config.command === 'build'),
+    resolveId: (id) => (id === 'vaani:ort-wasm' ? '\0vaani:ort-wasm' : null),
+    load(id) {
+      if (id !== '\0vaani:ort-wasm') return null;
+      if (!build) return 'export default {};';
+      const url = (file: string) => JSON.stringify(`${gzipped(file)}?url`);
+      return [
+        `import webgpu from ${url('ort-wasm-simd-threaded.jsep.wasm')};`,
+        `import wasm from ${url('ort-wasm-simd-threaded.wasm')};`,
+        'export default { webgpu, wasm };',
+      ].join('\n');
+    },
+    transform: {
+      filter: { id: /onnxruntime-web[\\/]dist[\\/].*\.mjs$/ },
+      handler: (code) => ({
+        code: code
+          .replace(
+            /new URL\("(ort-wasm-simd-threaded[\w.]*\.wasm)",import\.meta\.url\)/g,
+            'new URL("$1",""+import.meta.url)',
+          )
+          .replace(/new (\w+)\("ort[\w.]*\.min\.mjs",import\.meta\.url\)/g, 'new $1(import.meta.url)'),
+        map: null,
+      }),
+    },
+  };
+};
+
+/** node_modules/.cache/vaani/<file>.gz: onnxruntime-web's dist/<file>, gzipped once per version. */
+function gzipped(file: string): string {
+  const source = fileURLToPath(new URL(`node_modules/onnxruntime-web/dist/${file}`, import.meta.url));
+  const target = fileURLToPath(new URL(`node_modules/.cache/vaani/${file}.gz`, import.meta.url));
+  if (existsSync(target) && statSync(target).mtimeMs >= statSync(source).mtimeMs) return target;
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(`${target}.tmp`, gzipSync(readFileSync(source), { level: 9 }));
+  renameSync(`${target}.tmp`, target);
+  return target;
+}
 
 /**
  * decode-named-character-reference (micromark's, under the Markdown parser) has a `browser` build
@@ -119,7 +152,7 @@ export default defineConfig(({ mode }) => {
     base: './',
     resolve: { alias: [domFreeEntities] },
     plugins: [
-      ortWasmAsFiles(),
+      ortWasmGzipped(),
       urlImportsAsFiles(),
       missingAudioDecoders(),
       iife ? scriptUrlForImportMeta() : workerUrlsForBundlers(),
@@ -156,7 +189,7 @@ export default defineConfig(({ mode }) => {
       : {},
     worker: {
       format: 'es',
-      plugins: () => [ortWasmAsFiles(), urlImportsAsFiles(), missingAudioDecoders()],
+      plugins: () => [ortWasmGzipped(), urlImportsAsFiles(), missingAudioDecoders()],
     },
   };
 });

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
 import { defineConfig, type Plugin } from 'vite';
-import { domFreeEntities, missingAudioDecoders } from './vite.config.ts';
+import { domFreeEntities, missingAudioDecoders, ortWasmGzipped } from './vite.config.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -94,7 +94,7 @@ const plugins = (): Plugin => ({
 export default defineConfig({
   root: here('demo'),
   resolve: { alias: [domFreeEntities] },
-  plugins: [localModels(), plugins(), missingAudioDecoders()],
+  plugins: [localModels(), plugins(), missingAudioDecoders(), ortWasmGzipped()],
   server: {
     port: Number(process.env.VAANI_DEMO_PORT ?? 5173),
     headers: {
@@ -111,5 +111,5 @@ export default defineConfig({
     exclude: ['onnxruntime-web'],
     include: ['openai'],
   },
-  worker: { format: 'es', plugins: () => [missingAudioDecoders()] },
+  worker: { format: 'es', plugins: () => [missingAudioDecoders(), ortWasmGzipped()] },
 });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { domFreeEntities } from './vite.config.ts';
+import { domFreeEntities, ortWasmGzipped } from './vite.config.ts';
 import { serveShared } from './vite.shared-plugin.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -14,7 +14,7 @@ export default defineConfig({
   root: here('.'),
   // One pre-bundle cache per port: test servers of parallel runs must not rewrite each other's.
   cacheDir: here(`node_modules/.vite-test-${process.env.VAANI_TEST_PORT ?? 5174}`),
-  plugins: [serveShared(here('../shared'))],
+  plugins: [serveShared(here('../shared')), ortWasmGzipped()],
   server: {
     port: Number(process.env.VAANI_TEST_PORT ?? 5174),
     strictPort: true,

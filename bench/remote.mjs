@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-/** The loopback server bench scenarios use: GET /json (small JSON), POST /v1/chat/completions (SSE of N chunks). */
+/**
+ * The loopback server bench scenarios use: GET /json (small JSON), POST /v1/chat/completions (SSE
+ * of N chunks), GET /gz/<file> (a file of node_modules/.cache/vaani/ as a plain static server sends
+ * a `.gz`: application/gzip, no Content-Encoding).
+ */
 export async function startBenchRemote() {
   const server = createServer((req, res) => {
     res.setHeader('access-control-allow-origin', '*');
@@ -12,6 +17,14 @@ export async function startBenchRemote() {
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url, 'http://x');
+      if (url.pathname.startsWith('/gz/')) {
+        const file = new URL(
+          `../node_modules/.cache/vaani/${url.pathname.slice(4).replace(/[^\w.-]/g, '')}`,
+          import.meta.url,
+        );
+        res.writeHead(200, { 'content-type': 'application/gzip', 'cache-control': 'no-store' }).end(readFileSync(file));
+        return;
+      }
       if (url.pathname === '/json') {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[]}');
         return;

@@ -1,3 +1,4 @@
+import { provideWasm } from './ort-wasm';
 import type { RuntimeBackend } from './plan';
 
 export type Ort = typeof import('onnxruntime-web');
@@ -22,10 +23,17 @@ let loaded: Promise<Ort> | undefined;
  * count of the first call holds for the worker's life.
  */
 export function loadOrt(withWebGpu: boolean, threads?: number): Promise<Ort> {
-  loaded ??= (withWebGpu ? import('onnxruntime-web') : import('onnxruntime-web/wasm')).then((ort) => {
-    ort.env.wasm.numThreads = wasmThreads(threads);
-    return ort as Ort;
-  });
+  loaded ??= (withWebGpu ? import('onnxruntime-web') : import('onnxruntime-web/wasm'))
+    .then(async (module) => {
+      const ort = module as Ort;
+      ort.env.wasm.numThreads = wasmThreads(threads);
+      await provideWasm(ort, withWebGpu ? 'webgpu' : 'wasm');
+      return ort;
+    })
+    .catch((error: unknown) => {
+      loaded = undefined; // a failed fetch of the runtime is tried again by the next request
+      throw error;
+    });
   return loaded;
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -115,7 +115,9 @@ test('the packed library, built into an app with vite, answers chat in the brows
   expect(buildLog).not.toMatch(/\(!\)|warn/i);
   const built = readdirSync(join(app, 'dist/assets'));
   expect(built.some((file) => /^chat\.worker-.*\.js$/.test(file))).toBe(true);
-  expect(built.some((file) => /^ort-wasm-simd-threaded.*\.wasm$/.test(file))).toBe(true);
+  // onnxruntime-web's .wasm travels gzipped, as the package ships it; the raw builds are not copied.
+  expect(built.some((file) => /^ort-wasm-simd-threaded.*\.gz$/.test(file))).toBe(true);
+  expect(built.filter((file) => file.endsWith('.wasm'))).toEqual([]);
   const preview = await startVite('preview');
   try {
     const result = await answer(page, preview.origin);
@@ -156,4 +158,13 @@ test('the package installs alone: no runtime dependencies, no reference to a sou
       .map((file) => join(installed, 'dist/assets', file)),
   ];
   for (const file of bundles) expect(readFileSync(file, 'utf8'), file).not.toMatch(/sourceMappingURL=/);
+  // The README's install weight: 27 MB on disk, onnxruntime-web's .wasm gzipped.
+  expect(bytesUnder(installed) / 1e6).toBeLessThan(30);
 });
+
+const bytesUnder = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce(
+    (sum, entry) =>
+      sum + (entry.isDirectory() ? bytesUnder(join(dir, entry.name)) : statSync(join(dir, entry.name)).size),
+    0,
+  );

@@ -64,17 +64,57 @@ test('a page with only <script src="vaani.iife.js"> answers /v1 with a real mode
   expect(result.backend).toBe('wasm');
   expect(result.body.usage.completion_tokens).toBeGreaterThan(0);
   expect(result.body.choices[0].message.content.length).toBeGreaterThan(0);
-  // The worker and onnxruntime-web's .wasm came from beside the script, as files.
+  // The worker and onnxruntime-web's gzipped .wasm came from beside the script, as files.
   expect(fetched.some((path) => /^\/dist\/assets\/chat\.worker-[\w-]+\.js$/.test(path))).toBe(true);
-  expect(fetched.some((path) => /^\/dist\/assets\/ort-wasm-simd-threaded[\w.-]*\.wasm$/.test(path))).toBe(true);
+  expect(fetched.filter((path) => /\/ort-wasm-simd-threaded[\w.-]*$/.test(path))).toEqual([
+    expect.stringMatching(/^\/dist\/assets\/ort-wasm-simd-threaded[\w.-]*\.gz$/),
+  ]);
+});
+
+test("onnxruntime-web's .wasm that cannot be fetched is a clear 503; the next request fetches it again", async ({
+  page,
+}) => {
+  let refused = 0;
+  await page.route(/\/ort-wasm-simd-threaded[\w.-]*\.gz$/, (route) =>
+    refused++ === 0 ? route.fulfill({ status: 404, body: 'Not found' }) : route.continue(),
+  );
+  await page.goto(`${server.origin}/test/browser/pages/script-tag.html`);
+  const { first, second } = await page.evaluate(async () => {
+    const { createVaani } = (window as unknown as { Vaani: typeof import('../../src/index') }).Vaani;
+    const ai = createVaani({
+      backend: 'wasm',
+      models: { 'chat-v2': { baseURL: '/shared/fixtures/tiny-random-llama-fp16-genai/' } },
+    });
+    const ask = async () => {
+      const response = await ai.fetch('/v1/chat/completions', {
+        method: 'POST',
+        headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'chat-v2', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 4 }),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    const answers = { first: await ask(), second: await ask() };
+    ai.dispose();
+    return answers;
+  });
+  expect(refused).toBe(2);
+  expect(first.status).toBe(503);
+  expect(first.body.error.message).toMatch(
+    /onnxruntime-web's WASM \(.*ort-wasm-simd-threaded.*\.gz\) could not be loaded: HTTP 404/,
+  );
+  expect(second.status, JSON.stringify(second.body)).toBe(200);
 });
 
 /** Strings only the GPL engines' own code contains (eSpeak-NG's C API, Rubber Band's emscripten glue). */
 const GPL_CODE = /espeak_VOICE|_rubberband_new\s*=|rubberband\.wasm/;
 
-test('dist/ holds the .wasm files as files; GPL plug-in code is never in the entries, only in chunks loaded on use', () => {
+test('dist/ holds the two onnxruntime-web .wasm builds gzipped, as files; GPL plug-in code is never in the entries, only in chunks loaded on use', () => {
   const assets = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js'));
-  expect(readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.wasm')).length).toBeGreaterThanOrEqual(1);
+  const ortWasm = readdirSync(join(dist, 'assets')).filter((file) => file.startsWith('ort-wasm'));
+  expect(ortWasm).toEqual([
+    expect.stringMatching(/^ort-wasm-simd-threaded\.jsep\.wasm-[\w-]+\.gz$/),
+    expect.stringMatching(/^ort-wasm-simd-threaded\.wasm-[\w-]+\.gz$/),
+  ]);
   for (const entry of ['vaani.js', 'vaani.iife.js']) {
     const code = readFileSync(join(dist, entry), 'utf8');
     expect(code.length).toBeLessThan(1_000_000);

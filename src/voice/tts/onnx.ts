@@ -1,19 +1,12 @@
 import type { FileLoader } from '../../store';
+import { loadOrt as loadRuntime, type Ort } from '../../backends/ort';
 import { EngineError } from '../../protocol/errors';
 
-export type Ort = typeof import('onnxruntime-web');
+export type { Ort };
 export type Session = import('onnxruntime-web').InferenceSession;
 
-let ort: Promise<Ort> | undefined;
-
 /** onnxruntime-web's WASM build, once per worker: TTS models are small enough for one CPU thread. */
-export function loadOrt(): Promise<Ort> {
-  ort ??= import('onnxruntime-web/wasm').then((module) => {
-    module.env.wasm.numThreads = 1;
-    return module as unknown as Ort;
-  });
-  return ort;
-}
+export const loadOrt = (): Promise<Ort> => loadRuntime(false, 1);
 
 /** Loads a file through the weight store, turning a failure into a 503 that names the file. */
 export async function loadFile(loader: FileLoader, file: string): Promise<Uint8Array> {

@@ -1,0 +1,51 @@
+import { fetchWasm } from '../../src/backends/ort-wasm';
+import { quantile, timePaired } from '../support/stats';
+import type { Scenario, ScenarioResult } from '../types';
+
+/** onnxruntime-web's builds as the package ships them (gzipped by `npm run build`) and as its own package has them. */
+const BUILDS = [
+  ['webgpu', 'ort-wasm-simd-threaded.jsep.wasm'],
+  ['wasm', 'ort-wasm-simd-threaded.wasm'],
+] as const;
+
+const size = async (url: string) => (await fetch(url, { cache: 'no-store' })).arrayBuffer().then((b) => b.byteLength);
+
+/**
+ * Runtime start: fetching, inflating and compiling the gzipped `.wasm` Vaani ships, against
+ * streaming compilation of onnxruntime-web's plain file, over loopback with no HTTP cache (where
+ * the 4× smaller download cannot help). Two servers for the `.gz`: a plain static one
+ * (application/gzip: the page inflates it) and one that sends it with `Content-Encoding: gzip`
+ * (vite's and sirv's: the browser inflates it).
+ */
+const runtime: Scenario = async (env) => {
+  const rows: ScenarioResult[] = [];
+  for (const [build, file] of BUILDS) {
+    const plain = `/node_modules/onnxruntime-web/dist/${file}`;
+    const servers = [
+      ['static', `${env.remoteURL}/gz/${file}.gz`, 'a plain static server (application/gzip): inflated in the page'],
+      ['encoded', `/node_modules/.cache/vaani/${file}.gz`, 'a server sending Content-Encoding: gzip'],
+    ] as const;
+    for (const [server, gz, how] of servers) {
+      const times = await timePaired(
+        6,
+        async () => WebAssembly.compile(await fetchWasm(`${gz}?${Math.random()}`)),
+        () => WebAssembly.compileStreaming(fetch(`${plain}?${Math.random()}`, { cache: 'no-store' })),
+      );
+      rows.push({
+        id: `runtime.${build}.start.${server}`,
+        metric: `onnxruntime-web ${build} build: fetch + inflate + compile of the shipped .gz from ${how} (p50)`,
+        unit: 'ms',
+        value: quantile(times.a, 0.5),
+        baseline: {
+          name: "streaming compile of onnxruntime-web's plain .wasm, loopback",
+          value: quantile(times.b, 0.5),
+        },
+        higherIsBetter: false,
+        notes: { shippedBytes: await size(`${env.remoteURL}/gz/${file}.gz`), plainBytes: await size(plain) },
+      });
+    }
+  }
+  return rows;
+};
+
+export default runtime;
