@@ -1,4 +1,3 @@
-import { provideWasm } from './ort-wasm';
 import type { RuntimeBackend } from './plan';
 
 export type Ort = typeof import('onnxruntime-web');
@@ -27,6 +26,8 @@ export function loadOrt(withWebGpu: boolean, threads?: number): Promise<Ort> {
     .then(async (module) => {
       const ort = module as Ort;
       ort.env.wasm.numThreads = wasmThreads(threads);
+      // Imported here: `vaani:ort-wasm` exists only in vite builds, and Node tools import this module too.
+      const { provideWasm } = await import('./ort-wasm');
       await provideWasm(ort, withWebGpu ? 'webgpu' : 'wasm');
       return ort;
     })

@@ -110,7 +110,7 @@ const GPL_CODE = /espeak_VOICE|_rubberband_new\s*=|rubberband\.wasm/;
 
 test('dist/ holds the two onnxruntime-web .wasm builds gzipped, as files; GPL plug-in code is never in the entries, only in chunks loaded on use', () => {
   const assets = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js'));
-  const ortWasm = readdirSync(join(dist, 'assets')).filter((file) => file.startsWith('ort-wasm'));
+  const ortWasm = readdirSync(join(dist, 'assets')).filter((file) => file.startsWith('ort-wasm-simd'));
   expect(ortWasm).toEqual([
     expect.stringMatching(/^ort-wasm-simd-threaded\.jsep\.wasm-[\w-]+\.gz$/),
     expect.stringMatching(/^ort-wasm-simd-threaded\.wasm-[\w-]+\.gz$/),
