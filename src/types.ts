@@ -19,6 +19,12 @@ export interface ModelSource {
   files?: (string | FileSpec)[];
   /** Embedding models: settings that win over the model's files (pooling, normalize, maxLength, prefixes, truncatable). */
   embedding?: EmbeddingSettings;
+  /**
+   * Image models: `sessions` 'resident' keeps every stage's session loaded; 'stagewise' creates each
+   * stage's session when a request reaches it and releases it after (one graph in memory at a time,
+   * for when memory is short); 'auto' (default) keeps them while the graphs fit.
+   */
+  image?: { sessions?: 'auto' | 'resident' | 'stagewise' };
 }
 
 /** Per-model embedding settings; `truncatable` lets `dimensions` shorten vectors (Matryoshka-trained models only). */

@@ -11,7 +11,8 @@ import { modelJob } from './model-files';
 export const LOCAL_IMAGE_MODELS = ['image-v1'] as const;
 
 function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }) {
-  const job = modelJob(modelId, options, modelSource(modelId, options.models));
+  const source = modelSource(modelId, options.models);
+  const job = { ...modelJob(modelId, options, source), sessions: source.image?.sessions };
   const host = new WorkerHost<ImagesWorkerApi>({
     create: () =>
       new Worker(new URL('../workers/images.worker.ts', import.meta.url), {

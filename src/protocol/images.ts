@@ -42,6 +42,14 @@ export interface GeneratedImages {
   width: number;
   height: number;
   backend: string;
+  /** How the worker held the model's sessions: all kept, or made and released stage by stage. */
+  sessions: 'resident' | 'stagewise';
+  /**
+   * Milliseconds in the worker per stage over the request's images: the graphs (text_encoder,
+   * unet, vae_decoder, vae_encoder, upscaler), session creation (`sessions`, stage by stage only),
+   * and the browser's image encoder (`encode`; `preview` for streamed partial images).
+   */
+  timings: Partial<Record<string, number>>;
 }
 
 export interface ImagesEngine {
@@ -59,4 +67,6 @@ export interface ImagesEngine {
 
 export interface ImagesJob<P extends ImageParams = ImageParams> extends ModelJob {
   params: P;
+  /** How the worker holds the sessions (the model source's `image.sessions`; default 'auto'). */
+  sessions?: 'auto' | 'resident' | 'stagewise';
 }

@@ -1,4 +1,6 @@
+import * as Comlink from 'comlink';
 import { startDiffusion, type StartedDiffusion } from '../models/diffusion/start';
+import type { StageTimings } from '../models/diffusion/stages';
 import type { GeneratedImage } from '../models/diffusion/pipeline';
 import type { EditParams, GeneratedImages, ImageProgress, ImagesJob } from '../protocol/images';
 import { invalidInput } from '../protocol/errors';
@@ -40,39 +42,58 @@ async function each(
   make: (
     seed: number,
     onStep: (step: number, steps: number, latents: Float32Array) => Promise<void>,
+    timings: StageTimings,
   ) => Promise<GeneratedImage>,
 ): Promise<GeneratedImages> {
   const { width, height, scale } = modelSize(started, job);
+  const timings: GeneratedImages['timings'] = {};
+  const encode = async (image: GeneratedImage, key: 'encode' | 'preview') => {
+    const start = performance.now();
+    const bytes = await encodeImage(image, job.params.format, job.params.compression);
+    timings[key] = (timings[key] ?? 0) + performance.now() - start;
+    return bytes;
+  };
   const images: Uint8Array[] = [];
   for (let i = 0; i < job.params.n; i++) {
     let previews = 0;
-    let image = await make(job.params.seed + i, async (step, steps, latents) => {
+    const onStep = async (step: number, steps: number, latents: Float32Array) => {
       reportProgress();
       // Previews of intermediate steps only (the last step is the image itself), up to partialImages.
       const wanted = step < steps && previews < (job.params.partialImages ?? 0);
       if (wanted) previews++;
-      const preview = wanted
-        ? await encodeImage(await started.pipeline.decode(latents), job.params.format, job.params.compression)
-        : undefined;
+      const preview = wanted ? await encode(await started.pipeline.decode(latents), 'preview') : undefined;
       await events?.progress({ image: i, step, steps, preview });
-    });
-    if (job.params.hd) image = await started.pipeline.upscale(image, cancelToken().signal);
-    images.push(await encodeImage(image, job.params.format, job.params.compression));
+    };
+    let image = await make(job.params.seed + i, onStep, timings);
+    if (job.params.hd) image = await started.pipeline.upscale(image, cancelToken().signal, timings);
+    images.push(await encode(image, 'encode'));
   }
-  return { images, width: width * scale, height: height * scale, backend: started.backend };
+  const result = {
+    images,
+    width: width * scale,
+    height: height * scale,
+    backend: started.backend,
+    sessions: started.pipeline.stages.policy,
+    timings,
+  };
+  return Comlink.transfer(
+    result,
+    images.map((bytes) => bytes.buffer as ArrayBuffer),
+  );
 }
 
 const api = {
   async generate(job: ImagesJob, events?: Events): Promise<GeneratedImages> {
     const token = cancelToken();
     const started = await load(job);
-    return each(job, started, events, (seed, onStep) =>
+    return each(job, started, events, (seed, onStep, timings) =>
       started.pipeline.generate({
         prompt: job.params.prompt,
         seed,
         steps: started.pipeline.defaultSteps,
         signal: token.signal,
         onStep,
+        timings,
       }),
     );
   },
@@ -84,7 +105,7 @@ const api = {
     const image = await decodeImage(job.params.image, 'image', width, height);
     const mask = job.params.mask && (await decodeImage(job.params.mask, 'mask', width, height, image.source));
     const keep = mask && Uint8Array.from({ length: width * height }, (_, p) => (mask.rgba[p * 4 + 3] === 0 ? 0 : 1));
-    return each(job, started, events, (seed, onStep) =>
+    return each(job, started, events, (seed, onStep, timings) =>
       started.pipeline.edit({
         prompt: job.params.prompt,
         seed,
@@ -93,6 +114,7 @@ const api = {
         strength: job.params.strength,
         signal: token.signal,
         onStep,
+        timings,
       }),
     );
   },

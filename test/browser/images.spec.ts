@@ -92,3 +92,35 @@ test('openai SDK images.generate (default retries): Warli preset, two seeded PNG
   expect(got.hd).toEqual({ size: '128x128', width: 128, height: 128 });
   expect(got.bad[2]!.error).toMatchObject({ param: 'style' });
 });
+
+test("sessions made and released stage by stage (image.sessions 'stagewise', for short memory) give the same PNG as kept ones; Server-Timing splits the graphs from the PNG encoder", async ({
+  page,
+}) => {
+  const errors = await openImages(page);
+  const got = await page.evaluate(async (url) => {
+    const answer = async (sessions: 'resident' | 'stagewise') => {
+      const ai = window.Vaani.createVaani({
+        backend: 'wasm',
+        models: { 'image-v1': { baseURL: url, image: { sessions } } },
+      });
+      const response = await ai.fetch(`${ai.baseURL}/images/generations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+        body: JSON.stringify({ prompt: 'a Mughal garden', seed: 5, quality: 'hd' }),
+      });
+      const json = await response.json();
+      ai.dispose();
+      return { b64: json.data[0].b64_json as string, timing: response.headers.get('server-timing') ?? '' };
+    };
+    return { resident: await answer('resident'), stagewise: await answer('stagewise') };
+  }, URL);
+  expect(errors).toEqual([]);
+  expect(got.stagewise.b64).toBe(got.resident.b64);
+  const names = (timing: string) => timing.split(', ').map((entry) => entry.split(';')[0]);
+  for (const { timing } of [got.resident, got.stagewise])
+    expect(names(timing)).toEqual(['text_encoder', 'unet', 'vae_decoder', 'upscaler', 'encode', 'sessions']);
+  expect(got.resident.timing).toMatch(/sessions;desc="resident"$/);
+  // Stage by stage, each request creates its sessions (their time is the sessions entry's dur).
+  expect(got.stagewise.timing).toMatch(/sessions;desc="stagewise";dur=[\d.]+$/);
+  expect(got.resident.timing).toMatch(/encode;dur=[\d.]+/);
+});

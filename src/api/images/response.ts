@@ -18,8 +18,19 @@ export const parseSize = (size: string) => {
 export const SIZE_PATTERN = /^(auto|\d{2,4}x\d{2,4})$/;
 
 /**
+ * The worker's stage timings as a `Server-Timing` header (milliseconds; `sessions` names how the
+ * sessions were held, with the time spent creating them when made stage by stage).
+ */
+export function serverTiming(result: GeneratedImages): string {
+  const { sessions: created, ...stages } = result.timings;
+  const entries = Object.entries(stages).map(([name, ms]) => `${name};dur=${ms!.toFixed(2)}`);
+  const sessions = `sessions;desc="${result.sessions}"${created === undefined ? '' : `;dur=${created.toFixed(2)}`}`;
+  return [...entries, sessions].join(', ');
+}
+
+/**
  * OpenAI's images response. `url` is a `data:` URL (**Choice**: it works in any context and needs
- * no revoking); the seed used and the backend are headers.
+ * no revoking); the seed used, the backend and the worker's stage timings are headers.
  */
 export function imagesResponse(
   result: GeneratedImages,
@@ -42,7 +53,13 @@ export function imagesResponse(
       ...(body.quality ? { quality: body.quality } : {}),
       size: `${result.width}x${result.height}`,
     },
-    { headers: { 'x-vaani-seed': String(seed), 'x-vaani-backend': result.backend } },
+    {
+      headers: {
+        'x-vaani-seed': String(seed),
+        'x-vaani-backend': result.backend,
+        'server-timing': serverTiming(result),
+      },
+    },
   );
 }
 

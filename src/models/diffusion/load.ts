@@ -3,17 +3,23 @@ import type { RuntimeBackend } from '../../backends/plan';
 import type { FileLoader, LoadOptions } from '../../store';
 import { DiffusionPipeline } from './pipeline';
 import { readSchedulerConfig } from './schedule';
+import { Stages, type SessionPolicy, type Stage } from './stages';
 import { PromptTokenizer } from './tokenizer';
 
 const utf8 = new TextDecoder();
 type Json = Record<string, unknown>;
 
-/** Loads a diffusers-layout ONNX export (text_encoder, unet, vae_decoder, scheduler, tokenizer). */
+/**
+ * Loads a diffusers-layout ONNX export (text_encoder, unet, vae_decoder, scheduler, tokenizer;
+ * vae_encoder and upscaler when present). `stagewise` sessions are made from the weight store's
+ * copy each time a stage runs and released after it, so no graph is held between requests.
+ */
 export async function loadDiffusion(
   ort: Ort,
   loader: FileLoader,
   backend: RuntimeBackend,
   options: LoadOptions = {},
+  policy: SessionPolicy = 'resident',
 ): Promise<DiffusionPipeline> {
   const json = async (file: string) => JSON.parse(utf8.decode(await loader.load(file, options))) as Json;
   const [scheduler, tokenizer, tokenizerConfig, vae] = await Promise.all([
@@ -24,22 +30,21 @@ export async function loadDiffusion(
       .has('vae_decoder/config.json', options)
       .then((has): Promise<Json> | Json => (has ? json('vae_decoder/config.json') : {})),
   ]);
-  const session = async (stage: string) =>
-    createSession(ort, { backend, graph: await loader.load(`${stage}/model.onnx`, options), externalData: [] });
-  const textEncoder = await session('text_encoder');
-  const unet = await session('unet');
-  const vaeDecoder = await session('vae_decoder');
-  const optional = async (stage: string) =>
-    (await loader.has(`${stage}/model.onnx`, options)) ? session(stage) : undefined;
-  const vaeEncoder = await optional('vae_encoder');
-  const upscaler = await optional('upscaler');
+  const optional: Stage[] = [];
+  for (const stage of ['vae_encoder', 'upscaler'] as const)
+    if (await loader.has(`${stage}/model.onnx`, options)) optional.push(stage);
+  const session = async (stage: Stage) =>
+    createSession(ort, {
+      backend,
+      graph: await loader.load(`${stage}/model.onnx`, options),
+      externalData: [],
+    });
+  const stages = await Stages.open(session, ['text_encoder', 'unet', 'vae_decoder', ...optional], policy);
   return new DiffusionPipeline(
     ort,
-    { textEncoder, unet, vaeDecoder },
+    stages,
     new PromptTokenizer(tokenizer, tokenizerConfig),
     readSchedulerConfig(scheduler),
     Number(vae.scaling_factor ?? 0.18215),
-    vaeEncoder,
-    upscaler,
   );
 }

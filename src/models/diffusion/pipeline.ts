@@ -1,17 +1,12 @@
-import type { Ort, OrtSession } from '../../backends/ort';
+import type { Ort } from '../../backends/ort';
 import { EngineError } from '../../protocol/errors';
 import { SeededNoise } from './noise';
 import type { SchedulerConfig } from './schedule';
 import { sampler, type Sampler } from './scheduler';
 import { floatFeed, floats, intFeed } from './tensors';
 import { upscaleTiled } from './upscale';
+import type { StageMeta, Stages, StageTimings } from './stages';
 import type { PromptTokenizer } from './tokenizer';
-
-export interface DiffusionSessions {
-  textEncoder: OrtSession;
-  unet: OrtSession;
-  vaeDecoder: OrtSession;
-}
 
 export interface EditRequest extends Omit<GenerateRequest, 'steps'> {
   /** The image at the model's size. */
@@ -29,6 +24,8 @@ export interface GenerateRequest {
   /** Awaited after each UNet step with the latents so far; an aborted signal stops between steps. */
   onStep?: (step: number, of: number, latents: Float32Array) => void | Promise<void>;
   signal?: AbortSignal;
+  /** Filled with the milliseconds each stage took. */
+  timings?: StageTimings;
 }
 
 /** An RGBA image, row-major, 8 bits per channel. */
@@ -42,23 +39,22 @@ export interface GeneratedImage {
 export class DiffusionPipeline {
   constructor(
     private readonly ort: Ort,
-    private readonly sessions: DiffusionSessions,
+    /** The export's sessions, kept or made stage by stage. */
+    readonly stages: Stages,
     private readonly tokenizer: PromptTokenizer,
     private readonly scheduler: SchedulerConfig,
     private readonly vaeScale: number,
-    private readonly vaeEncoder?: OrtSession,
-    private readonly upscaler?: OrtSession,
   ) {}
 
   /** Whether the export has a super-resolution stage (`upscaler/model.onnx`) for HD output. */
   get canUpscale(): boolean {
-    return this.upscaler !== undefined;
+    return this.stages.has('upscaler');
   }
 
   /** HD: the image through the upscaler in 128-pixel tiles with 16 pixels of context. */
-  upscale(image: GeneratedImage, signal?: AbortSignal): Promise<GeneratedImage> {
-    if (!this.upscaler) throw new Error('This export has no upscaler/model.onnx.');
-    return upscaleTiled(this.ort, this.upscaler, image, { tile: 128, overlap: 16 }, signal);
+  upscale(image: GeneratedImage, signal?: AbortSignal, timings?: StageTimings): Promise<GeneratedImage> {
+    const tiles = { tile: 128, overlap: 16 };
+    return this.stages.use('upscaler', (session) => upscaleTiled(this.ort, session, image, tiles, signal), timings);
   }
 
   /** Steps a request runs: one for Euler (SD-Turbo-style one-step models), four for the few-step samplers. */
@@ -68,24 +64,37 @@ export class DiffusionPipeline {
 
   /** The latent shape [1, C, h, w] the UNet declares (its fixed dims; 64×64 latents where symbolic). */
   latentDims(): number[] {
-    const meta = this.sessions.unet.inputMetadata.find((m) => m.name === this.sessions.unet.inputNames[0]);
+    const unet = this.stages.info('unet');
+    const meta = unet.inputMetadata.find((m) => m.name === unet.inputNames[0]);
     const shape = meta && meta.isTensor ? meta.shape : [];
     return [1, 4, 64, 64].map((fallback, i) => (typeof shape[i] === 'number' ? (shape[i] as number) : fallback));
   }
 
-  async encodePrompt(prompt: string): Promise<import('onnxruntime-web').Tensor> {
-    const session = this.sessions.textEncoder;
+  /**
+   * The prompt's CLIP hidden states. Stage by stage the text encoder is released before the UNet
+   * runs, so a GPU-resident output is read back first.
+   */
+  async encodePrompt(prompt: string, timings?: StageTimings): Promise<import('onnxruntime-web').Tensor> {
     const ids = this.tokenizer.encode(prompt);
-    const name = session.inputNames[0]!;
-    const out = await session.run({ [name]: intFeed(this.ort, session, name, ids, [1, ids.length]) });
-    return out[session.outputNames[0]!]!;
+    return this.stages.use(
+      'text_encoder',
+      async (session) => {
+        const name = session.inputNames[0]!;
+        const out = await session.run({ [name]: intFeed(this.ort, session, name, ids, [1, ids.length]) });
+        const hidden = out[session.outputNames[0]!]!;
+        if (hidden.location === 'cpu' || this.stages.policy === 'resident') return hidden;
+        const data = await hidden.getData(true);
+        return new this.ort.Tensor(hidden.type as 'float32', data as Float32Array, hidden.dims);
+      },
+      timings,
+    );
   }
 
   async generate(request: GenerateRequest): Promise<GeneratedImage> {
     const run = sampler(this.scheduler, request.steps);
     const noise = new SeededNoise(request.seed);
     const latents = run.initial(noise.normal(this.latentDims().reduce((a, b) => a * b)));
-    return this.decode(await this.denoise(request, run, noise, latents, 0), request.signal);
+    return this.decode(await this.denoise(request, run, noise, latents, 0), request.signal, request.timings);
   }
 
   /**
@@ -94,7 +103,7 @@ export class DiffusionPipeline {
    * at every step and kept pixels are the image's own in the result.
    */
   async edit(request: EditRequest): Promise<GeneratedImage> {
-    if (!this.vaeEncoder)
+    if (!this.stages.has('vae_encoder'))
       throw new EngineError(
         'unavailable',
         'This image model has no vae_encoder/model.onnx, so it cannot edit images.',
@@ -105,13 +114,19 @@ export class DiffusionPipeline {
     const run = sampler(this.scheduler, total);
     const from = total - Math.max(1, Math.floor(total * request.strength));
     const dims = this.latentDims();
-    const encoder = this.vaeEncoder;
-    const name = encoder.inputNames[0]!;
     const { width, height, rgba } = request.image;
-    const out = await encoder.run({
-      [name]: floatFeed(this.ort, encoder, name, fromRgba(rgba), [1, 3, height, width]),
-    });
-    const clean = (await floats(out[encoder.outputNames[0]!]!)).map((x) => x * this.vaeScale);
+    const encoded = await this.stages.use(
+      'vae_encoder',
+      async (encoder) => {
+        const name = encoder.inputNames[0]!;
+        const out = await encoder.run({
+          [name]: floatFeed(this.ort, encoder, name, fromRgba(rgba), [1, 3, height, width]),
+        });
+        return floats(out[encoder.outputNames[0]!]!);
+      },
+      request.timings,
+    );
+    const clean = encoded.map((x) => x * this.vaeScale);
     const noise = new SeededNoise(request.seed);
     const fixed = noise.normal(clean.length);
     const keep = request.keep && latentKeep(request.keep, width, dims);
@@ -122,54 +137,69 @@ export class DiffusionPipeline {
       },
     };
     const latents = run.noised(clean, fixed, from);
-    const image = await this.decode(await this.denoise(request, run, noise, latents, from, blend), request.signal);
+    const denoised = await this.denoise(request, run, noise, latents, from, blend);
+    const image = await this.decode(denoised, request.signal, request.timings);
     if (request.keep) request.keep.forEach((kept, p) => kept && image.rgba.set(rgba.subarray(p * 4, p * 4 + 4), p * 4));
     return image;
   }
 
   private async denoise(
-    request: Pick<GenerateRequest, 'prompt' | 'signal' | 'onStep'>,
+    request: Pick<GenerateRequest, 'prompt' | 'signal' | 'onStep' | 'timings'>,
     run: Sampler,
     noise: SeededNoise,
     start: Float32Array,
     from: number,
     blend?: { apply(latents: Float32Array, i: number): Float32Array },
   ): Promise<Float32Array> {
-    const { unet } = this.sessions;
-    const [sampleName, timestepName, contextName] = unetInputs(unet);
+    const [sampleName, timestepName, contextName] = unetInputs(this.stages.info('unet'));
     const dims = this.latentDims();
-    const context = await this.encodePrompt(request.prompt);
+    const context = await this.encodePrompt(request.prompt, request.timings);
     const steps = run.timesteps.length - from;
-    let latents = start;
-    for (let i = from; i < run.timesteps.length; i++) {
-      request.signal?.throwIfAborted();
-      const out = await unet.run({
-        [sampleName]: floatFeed(this.ort, unet, sampleName, run.input(latents, i), dims),
-        [timestepName]: intFeed(this.ort, unet, timestepName, [run.timesteps[i]!], [1]),
-        [contextName]: context,
-      });
-      latents = run.step(latents, await floats(out[unet.outputNames[0]!]!), i, noise);
-      if (blend && i + 1 < run.timesteps.length) latents = blend.apply(latents, i + 1);
-      await request.onStep?.(i + 1 - from, steps, latents);
+    try {
+      return await this.stages.use(
+        'unet',
+        async (unet) => {
+          let latents = start;
+          for (let i = from; i < run.timesteps.length; i++) {
+            request.signal?.throwIfAborted();
+            const out = await unet.run({
+              [sampleName]: floatFeed(this.ort, unet, sampleName, run.input(latents, i), dims),
+              [timestepName]: intFeed(this.ort, unet, timestepName, [run.timesteps[i]!], [1]),
+              [contextName]: context,
+            });
+            latents = run.step(latents, await floats(out[unet.outputNames[0]!]!), i, noise);
+            if (blend && i + 1 < run.timesteps.length) latents = blend.apply(latents, i + 1);
+            await request.onStep?.(i + 1 - from, steps, latents);
+          }
+          return latents;
+        },
+        request.timings,
+      );
+    } finally {
+      if (context.location !== 'cpu') context.dispose();
     }
-    return latents;
   }
 
   /** Latents → pixels through the VAE decoder (also how streaming previews are made). */
-  async decode(latents: Float32Array, signal?: AbortSignal): Promise<GeneratedImage> {
+  async decode(latents: Float32Array, signal?: AbortSignal, timings?: StageTimings): Promise<GeneratedImage> {
     signal?.throwIfAborted();
-    const { vaeDecoder } = this.sessions;
-    const latentName = vaeDecoder.inputNames[0]!;
     const scaled = latents.map((x) => x / this.vaeScale);
-    const feed = floatFeed(this.ort, vaeDecoder, latentName, scaled, this.latentDims());
-    const decoded = await vaeDecoder.run({ [latentName]: feed });
-    const pixels = decoded[vaeDecoder.outputNames[0]!]!;
-    return toRgba(await floats(pixels), pixels.dims as number[]);
+    return this.stages.use(
+      'vae_decoder',
+      async (vaeDecoder) => {
+        const latentName = vaeDecoder.inputNames[0]!;
+        const feed = floatFeed(this.ort, vaeDecoder, latentName, scaled, this.latentDims());
+        const decoded = await vaeDecoder.run({ [latentName]: feed });
+        const pixels = decoded[vaeDecoder.outputNames[0]!]!;
+        return toRgba(await floats(pixels), pixels.dims as number[]);
+      },
+      timings,
+    );
   }
 }
 
 /** The UNet's sample, timestep and text-context inputs: diffusers' names, else the three in order. */
-function unetInputs(unet: OrtSession): [string, string, string] {
+function unetInputs(unet: StageMeta): [string, string, string] {
   const wanted = ['sample', 'timestep', 'encoder_hidden_states'];
   const names = unet.inputNames;
   if (wanted.every((name) => names.includes(name)) && names.length === 3) return wanted as [string, string, string];

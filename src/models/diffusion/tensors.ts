@@ -4,7 +4,7 @@ import type { Ort, OrtSession } from '../../backends/ort';
 type Tensor = import('onnxruntime-web').Tensor;
 
 /** The element type a session declares for an input (float32 when it does not say). */
-export function inputType(session: OrtSession, name: string): string {
+export function inputType(session: Pick<OrtSession, 'inputMetadata'>, name: string): string {
   const meta = session.inputMetadata.find((m) => m.name === name);
   return meta && meta.isTensor ? meta.type : 'float32';
 }
@@ -25,9 +25,9 @@ export function intFeed(ort: Ort, session: OrtSession, name: string, values: num
   return floatFeed(ort, session, name, Float32Array.from(values), dims);
 }
 
-/** Float32 values of a float32 or float16 output (read back from the GPU when it lives there). */
+/** Float32 values of a float32 or float16 output (read back from the GPU when it lives there, freeing it there). */
 export async function floats(tensor: Tensor): Promise<Float32Array> {
-  const data = (tensor.location === 'cpu' ? tensor.data : await tensor.getData()) as Float32Array | Uint16Array;
+  const data = (tensor.location === 'cpu' ? tensor.data : await tensor.getData(true)) as Float32Array | Uint16Array;
   if (data instanceof Float32Array) return data;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   return Float32Array.from({ length: data.length }, (_, i) => getFloat16(view, i * 2, true));

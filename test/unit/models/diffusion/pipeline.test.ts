@@ -97,4 +97,31 @@ describe('diffusion runtime on the tiny diffusers export', () => {
       'EulerDiscreteScheduler',
     );
   });
+
+  it('stage by stage (memory short): one session alive at a time, released after each stage, the same pixels as all kept', async () => {
+    const lcm = withScheduler(dir, { ...EULER_TURBO, _class_name: 'LCMScheduler' });
+    const created: string[] = [];
+    const counting: FileLoader = {
+      load: (file, options) => {
+        if (file.endsWith('model.onnx')) created.push(file.split('/')[0]!);
+        return lcm.load(file, options);
+      },
+      has: lcm.has,
+    };
+    const resident = await loadDiffusion(ort, lcm, 'wasm');
+    const stagewise = await loadDiffusion(ort, counting, 'wasm', {}, 'stagewise');
+    expect([resident.stages.policy, stagewise.stages.policy]).toEqual(['resident', 'stagewise']);
+    expect([resident.stages.live, stagewise.stages.live]).toEqual([5, 0]);
+    created.length = 0;
+    const timings = {};
+    const image = await stagewise.generate({ prompt, seed: 11, steps: 4, timings });
+    // Each stage's session is made once per request (the UNet once for its four steps) and released.
+    expect(created).toEqual(['text_encoder', 'unet', 'vae_decoder']);
+    expect([stagewise.stages.live, stagewise.stages.peakLive]).toEqual([0, 1]);
+    expect(Object.keys(timings).sort()).toEqual(['sessions', 'text_encoder', 'unet', 'vae_decoder']);
+    const kept = await resident.generate({ prompt, seed: 11, steps: 4 });
+    expect(maxAbsDiff(image.rgba, kept.rgba)).toBe(0);
+    expect((await stagewise.upscale(image)).width).toBe(128);
+    expect(stagewise.stages.live).toBe(0);
+  });
 });
