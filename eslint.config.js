@@ -17,6 +17,7 @@ const BELOW_API = [
   'memory',
   'retrieval',
   'data',
+  'images',
   'protocol',
   'recorder',
   'catalogue',

@@ -15,6 +15,14 @@ export type {
 export type { Memory, MemoryHit } from './protocol/memory';
 export type { InputSchema, PageTool, ToolAnnotations, ToolRegistryApi } from './agents/registry';
 export type { DataAddOptions, DataAnswer, DataClient, DataError, DataProgress, DataSearchOptions } from './data/client';
+export type {
+  EditOptions,
+  ImageOptions,
+  ImagesClient,
+  ImagesError,
+  ImagesProgress,
+  ImagesResult,
+} from './images/client';
 export type { FileCitation } from './data/citations';
 export type { FileObject, SearchResult, VectorStore, VectorStoreFile } from './protocol/data';
 export type { Filter, Metadata, Scope, SearchMode } from './retrieval/index';

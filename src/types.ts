@@ -1,5 +1,6 @@
 import type { ToolRegistryApi } from './agents/registry';
 import type { DataClient } from './data/client';
+import type { ImagesClient } from './images/client';
 import type { MemoryClient } from './memory/client';
 import type { Recorder, RecorderOptions } from './recorder/recorder';
 import type { RemoteOptions } from './runtime/remote';
@@ -87,6 +88,8 @@ export interface Vaani {
   readonly memory: MemoryClient;
   /** Files, vector stores and grounded answers as methods: add, search, ask; `progress` events per file. */
   readonly data: DataClient;
+  /** The images routes as methods giving Blobs: generate, edit; `progress` events after every denoising step. */
+  readonly images: ImagesClient;
   /** Tools the page offers to `/v1/agents/run`: `register({ name, description, inputSchema, execute })` → unregister. */
   readonly tools: ToolRegistryApi;
   install(): void;

@@ -4,6 +4,7 @@ import type { Services } from './api/services';
 import { ToolRegistry } from './agents/registry';
 import { EngineRegistry } from './runtime/engines';
 import { dataClient } from './data/client';
+import { imagesClient } from './images/client';
 import { memoryClient } from './memory/client';
 import { Recorder } from './recorder/recorder';
 import { Remote } from './runtime/remote';
@@ -69,6 +70,7 @@ export function createVaaniWith(
     memory: memoryClient(vaaniFetch, baseURL),
     tools,
     data: dataClient(vaaniFetch, baseURL),
+    images: imagesClient(vaaniFetch, baseURL),
     install() {
       if (installed) return;
       installed = globalThis.fetch;

@@ -39,3 +39,61 @@ test('stream: true through the openai SDK: partial_images previews of the LCM st
   expect(got.events[0]!.b64).not.toBe(got.plain);
   expect(got.events[0]!.b64).not.toBe(got.events[1]!.b64);
 });
+
+test('ai.images: a progress event after every step of every image (generate and edit), the same images as the route, errors as ImagesError', async ({
+  page,
+}) => {
+  const errors = await openImages(page);
+  const got = await page.evaluate(async (url) => {
+    const { ai, client } = window.imageService(url);
+    const b64 = async (blob: Blob) => {
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      let binary = '';
+      for (const byte of bytes) binary += String.fromCharCode(byte);
+      return btoa(binary);
+    };
+    const progress: { kind: string; image: number; step: number; steps: number }[] = [];
+    ai.images.addEventListener('progress', (event) => progress.push((event as CustomEvent).detail));
+    const made = await ai.images.generate('a Madhubani fish', { seed: 3, n: 2 });
+    const generated = progress.splice(0);
+    const plain = await client.images.generate({
+      model: 'image-v1',
+      prompt: 'a Madhubani fish',
+      seed: 3,
+      n: 2,
+    } as never);
+    const edited = await ai.images.edit(made.images[0]!, 'a Warli peacock', { seed: 4, strength: 0.5 });
+    const failure = await ai.images.generate('x', { size: '512x512' }).then(
+      () => undefined,
+      (error: { name: string; status: number; param: string }) => ({
+        name: error.name,
+        status: error.status,
+        param: error.param,
+      }),
+    );
+    ai.dispose();
+    return {
+      generated,
+      edits: progress,
+      made: { size: made.size, seed: made.seed, types: made.images.map((image) => image.type) },
+      mine: await Promise.all(made.images.map(b64)),
+      plain: (plain as { data: { b64_json: string }[] }).data.map((item) => item.b64_json),
+      edited: {
+        size: edited.size,
+        count: edited.images.length,
+        differs: (await b64(edited.images[0]!)) !== (await b64(made.images[0]!)),
+      },
+      failure,
+    };
+  }, `${FIXTURE_URL}tiny-lcm/`);
+  expect(errors).toEqual([]);
+  const steps = (kind: string, images: number) =>
+    Array.from({ length: images * 4 }, (_, i) => ({ kind, image: Math.floor(i / 4), step: (i % 4) + 1, steps: 4 }));
+  expect(got.generated).toEqual(steps('generation', 2));
+  // strength 0.5 on a four-step LCM export: eight scheduled steps, the last four run.
+  expect(got.edits).toEqual(steps('edit', 1));
+  expect(got.made).toEqual({ size: '64x64', seed: 3, types: ['image/png', 'image/png'] });
+  expect(got.mine).toEqual(got.plain);
+  expect(got.edited).toEqual({ size: '64x64', count: 1, differs: true });
+  expect(got.failure).toEqual({ name: 'ImagesError', status: 400, param: 'size' });
+});

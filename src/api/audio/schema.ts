@@ -36,7 +36,7 @@ const file = v.pipe(
 );
 
 /** A multipart boolean: the text 'true' or 'false'. */
-const textBoolean = v.pipe(
+export const textBoolean = v.pipe(
   v.picklist(['true', 'false'], "must be 'true' or 'false'"),
   v.transform((text) => text === 'true'),
 );

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
-import { numeric } from '../audio/schema';
+import { numeric, textBoolean } from '../audio/schema';
 import { parse, readForm } from '../body';
 import { requireModel } from '../models-check';
 import { dispatchTo, type Services } from '../services';
 import { imagesResponse, parseSize, pickSeed, SIZE_PATTERN } from './response';
+import { streamImages } from './stream';
 import { STYLE_PRESETS, styledPrompt, type StylePreset } from './styles';
 
 const file = v.pipe(
@@ -26,6 +27,10 @@ export const editsSchema = v.object({
   seed: v.optional(numeric(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2 ** 32 - 1)))),
   /** Extension: how far the image goes into noise, (0, 1]. */
   strength: v.optional(numeric(v.pipe(v.number(), v.gtValue(0), v.maxValue(1))), '0.8'),
+  stream: v.optional(textBoolean),
+  partial_images: v.optional(numeric(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3))), '0'),
+  /** Extension, with `stream`: an `image_edit.progress` event after every denoising step. */
+  progress: v.optional(textBoolean),
   user: v.optional(v.string()),
 });
 
@@ -38,22 +43,30 @@ export async function imageEdits(ctx: Services, request: Request, path: string):
   const body = parse(editsSchema, value);
   const model = requireModel(body.model, 'image');
   const seed = pickSeed(body.seed);
-  return dispatchTo(ctx, { request, path, raw }, { model: model.id, kind: 'images' }, async (engine) => {
+  const to = { model: model.id, kind: 'images' as const, streaming: body.stream === true };
+  return dispatchTo(ctx, { request, path, raw }, to, async (engine) => {
     const prompt = styledPrompt(body.prompt, body.style);
-    const result = await engine.edit(
-      {
-        prompt,
-        n: body.n,
+    const params = {
+      prompt,
+      n: body.n,
+      seed,
+      size: parseSize(body.size),
+      format: body.output_format,
+      compression: body.output_compression,
+      image: Array.isArray(body.image) ? body.image[0]! : body.image,
+      mask: body.mask,
+      strength: body.strength,
+      partialImages: body.stream ? body.partial_images : 0,
+    };
+    if (body.stream)
+      return streamImages(
+        'image_edit',
+        (signal, onProgress) => engine.edit(params, signal, onProgress),
+        body,
         seed,
-        size: parseSize(body.size),
-        format: body.output_format,
-        compression: body.output_compression,
-        image: Array.isArray(body.image) ? body.image[0]! : body.image,
-        mask: body.mask,
-        strength: body.strength,
-      },
-      request.signal,
-    );
+        request,
+      );
+    const result = await engine.edit(params, request.signal);
     return imagesResponse(result, body, seed, body.style ? prompt : undefined);
   });
 }

@@ -2,9 +2,8 @@ import * as v from 'valibot';
 import { parse, readJson } from '../body';
 import { requireModel } from '../models-check';
 import { dispatchTo, type Services } from '../services';
-import type { ImageParams, ImagesEngine } from '../../protocol/images';
-import { sseResponse } from '../sse';
-import { base64, imagesResponse, parseSize, pickSeed, SIZE_PATTERN } from './response';
+import { imagesResponse, parseSize, pickSeed, SIZE_PATTERN } from './response';
+import { streamImages } from './stream';
 import { STYLE_PRESETS, styledPrompt, type StylePreset } from './styles';
 
 export const generationsSchema = v.object({
@@ -20,6 +19,8 @@ export const generationsSchema = v.object({
   seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2 ** 32 - 1))),
   stream: v.optional(v.boolean()),
   partial_images: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3)), 0),
+  /** Extension, with `stream`: an `image_generation.progress` event after every denoising step. */
+  progress: v.optional(v.boolean()),
   user: v.optional(v.string()),
 });
 
@@ -44,43 +45,13 @@ export async function imageGenerations(ctx: Services, request: Request, path: st
       hd: body.quality === 'hd',
       compression: body.output_compression,
     };
-    if (body.stream)
-      return streamImages(engine, { ...params, partialImages: body.partial_images }, body, seed, request);
+    if (body.stream) {
+      const streamed = { ...params, partialImages: body.partial_images };
+      const run = (signal: AbortSignal, onProgress: Parameters<typeof engine.generate>[2]) =>
+        engine.generate(streamed, signal, onProgress);
+      return streamImages('image_generation', run, body, seed, request);
+    }
     const result = await engine.generate(params, request.signal);
     return imagesResponse(result, body, seed, body.style ? prompt : undefined);
   });
-}
-
-/**
- * `stream: true`: OpenAI's image events — `image_generation.partial_image` for up to
- * `partial_images` intermediate steps (the latents so far, decoded), then
- * `image_generation.completed` per image.
- */
-function streamImages(
-  engine: ImagesEngine,
-  params: ImageParams,
-  body: { output_format: string; quality: string; size: string },
-  seed: number,
-  request: Request,
-): Response {
-  const created_at = Math.floor(Date.now() / 1000);
-  const common = { created_at, quality: body.quality, background: 'opaque', output_format: body.output_format };
-  return sseResponse(
-    request.signal,
-    async (sink) => {
-      let index = 0;
-      const result = await engine.generate(params, sink.signal, (progress) => {
-        if (!progress.preview) return;
-        const type = 'image_generation.partial_image';
-        sink.send(
-          { type, b64_json: base64(progress.preview), partial_image_index: index++, size: body.size, ...common },
-          type,
-        );
-      });
-      const size = `${result.width}x${result.height}`;
-      const type = 'image_generation.completed';
-      for (const image of result.images) sink.send({ type, b64_json: base64(image), size, ...common }, type);
-    },
-    { 'x-vaani-seed': String(seed) },
-  );
 }
