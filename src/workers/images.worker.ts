@@ -1,6 +1,8 @@
 import * as Comlink from 'comlink';
 import { startDiffusion, type StartedDiffusion } from '../models/diffusion/start';
 import type { StageTimings } from '../models/diffusion/stages';
+
+type Tensor = import('onnxruntime-web').Tensor;
 import type { GeneratedImage } from '../models/diffusion/pipeline';
 import type { EditParams, GeneratedImages, ImageProgress, ImagesJob } from '../protocol/images';
 import { invalidInput } from '../protocol/errors';
@@ -43,6 +45,7 @@ async function each(
     seed: number,
     onStep: (step: number, steps: number, latents: Float32Array) => Promise<void>,
     timings: StageTimings,
+    context: Tensor,
   ) => Promise<GeneratedImage>,
 ): Promise<GeneratedImages> {
   const { width, height, scale } = modelSize(started, job);
@@ -53,20 +56,26 @@ async function each(
     timings[key] = (timings[key] ?? 0) + performance.now() - start;
     return bytes;
   };
+  // One prompt for all n images: the text encoder runs once.
+  const context = await started.pipeline.encodePrompt(job.params.prompt, timings);
   const images: Uint8Array[] = [];
-  for (let i = 0; i < job.params.n; i++) {
-    let previews = 0;
-    const onStep = async (step: number, steps: number, latents: Float32Array) => {
-      reportProgress();
-      // Previews of intermediate steps only (the last step is the image itself), up to partialImages.
-      const wanted = step < steps && previews < (job.params.partialImages ?? 0);
-      if (wanted) previews++;
-      const preview = wanted ? await encode(await started.pipeline.decode(latents), 'preview') : undefined;
-      await events?.progress({ image: i, step, steps, preview });
-    };
-    let image = await make(job.params.seed + i, onStep, timings);
-    if (job.params.hd) image = await started.pipeline.upscale(image, cancelToken().signal, timings);
-    images.push(await encode(image, 'encode'));
+  try {
+    for (let i = 0; i < job.params.n; i++) {
+      let previews = 0;
+      const onStep = async (step: number, steps: number, latents: Float32Array) => {
+        reportProgress();
+        // Previews of intermediate steps only (the last step is the image itself), up to partialImages.
+        const wanted = step < steps && previews < (job.params.partialImages ?? 0);
+        if (wanted) previews++;
+        const preview = wanted ? await encode(await started.pipeline.decode(latents), 'preview') : undefined;
+        await events?.progress({ image: i, step, steps, preview });
+      };
+      let image = await make(job.params.seed + i, onStep, timings, context);
+      if (job.params.hd) image = await started.pipeline.upscale(image, cancelToken().signal, timings);
+      images.push(await encode(image, 'encode'));
+    }
+  } finally {
+    if (context.location !== 'cpu') context.dispose();
   }
   const result = {
     images,
@@ -86,8 +95,9 @@ const api = {
   async generate(job: ImagesJob, events?: Events): Promise<GeneratedImages> {
     const token = cancelToken();
     const started = await load(job);
-    return each(job, started, events, (seed, onStep, timings) =>
+    return each(job, started, events, (seed, onStep, timings, context) =>
       started.pipeline.generate({
+        context,
         prompt: job.params.prompt,
         seed,
         steps: started.pipeline.defaultSteps,
@@ -105,8 +115,9 @@ const api = {
     const image = await decodeImage(job.params.image, 'image', width, height);
     const mask = job.params.mask && (await decodeImage(job.params.mask, 'mask', width, height, image.source));
     const keep = mask && Uint8Array.from({ length: width * height }, (_, p) => (mask.rgba[p * 4 + 3] === 0 ? 0 : 1));
-    return each(job, started, events, (seed, onStep, timings) =>
+    return each(job, started, events, (seed, onStep, timings, context) =>
       started.pipeline.edit({
+        context,
         prompt: job.params.prompt,
         seed,
         image,

@@ -6,6 +6,8 @@ import { sampler, type Sampler } from './scheduler';
 import { floatFeed, floats, intFeed } from './tensors';
 import { upscaleTiled } from './upscale';
 import type { StageMeta, Stages, StageTimings } from './stages';
+
+type Tensor = import('onnxruntime-web').Tensor;
 import type { PromptTokenizer } from './tokenizer';
 
 export interface EditRequest extends Omit<GenerateRequest, 'steps'> {
@@ -26,6 +28,11 @@ export interface GenerateRequest {
   signal?: AbortSignal;
   /** Filled with the milliseconds each stage took. */
   timings?: StageTimings;
+  /**
+   * The prompt's hidden states from `encodePrompt`, when several images share one prompt (the
+   * text encoder then runs once for all); the caller disposes it. Absent: encoded here.
+   */
+  context?: Tensor;
 }
 
 /** An RGBA image, row-major, 8 bits per channel. */
@@ -74,7 +81,7 @@ export class DiffusionPipeline {
    * The prompt's CLIP hidden states. Stage by stage the text encoder is released before the UNet
    * runs, so a GPU-resident output is read back first.
    */
-  async encodePrompt(prompt: string, timings?: StageTimings): Promise<import('onnxruntime-web').Tensor> {
+  async encodePrompt(prompt: string, timings?: StageTimings): Promise<Tensor> {
     const ids = this.tokenizer.encode(prompt);
     return this.stages.use(
       'text_encoder',
@@ -144,7 +151,7 @@ export class DiffusionPipeline {
   }
 
   private async denoise(
-    request: Pick<GenerateRequest, 'prompt' | 'signal' | 'onStep' | 'timings'>,
+    request: Pick<GenerateRequest, 'prompt' | 'signal' | 'onStep' | 'timings' | 'context'>,
     run: Sampler,
     noise: SeededNoise,
     start: Float32Array,
@@ -153,7 +160,7 @@ export class DiffusionPipeline {
   ): Promise<Float32Array> {
     const [sampleName, timestepName, contextName] = unetInputs(this.stages.info('unet'));
     const dims = this.latentDims();
-    const context = await this.encodePrompt(request.prompt, request.timings);
+    const context = request.context ?? (await this.encodePrompt(request.prompt, request.timings));
     const steps = run.timesteps.length - from;
     try {
       return await this.stages.use(
@@ -176,7 +183,7 @@ export class DiffusionPipeline {
         request.timings,
       );
     } finally {
-      if (context.location !== 'cpu') context.dispose();
+      if (!request.context && context.location !== 'cpu') context.dispose();
     }
   }
 

@@ -124,4 +124,24 @@ describe('diffusion runtime on the tiny diffusers export', () => {
     expect((await stagewise.upscale(image)).width).toBe(128);
     expect(stagewise.stages.live).toBe(0);
   });
+
+  it('several images of one prompt share one text-encoder run (context passed in), with the same pixels', async () => {
+    const disk = directoryLoader(dir);
+    const created: string[] = [];
+    const counting: FileLoader = {
+      load: (file, options) => {
+        if (file.endsWith('model.onnx')) created.push(file.split('/')[0]!);
+        return disk.load(file, options);
+      },
+      has: disk.has,
+    };
+    const pipeline = await loadDiffusion(ort, counting, 'wasm', {}, 'stagewise');
+    created.length = 0;
+    const context = await pipeline.encodePrompt(prompt);
+    const first = await pipeline.generate({ prompt, seed: 21, steps: 1, context });
+    const second = await pipeline.generate({ prompt, seed: 22, steps: 1, context });
+    expect(created).toEqual(['text_encoder', 'unet', 'vae_decoder', 'unet', 'vae_decoder']);
+    expect(maxAbsDiff(first.rgba, (await pipeline.generate({ prompt, seed: 21, steps: 1 })).rgba)).toBe(0);
+    expect(maxAbsDiff(second.rgba, (await pipeline.generate({ prompt, seed: 22, steps: 1 })).rgba)).toBe(0);
+  });
 });
