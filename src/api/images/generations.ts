@@ -34,7 +34,9 @@ export async function imageGenerations(ctx: Services, request: Request, path: st
   const model = requireModel(body.model, 'image');
   const seed = pickSeed(body.seed);
   const to = { model: model.id, kind: 'images' as const, streaming: body.stream === true };
-  return dispatchTo(ctx, { request, path, raw }, to, async (engine) => {
+  // `progress` is how ai.images listens in the page; a remote is sent the request without it.
+  const forwarded = body.progress === undefined ? raw : withoutField(value, 'progress');
+  return dispatchTo(ctx, { request, path, raw: forwarded }, to, async (engine) => {
     const prompt = styledPrompt(body.prompt, body.style);
     const params = {
       prompt,
@@ -55,3 +57,8 @@ export async function imageGenerations(ctx: Services, request: Request, path: st
     return imagesResponse(result, body, seed, body.style ? prompt : undefined);
   });
 }
+
+const withoutField = (value: unknown, name: string) => {
+  const { [name]: _dropped, ...rest } = value as Record<string, unknown>;
+  return new TextEncoder().encode(JSON.stringify(rest));
+};
