@@ -60,7 +60,8 @@ function vaani(name: string, quality: 'standard' | 'hd', sessions: 'resident' | 
       if (!response.ok) throw new Error(`vaani: ${json.error.message}`);
       const stages = serverTiming(response.headers.get('server-timing'));
       const graphs = GRAPHS.reduce((sum, stage) => sum + (stages[stage] ?? 0), 0);
-      return { ms, parts: { ...stages, graphs } };
+      // Outside the worker's graphs and encoder: worker round trip, tokenizer, sampler math, base64, JSON.
+      return { ms, parts: { ...stages, graphs, outside: ms - graphs - (stages.encode ?? 0) } };
     },
     dispose: () => ai.dispose(),
   };
@@ -255,6 +256,13 @@ const images: Scenario = async (bench: BenchEnv) => {
         name: 'the same encoder on the page thread',
         value: b.parts.encode! / 1000,
       },
+    );
+    row(
+      `${id}.outside.s-per-image`,
+      `s per ${hd ? 'HD ' : ''}image through the route outside the worker's graphs and encoder (worker round trip, tokenizer, sampler math, base64, JSON)`,
+      's',
+      v.parts.outside! / 1000,
+      null,
     );
   }
   for (const stage of ['text_encoder', 'unet', 'vae_decoder', 'vae_encoder', 'upscaler']) {
