@@ -64,6 +64,12 @@ export interface VaaniOptions {
    * isolated (otherwise 1). Default: every core, up to 4.
    */
   threads?: number;
+  /**
+   * One engine per model for every tab and same-origin frame of the site (the first tab to need a
+   * model runs it; the others send it their requests). Default true where the browser has
+   * SharedWorker and Web Locks; false runs every engine in this tab.
+   */
+  share?: boolean;
   /** Requests that may wait for one engine before new ones get a 429. Default 16. */
   maxQueue?: number;
   /** The weight store: chunk size, download concurrency, retries, byte budget. */

@@ -3,6 +3,8 @@ import { ResponseStore } from './api/responses/store';
 import type { Services } from './api/services';
 import { ToolRegistry } from './agents/registry';
 import { EngineRegistry } from './runtime/engines';
+import type { EngineHosts } from './runtime/engine-host';
+import { engineHosts } from './runtime/share';
 import { dataClient } from './data/client';
 import { imagesClient } from './images/client';
 import { memoryClient } from './memory/client';
@@ -18,13 +20,14 @@ import { pageInstances } from './instances';
 /** Creates the in-page service. Engines are registered by the caller (see index.ts). */
 export function createVaaniWith(
   options: VaaniOptions,
-  register: (registry: EngineRegistry, options: VaaniOptions) => void,
+  register: (registry: EngineRegistry, options: VaaniOptions, hosts: EngineHosts) => void,
 ): Vaani {
   const base = new URL(options.baseURL ?? '/v1', globalThis.location?.href);
   const baseURL = base.href.replace(/\/+$/, '');
   const realFetch = globalThis.fetch.bind(globalThis);
   const registry = new EngineRegistry();
-  register(registry, options);
+  const hosts = engineHosts(options.share);
+  register(registry, options, hosts);
   const models = new ModelStore(modelResolver(options, registry), options.store, (id) =>
     sourceBase(modelSource(id, options.models)),
   );
@@ -84,6 +87,7 @@ export function createVaaniWith(
     dispose() {
       this.uninstall();
       registry.dispose();
+      hosts.dispose();
       models.dispose();
       pageInstances().delete(vaani);
     },

@@ -1,3 +1,4 @@
+import { heldBytes } from '../support/memory';
 import { wasmThreads } from '../../src/backends/ort';
 import { createVaani } from '../../src/index';
 import { loadIndicConformer } from '../../src/models/indic-conformer/load';
@@ -24,13 +25,11 @@ async function timed(rounds: number, run: () => Promise<unknown>): Promise<numbe
   return median(times);
 }
 
-type MemoryApi = { measureUserAgentSpecificMemory?(): Promise<{ bytes: number }> };
-/** Page + workers memory (JS heaps, ArrayBuffers, WASM memories, which only grow: ≈ their peak). */
-const memoryMB = async () =>
-  (performance as MemoryApi).measureUserAgentSpecificMemory?.().then(
-    (m) => m.bytes / 2 ** 20,
-    () => undefined,
-  );
+/** Page + workers memory in MiB. */
+const memoryMB = async () => {
+  const bytes = await heldBytes();
+  return bytes === undefined ? undefined : bytes / 2 ** 20;
+};
 
 function wavSamples(bytes: ArrayBuffer): Float32Array {
   const view = new DataView(bytes);

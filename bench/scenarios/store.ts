@@ -1,6 +1,7 @@
 import { createVaani } from '../../src/index';
 import { CHUNKS_DB, clearAll, deleteFile, readManifest } from '../../src/store/idb';
 import { storeLoader } from '../../src/store';
+import { heldBytes } from '../support/memory';
 import { quantile, timePaired } from '../support/stats';
 import type { Scenario, ScenarioResult } from '../types';
 
@@ -17,17 +18,6 @@ async function rawRead(db: IDBDatabase, chunks: number): Promise<ArrayBuffer> {
   const store = db.transaction('chunks').objectStore('chunks');
   const blobs = await Promise.all(Array.from({ length: chunks }, (_, i) => request<Blob>(store.get([URL_, i]))));
   return new Blob(blobs).arrayBuffer();
-}
-
-type MemoryApi = { measureUserAgentSpecificMemory?(): Promise<{ bytes: number }> };
-
-/** Bytes the page holds (all of JS heap and ArrayBuffers), after a forced GC when available. */
-async function heldBytes(): Promise<number | undefined> {
-  (globalThis as { gc?(): void }).gc?.();
-  return (performance as MemoryApi).measureUserAgentSpecificMemory?.().then(
-    (m) => m.bytes,
-    () => undefined,
-  );
 }
 
 /** Milliseconds from a new service's first chat request to its first streamed content (engine worker started, model loaded). */

@@ -3,7 +3,7 @@ import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
 import type { ChatEngine, ChatEvents, StartInfo } from '../protocol/chat';
 import type { EngineFactory } from '../runtime/engines';
-import { WorkerHost } from '../runtime/worker-host';
+import type { EngineHosts } from '../runtime/engine-host';
 import { modelFiles, modelJob } from './model-files';
 import type { VaaniOptions } from '../types';
 import { llmFiles } from '../models/llm/manifest';
@@ -19,17 +19,21 @@ function chatEngine(
   modelId: string,
   options: VaaniOptions,
   onStart: (info: StartInfo) => void,
+  hosts: EngineHosts,
 ): ChatEngine & { dispose(): void } {
   const source = modelSource(modelId, options.models);
-  const host = new WorkerHost<ChatWorkerApi>({
-    create: () =>
-      new Worker(new URL('../workers/chat.worker.ts', import.meta.url), {
-        type: 'module',
-        name: `vaani-chat-${modelId}`,
-      }),
-    name: `chat (${modelId})`,
-    maxQueue: options.maxQueue,
-  });
+  const host = hosts.host<ChatWorkerApi>(
+    {
+      create: () =>
+        new Worker(new URL('../workers/chat.worker.ts', import.meta.url), {
+          type: 'module',
+          name: `vaani-chat-${modelId}`,
+        }),
+      name: `chat (${modelId})`,
+      maxQueue: options.maxQueue,
+    },
+    `chat:${JSON.stringify(modelJob(modelId, options, source))}`,
+  );
   return {
     async complete(params, hooks) {
       const events: ChatEvents = {
@@ -49,7 +53,7 @@ function chatEngine(
 }
 
 /** One factory per local chat id; /v1/models shows the backend in use and the real context once a model has run. */
-export function chatEngines(options: VaaniOptions): EngineFactory<'chat'>[] {
+export function chatEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'chat'>[] {
   return LOCAL_CHAT_MODELS.map((modelId) => {
     let used: StartInfo | undefined;
     return {
@@ -59,7 +63,7 @@ export function chatEngines(options: VaaniOptions): EngineFactory<'chat'>[] {
         backends: used ? [used.backend] : possibleBackends(options.backend),
         ...(used?.contextLength ? { contextWindow: used.contextLength } : {}),
       }),
-      create: () => chatEngine(modelId, options, (info) => (used = info)),
+      create: () => chatEngine(modelId, options, (info) => (used = info), hosts),
       files: () => modelFiles(modelId, options, llmFiles),
     };
   });

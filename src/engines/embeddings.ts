@@ -3,7 +3,7 @@ import { modelSource } from '../catalogue/sources';
 import { encoderFiles } from '../models/encoder/load';
 import type { EmbeddingModel, EmbeddingsEngine } from '../protocol/embeddings';
 import type { EngineFactory } from '../runtime/engines';
-import { WorkerHost } from '../runtime/worker-host';
+import type { EngineHosts } from '../runtime/engine-host';
 import type { VaaniOptions } from '../types';
 import type { EmbeddingsWorkerApi } from '../workers/embeddings.worker';
 import { modelFiles, modelJob } from './model-files';
@@ -17,18 +17,21 @@ export function encoderJob(modelId: string, options: VaaniOptions) {
   return { ...modelJob(modelId, options, source), settings: source.embedding };
 }
 
-function embeddingsEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }) {
+function embeddingsEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }, hosts: EngineHosts) {
   const source = modelSource(modelId, options.models);
   const job = encoderJob(modelId, options);
-  const host = new WorkerHost<EmbeddingsWorkerApi>({
-    create: () =>
-      new Worker(new URL('../workers/embeddings.worker.ts', import.meta.url), {
-        type: 'module',
-        name: `vaani-embeddings-${modelId}`,
-      }),
-    name: `embeddings (${modelId})`,
-    maxQueue: options.maxQueue,
-  });
+  const host = hosts.host<EmbeddingsWorkerApi>(
+    {
+      create: () =>
+        new Worker(new URL('../workers/embeddings.worker.ts', import.meta.url), {
+          type: 'module',
+          name: `vaani-embeddings-${modelId}`,
+        }),
+      name: `embeddings (${modelId})`,
+      maxQueue: options.maxQueue,
+    },
+    `embeddings:${JSON.stringify(job)}`,
+  );
   const engine: EmbeddingsEngine & { dispose(): void } = {
     async embed(params, signal) {
       const result = await host.run((api) => api.embed({ ...job, params }), signal);
@@ -49,14 +52,14 @@ function embeddingsEngine(modelId: string, options: VaaniOptions, seen: { backen
 }
 
 /** embed-v1 on a sentence-transformers encoder export (multilingual-e5-small by default). */
-export function embeddingsEngines(options: VaaniOptions): EngineFactory<'embeddings'>[] {
+export function embeddingsEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'embeddings'>[] {
   return LOCAL_EMBEDDING_MODELS.map((modelId) => {
     const seen: { backend?: string } = {};
     return {
       kind: 'embeddings',
       models: [modelId],
       info: () => ({ backends: seen.backend ? [seen.backend] : possibleBackends(options.backend) }),
-      create: () => embeddingsEngine(modelId, options, seen),
+      create: () => embeddingsEngine(modelId, options, seen, hosts),
       files: () => modelFiles(modelId, options, encoderFiles),
     };
   });

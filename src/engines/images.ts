@@ -3,25 +3,28 @@ import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
 import type { ImagesEngine } from '../protocol/images';
 import type { EngineFactory } from '../runtime/engines';
-import { WorkerHost } from '../runtime/worker-host';
+import type { EngineHosts } from '../runtime/engine-host';
 import type { VaaniOptions } from '../types';
 import type { ImagesWorkerApi } from '../workers/images.worker';
 import { modelJob } from './model-files';
 
 export const LOCAL_IMAGE_MODELS = ['image-v1'] as const;
 
-function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }) {
+function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }, hosts: EngineHosts) {
   const source = modelSource(modelId, options.models);
   const job = { ...modelJob(modelId, options, source), sessions: source.image?.sessions };
-  const host = new WorkerHost<ImagesWorkerApi>({
-    create: () =>
-      new Worker(new URL('../workers/images.worker.ts', import.meta.url), {
-        type: 'module',
-        name: `vaani-images-${modelId}`,
-      }),
-    name: `images (${modelId})`,
-    maxQueue: options.maxQueue,
-  });
+  const host = hosts.host<ImagesWorkerApi>(
+    {
+      create: () =>
+        new Worker(new URL('../workers/images.worker.ts', import.meta.url), {
+          type: 'module',
+          name: `vaani-images-${modelId}`,
+        }),
+      name: `images (${modelId})`,
+      maxQueue: options.maxQueue,
+    },
+    `images:${JSON.stringify(job)}`,
+  );
   const engine: ImagesEngine & { dispose(): void } = {
     async generate(params, signal, onProgress) {
       const events = onProgress && Comlink.proxy({ progress: onProgress });
@@ -45,14 +48,14 @@ function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: 
  * `models['image-v1']`: no default weights are fetched (see the README on licences), so without it
  * the route forwards to the remote or answers 503.
  */
-export function imagesEngines(options: VaaniOptions): EngineFactory<'images'>[] {
+export function imagesEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'images'>[] {
   return LOCAL_IMAGE_MODELS.filter((modelId) => options.models?.[modelId]).map((modelId) => {
     const seen: { backend?: string } = {};
     return {
       kind: 'images',
       models: [modelId],
       info: () => ({ backends: seen.backend ? [seen.backend] : possibleBackends(options.backend) }),
-      create: () => imagesEngine(modelId, options, seen),
+      create: () => imagesEngine(modelId, options, seen, hosts),
     };
   });
 }

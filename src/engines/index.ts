@@ -1,3 +1,4 @@
+import type { EngineHosts } from '../runtime/engine-host';
 import type { EngineRegistry } from '../runtime/engines';
 import type { VaaniOptions } from '../types';
 import { chatEngines } from './chat';
@@ -10,13 +11,13 @@ import { transcriptionEngines } from './transcription';
 import { transformEngines } from './transform';
 
 /** Registers every built-in local engine. A new engine family is one line here. */
-export function registerBuiltins(registry: EngineRegistry, options: VaaniOptions): void {
-  for (const factory of chatEngines(options)) registry.add(factory);
-  for (const factory of speechEngines(options)) registry.add(factory);
-  for (const factory of transcriptionEngines(options)) registry.add(factory);
+export function registerBuiltins(registry: EngineRegistry, options: VaaniOptions, hosts: EngineHosts): void {
+  for (const factory of chatEngines(options, hosts)) registry.add(factory);
+  for (const factory of speechEngines(options, hosts)) registry.add(factory);
+  for (const factory of transcriptionEngines(options, hosts)) registry.add(factory);
   for (const factory of transformEngines(options)) registry.add(factory);
-  for (const factory of embeddingsEngines(options)) registry.add(factory);
-  for (const factory of imagesEngines(options)) registry.add(factory);
+  for (const factory of embeddingsEngines(options, hosts)) registry.add(factory);
+  for (const factory of imagesEngines(options, hosts)) registry.add(factory);
   for (const factory of memoryEngines(options)) registry.add(factory);
   for (const factory of dataEngines(options, registry)) registry.add(factory);
 }

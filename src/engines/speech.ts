@@ -1,19 +1,22 @@
 import type { SpeechEngine } from '../protocol/audio';
 import { voiceNotFound, ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
 import type { EngineFactory } from '../runtime/engines';
-import { WorkerHost } from '../runtime/worker-host';
+import type { EngineHosts } from '../runtime/engine-host';
 import { sourceBase } from '../catalogue/sources';
 import type { VaaniOptions } from '../types';
 import type { SpeakJob } from '../voice/tts/job';
 import type { SpeechWorkerApi } from '../workers/speech.worker';
 
-function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void } {
-  const host = new WorkerHost<SpeechWorkerApi>({
-    create: () =>
-      new Worker(new URL('../workers/speech.worker.ts', import.meta.url), { type: 'module', name: 'vaani-tts' }),
-    name: 'speech',
-    maxQueue: options.maxQueue,
-  });
+function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine & { dispose(): void } {
+  const host = hosts.host<SpeechWorkerApi>(
+    {
+      create: () =>
+        new Worker(new URL('../workers/speech.worker.ts', import.meta.url), { type: 'module', name: 'vaani-tts' }),
+      name: 'speech',
+      maxQueue: options.maxQueue,
+    },
+    `speech:${JSON.stringify([options.models ?? {}, options.store ?? {}])}`,
+  );
   const espeak = options.models?.[ESPEAK_KEY];
 
   function job(params: Parameters<SpeechEngine['speak']>[0]): SpeakJob {
@@ -50,7 +53,7 @@ function speechEngine(options: VaaniOptions): SpeechEngine & { dispose(): void }
 export const TTS_MODELS = [TTS_MODEL, 'speech-v1-turbo'] as const;
 
 /** Every catalogue voice, each spoken by its own runtime in one TTS worker. */
-export function speechEngines(options: VaaniOptions): EngineFactory<'speech'>[] {
+export function speechEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'speech'>[] {
   let shared: ReturnType<typeof speechEngine> | undefined;
   return [
     {
@@ -58,7 +61,7 @@ export function speechEngines(options: VaaniOptions): EngineFactory<'speech'>[] 
       models: TTS_MODELS,
       info: () => ({ backends: ['wasm'] }),
       voices: () => VOICES.map(toVoice),
-      create: () => (shared ??= speechEngine(options)),
+      create: () => (shared ??= speechEngine(options, hosts)),
     },
   ];
 }

@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
 import type { Transcript, TranscriptionParams } from '../protocol/audio';
-import { WorkerHost } from '../runtime/worker-host';
+import type { EngineHosts } from '../runtime/engine-host';
 import { modelJob } from './model-files';
 import type { ModelSource, VaaniOptions } from '../types';
 import type { IndicWorkerApi } from '../workers/indic-conformer.worker';
@@ -17,16 +17,20 @@ export function indicEngine(
   options: VaaniOptions,
   source: ModelSource & { decoding?: 'ctc' | 'rnnt' },
   seen: IndicSeen,
+  hosts: EngineHosts,
 ) {
-  const host = new WorkerHost<IndicWorkerApi>({
-    create: () =>
-      new Worker(new URL('../workers/indic-conformer.worker.ts', import.meta.url), {
-        type: 'module',
-        name: `vaani-stt-indic-${modelId}`,
-      }),
-    name: `IndicConformer speech recognition (${modelId})`,
-    maxQueue: options.maxQueue,
-  });
+  const host = hosts.host<IndicWorkerApi>(
+    {
+      create: () =>
+        new Worker(new URL('../workers/indic-conformer.worker.ts', import.meta.url), {
+          type: 'module',
+          name: `vaani-stt-indic-${modelId}`,
+        }),
+      name: `IndicConformer speech recognition (${modelId})`,
+      maxQueue: options.maxQueue,
+    },
+    `indic-conformer:${JSON.stringify([modelJob(modelId, options, source), source.decoding])}`,
+  );
   return {
     async transcribe(
       bytes: Uint8Array,

@@ -7,7 +7,7 @@ import { whisperFiles } from '../models/whisper/files';
 import { WHISPER_LANGUAGES } from '../models/whisper/languages';
 import type { Transcript, TranscriptionEngine, TranscriptionParams } from '../protocol/audio';
 import type { EngineFactory } from '../runtime/engines';
-import { WorkerHost } from '../runtime/worker-host';
+import type { EngineHosts } from '../runtime/engine-host';
 import { modelFiles, modelJob } from './model-files';
 import type { ModelSource, VaaniOptions } from '../types';
 import type { WhisperWorkerApi } from '../workers/whisper.worker';
@@ -27,16 +27,19 @@ interface Seen {
 }
 
 /** The Whisper family's page side: transcription and translation, and language detection for routing. */
-function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSource, seen: Seen) {
-  const host = new WorkerHost<WhisperWorkerApi>({
-    create: () =>
-      new Worker(new URL('../workers/whisper.worker.ts', import.meta.url), {
-        type: 'module',
-        name: `vaani-stt-${modelId}`,
-      }),
-    name: `speech recognition (${modelId})`,
-    maxQueue: options.maxQueue,
-  });
+function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSource, seen: Seen, hosts: EngineHosts) {
+  const host = hosts.host<WhisperWorkerApi>(
+    {
+      create: () =>
+        new Worker(new URL('../workers/whisper.worker.ts', import.meta.url), {
+          type: 'module',
+          name: `vaani-stt-${modelId}`,
+        }),
+      name: `speech recognition (${modelId})`,
+      maxQueue: options.maxQueue,
+    },
+    `whisper:${JSON.stringify(modelJob(modelId, options, source))}`,
+  );
   const job = (bytes: Uint8Array) => ({ ...modelJob(modelId, options, source), audio: bytes });
   return {
     async transcribe(bytes: Uint8Array, params: Omit<TranscriptionParams, 'audio'>, signal: AbortSignal) {
@@ -67,19 +70,20 @@ function speechRecognition(
   modelId: string,
   options: VaaniOptions,
   seen: Seen,
+  hosts: EngineHosts,
 ): TranscriptionEngine & { dispose(): void } {
   const sources = speechRecognitionSources(options);
   const config = { indic: sources.indic !== undefined, languages: sources.languages };
   let whisper: ReturnType<typeof whisperEngine> | undefined;
   let indic: ReturnType<typeof indicEngine> | undefined;
-  const whisperOf = () => (whisper ??= whisperEngine(modelId, options, sources.whisper, seen));
+  const whisperOf = () => (whisper ??= whisperEngine(modelId, options, sources.whisper, seen, hosts));
   return {
     async transcribe({ audio, ...params }, signal) {
       const bytes = new Uint8Array(await audio.arrayBuffer());
       const route = await routeTranscription(params, config, () => whisperOf().detect(bytes, signal));
       let transcript: Transcript;
       if (route.engine === 'indic-conformer') {
-        indic ??= indicEngine(modelId, options, sources.indic!, seen.indic);
+        indic ??= indicEngine(modelId, options, sources.indic!, seen.indic, hosts);
         transcript = await indic.transcribe(bytes, { ...params, language: route.language! }, signal);
       } else {
         transcript = await whisperOf().transcribe(bytes, { ...params, language: route.language }, signal);
@@ -97,7 +101,7 @@ function speechRecognition(
  * speech-stt-v1: Whisper and IndicConformer behind one id; /v1/models shows the backend, every
  * language and the family that recognises each.
  */
-export function transcriptionEngines(options: VaaniOptions): EngineFactory<'transcription'>[] {
+export function transcriptionEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'transcription'>[] {
   return LOCAL_STT_MODELS.map((modelId) => {
     const seen: Seen = { indic: {} };
     return {
@@ -113,7 +117,7 @@ export function transcriptionEngines(options: VaaniOptions): EngineFactory<'tran
           languageEngines: Object.fromEntries(languages.map((code) => [code, engineFor(code, config)])),
         };
       },
-      create: () => speechRecognition(modelId, options, seen),
+      create: () => speechRecognition(modelId, options, seen, hosts),
       files: () => modelFiles(modelId, options, whisperFiles),
     };
   });

@@ -1,0 +1,134 @@
+import type { createVaani } from '../../src/index';
+import { heldBytes } from '../support/memory';
+import { quantile, timePaired } from '../support/stats';
+import type { Scenario, ScenarioResult } from '../types';
+
+/** bench/prepare/chat.ts writes the model (Qwen2.5-0.5B layer sizes, 2 layers, fp32) and this pointer to it. */
+const POINTER = '/test/.fixtures/bench-chat.json';
+const MiB = 2 ** 20;
+/** A tiny model for the crossing row, where the engine's own time should be small beside the overhead. */
+const TINY = '/shared/fixtures/tiny-random-llama-fp16-genai/';
+
+type Vaani = ReturnType<typeof createVaani>;
+
+/** A same-origin frame with its own Vaani: a tab of the site, as far as sharing is concerned. */
+async function openTab(share: boolean, base: string): Promise<{ ai: Vaani; close(): void }> {
+  const frame = document.createElement('iframe');
+  frame.src = '/bench/share-tab.html';
+  document.body.append(frame);
+  const win = frame.contentWindow as Window & { createVaani?: typeof createVaani };
+  while (win.document.title !== 'ready') await new Promise((resolve) => setTimeout(resolve, 20));
+  const models = { 'chat-v2': { baseURL: base, dtype: 'fp32' }, 'chat-v2-pro': { baseURL: TINY } };
+  const ai = win.createVaani!({ backend: 'wasm', share, models });
+  return {
+    ai,
+    close: () => {
+      ai.dispose();
+      frame.remove();
+    },
+  };
+}
+
+/** Milliseconds to the first streamed content of a one-token answer. */
+async function firstToken(ai: Vaani, model = 'chat-v2'): Promise<number> {
+  const started = performance.now();
+  const response = await ai.fetch('/v1/chat/completions', {
+    method: 'POST',
+    headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model,
+      messages: [{ role: 'user', content: 'नमस्ते' }],
+      max_tokens: 1,
+      stream: true,
+    }),
+  });
+  await response.text();
+  if (!response.ok) throw new Error(`chat failed: ${response.status}`);
+  return performance.now() - started;
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+
+/** Page memory with `count` tabs that each answered once, sharing or not. */
+async function memoryWith(count: number, share: boolean, base: string): Promise<number> {
+  const tabs = [];
+  for (let i = 0; i < count; i++) {
+    const tab = await openTab(share, base);
+    tabs.push(tab);
+    await firstToken(tab.ai);
+  }
+  await settle();
+  const bytes = (await heldBytes()) ?? Number.NaN;
+  for (const tab of tabs) tab.close();
+  await settle();
+  return bytes;
+}
+
+/**
+ * One chat model for every tab: memory with 1, 2 and 3 tabs using it (frames of the bench page,
+ * each with its own Vaani), the first token in a second tab once the first has loaded the model,
+ * and what a request pays for crossing to the tab that holds the engine.
+ */
+const share: Scenario = async (env) => {
+  const base = new URL((await (await fetch(POINTER)).json()).url, location.href).href;
+  const rows: ScenarioResult[] = [];
+
+  const shared = [];
+  for (const count of [1, 2, 3]) shared.push(await memoryWith(count, true, base));
+  const unshared = await memoryWith(2, false, base);
+  env.log(
+    `memory MiB, shared 1/2/3 tabs: ${shared.map((b) => (b / MiB).toFixed(0)).join(' / ')}; 2 unshared: ${(unshared / MiB).toFixed(0)}`,
+  );
+  for (const [i, count] of [2, 3].entries())
+    rows.push({
+      id: `share.memory.${count}-tabs`,
+      metric: `page memory with ${count} tabs using one chat model (2-layer Qwen2.5-0.5B shapes, fp32), shared`,
+      unit: 'MiB',
+      value: shared[i + 1]! / MiB,
+      baseline: { name: 'one tab', value: shared[0]! / MiB },
+      higherIsBetter: false,
+      notes: count === 2 ? { unsharedTwoTabsMiB: unshared / MiB } : undefined,
+    });
+
+  const first = await openTab(true, base);
+  const cold = await firstToken(first.ai);
+  const warmHolder = quantile(
+    [await firstToken(first.ai), await firstToken(first.ai), await firstToken(first.ai)],
+    0.5,
+  );
+  const second = await openTab(true, base);
+  const secondFirst = await firstToken(second.ai);
+  rows.push({
+    id: 'share.second-tab.ttft',
+    metric: "time to first token of a second tab's first request, once the first tab has loaded the model",
+    unit: 'ms',
+    value: secondFirst,
+    baseline: { name: 'the first tab, warm', value: warmHolder },
+    higherIsBetter: false,
+    notes: { coldFirstTabMs: cold },
+  });
+
+  // Crossing tabs: a one-token answer of the tiny model, from each tab, the engine in the first.
+  await firstToken(first.ai, 'chat-v2-pro');
+  const times = await timePaired(
+    100,
+    () => firstToken(second.ai, 'chat-v2-pro'),
+    () => firstToken(first.ai, 'chat-v2-pro'),
+  );
+  const [follower, holder] = [quantile(times.a, 0.5), quantile(times.b, 0.5)];
+  env.log(`one-token answer p50: ${follower.toFixed(2)} ms from the second tab, ${holder.toFixed(2)} ms in the holder`);
+  rows.push({
+    id: 'share.crossing.p50',
+    metric: 'one-token streamed chat answer p50 (tiny model), from a tab whose engine another tab holds',
+    unit: 'ms',
+    value: follower,
+    baseline: { name: 'the same request in the holding tab', value: holder },
+    higherIsBetter: false,
+    notes: { overheadMs: follower - holder, p95: quantile(times.a, 0.95), holderP95: quantile(times.b, 0.95) },
+  });
+  second.close();
+  first.close();
+  return rows;
+};
+
+export default share;
