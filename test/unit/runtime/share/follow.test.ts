@@ -83,7 +83,7 @@ describe('a follower and the holder serving it over a MessagePort', () => {
     const steps: number[] = [];
     expect(await api.echo('नमस्ते abc', Comlink.proxy({ step: (n: number) => steps.push(n) }))).toBe('नमस्ते ABC');
     expect(steps).toEqual([1, 2]);
-    const error = await api.fail().catch((e: unknown) => e);
+    const error: unknown = await (api.fail() as Promise<unknown>).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EngineError);
     expect(error).toMatchObject({ kind: 'busy', code: 'engine_busy', message: 'full' });
   });
