@@ -58,9 +58,18 @@ async function main() {
   const isolation = crossOriginIsolated
     ? 'cross-origin isolated (WASM threads on)'
     : 'not cross-origin isolated (single-threaded WASM)';
-  byId('environment').textContent = `${isolation} · looking for a WebGPU adapter…`;
+  let webgpu = 'looking for a WebGPU adapter…';
+  const environment = () => {
+    const sharing = service.ai?.shared ? 'one engine per model for all this site’s tabs' : 'engines in this tab only';
+    byId('environment').textContent = `${isolation} · ${sharing} · ${webgpu}`;
+  };
+  environment();
   // The API alone is not a GPU: say WebGPU only when an adapter answers, as the runtimes will ask.
-  void webGpuState().then((webgpu) => (byId('environment').textContent = `${isolation} · ${webgpu}`));
+  void webGpuState().then((state) => {
+    webgpu = state;
+    environment();
+  });
+  service.addEventListener('change', environment);
   service.addEventListener('change', () => {
     say(byId('source'), service.source.reason, service.source.mode === 'folder' ? 'info' : 'ok');
     byId('plugins').textContent = service.plugins.length

@@ -85,6 +85,8 @@ export interface VaaniOptions {
 
 export interface Vaani {
   readonly baseURL: string;
+  /** Whether this Vaani shares its model engines with the site's other tabs (`share`, where the browser can). */
+  readonly shared: boolean;
   /** Downloads, cache state and events of local models' files. */
   readonly models: Models;
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;

@@ -67,6 +67,7 @@ export function createVaaniWith(
 
   const vaani: Vaani = {
     baseURL,
+    shared: hosts.shared,
     models,
     fetch: vaaniFetch,
     recorder: (recorderOptions) => new Recorder(recorderOptions),

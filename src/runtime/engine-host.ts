@@ -9,12 +9,15 @@ export interface EngineHost<T> {
 
 /** Makes one Vaani's engine hosts. Hosts with the same `share` key in tabs of one site share one engine. */
 export interface EngineHosts {
+  /** Whether hosts given a share key share their engine with other tabs. */
+  readonly shared: boolean;
   host<T>(options: WorkerHostOptions, share?: string): EngineHost<T>;
   dispose(): void;
 }
 
 /** Every engine in its own worker in this tab: `createVaani({ share: false })`, and where sharing is unavailable. */
 export const localHosts = (): EngineHosts => ({
+  shared: false,
   host: <T>(options: WorkerHostOptions) => new WorkerHost<T>(options),
   dispose: () => {},
 });

@@ -166,7 +166,8 @@ test('settings persist, and chat streams text from the model in the local folder
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
   await expect(page.locator('#settings-modelFiles')).toHaveValue('folder');
 
-  // The environment line says what the runtimes will find: an adapter, or none.
+  // The environment line says what the runtimes will find: shared engines, an adapter, or none.
+  await expect(page.locator('#environment')).toContainText('one engine per model for all this site’s tabs');
   await expect(page.locator('#environment')).toHaveText(
     /· (WebGPU adapter( with shader-f16)?|WebGPU API but no adapter \(WASM only\)|no WebGPU in this browser)$/,
   );

@@ -71,6 +71,7 @@ test('two tabs share one chat engine: one worker, streams of both at once never 
     b: (await chat(b.page, { prompt: 'Hello there' })).text,
   };
   expect(alone.a).not.toBe(alone.b);
+  expect(await a.page.evaluate(() => (window as unknown as { ai: { shared: boolean } }).ai.shared)).toBe(true);
   expect(a.engines('chat.worker')).toBe(1);
   expect(b.engines('chat.worker')).toBe(0);
 
@@ -170,6 +171,9 @@ test('a second model in another tab: each tab holds one, and each uses the other
 test('share: false runs every engine in its own tab, as before', async ({ context }) => {
   const a = await openTab(context, false);
   const b = await openTab(context, false);
+  const shared = (tab: typeof a) =>
+    tab.page.evaluate(() => (window as unknown as { ai: { shared: boolean } }).ai.shared);
+  expect([await shared(a), await shared(b)]).toEqual([false, false]);
   await chat(a.page, { prompt: 'नमस्ते', max: 2 });
   await chat(b.page, { prompt: 'नमस्ते', max: 2 });
   expect([a.engines('chat.worker'), b.engines('chat.worker')]).toEqual([1, 1]);

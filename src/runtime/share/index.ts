@@ -35,6 +35,7 @@ export function engineHosts(share = true): EngineHosts {
   };
   const local = localHosts();
   return {
+    shared: true,
     host: <T>(options: WorkerHostOptions, key?: string) =>
       key === undefined ? local.host<T>(options) : new SharedHost<T>(sessionOnce, options, key),
     dispose: () => void session?.dispose(),
