@@ -18,10 +18,18 @@ const NEGLIGIBLE = 30;
 
 const randomSeed = () => crypto.getRandomValues(new Uint32Array(1))[0]!;
 
-/** Picks next tokens from logits with OpenAI's penalties, temperature, top-k and top-p. */
+/**
+ * Picks next tokens from logits with OpenAI's penalties, temperature, top-k and top-p, without
+ * sorting the vocabulary: candidates and their weights go into buffers kept across steps, and top-k
+ * and the top-p nucleus are found by selection (three-way partitions, expected linear time). The
+ * draw walks the kept tokens in the order selection left them: the same distribution as a walk in
+ * sorted order, and the same choices for the same seed and logits.
+ */
 export class Sampler {
   private readonly counts = new Map<number, number>();
   private readonly rng;
+  private ids = new Int32Array(0);
+  private weights = new Float64Array(0);
 
   constructor(private readonly options: SamplingOptions) {
     this.rng = xoroshiro128plus(options.seed ?? randomSeed());
@@ -43,28 +51,102 @@ export class Sampler {
 
   private sample(logits: Float32Array): number {
     const { temperature, top_p, top_k } = this.options;
+    if (this.ids.length < logits.length) {
+      this.ids = new Int32Array(logits.length);
+      this.weights = new Float64Array(logits.length);
+    }
+    const { ids, weights } = this;
     const best = logits[argmax(logits)]!;
     const floor = best - NEGLIGIBLE * temperature;
-    let candidates: number[] = [];
-    for (let i = 0; i < logits.length; i++) if (logits[i]! >= floor) candidates.push(i);
-    candidates.sort((a, b) => logits[b]! - logits[a]!);
-    if (top_k) candidates = candidates.slice(0, top_k);
-    const weights = candidates.map((i) => Math.exp((logits[i]! - best) / temperature));
-    const total = weights.reduce((sum, w) => sum + w, 0);
-    let kept = candidates.length;
-    if (top_p < 1) {
-      let mass = 0;
-      for (kept = 0; kept < candidates.length && mass < top_p * total; kept++) mass += weights[kept]!;
-      kept = Math.max(kept, 1);
+    let count = 0;
+    let total = 0;
+    for (let i = 0; i < logits.length; i++) {
+      const logit = logits[i]!;
+      if (logit < floor) continue;
+      const weight = Math.exp((logit - best) / temperature);
+      ids[count] = i;
+      weights[count++] = weight;
+      total += weight;
     }
-    const keptTotal = weights.slice(0, kept).reduce((sum, w) => sum + w, 0);
-    let point = uniformFloat64(this.rng) * keptTotal;
-    for (let i = 0; i < kept; i++) {
+    if (top_k && top_k < count) {
+      selectHeaviest(ids, weights, count, top_k);
+      count = top_k;
+      total = 0;
+      for (let i = 0; i < count; i++) total += weights[i]!;
+    }
+    if (top_p < 1) count = nucleus(ids, weights, count, top_p * total);
+    let kept = 0;
+    for (let i = 0; i < count; i++) kept += weights[i]!;
+    let point = uniformFloat64(this.rng) * kept;
+    for (let i = 0; i < count; i++) {
       point -= weights[i]!;
-      if (point < 0) return candidates[i]!;
+      if (point < 0) return ids[i]!;
     }
-    return candidates[kept - 1]!;
+    return ids[count - 1]!;
   }
+}
+
+/**
+ * Three-way partition of ids/weights[lo, hi) around `pivot`: heavier first, then equal, then
+ * lighter; returns where the equal and the lighter parts start.
+ */
+function partition(ids: Int32Array, weights: Float64Array, lo: number, hi: number, pivot: number): [number, number] {
+  let heavy = lo;
+  let i = lo;
+  let light = hi;
+  const swap = (a: number, b: number) => {
+    const id = ids[a]!;
+    ids[a] = ids[b]!;
+    ids[b] = id;
+    const weight = weights[a]!;
+    weights[a] = weights[b]!;
+    weights[b] = weight;
+  };
+  while (i < light) {
+    const weight = weights[i]!;
+    if (weight > pivot) swap(i++, heavy++);
+    else if (weight < pivot) swap(i, --light);
+    else i++;
+  }
+  return [heavy, light];
+}
+
+/** Moves the k heaviest of the first n entries to the front (in no particular order). */
+function selectHeaviest(ids: Int32Array, weights: Float64Array, n: number, k: number): void {
+  let lo = 0;
+  let hi = n;
+  while (hi - lo > 1) {
+    const [equal, light] = partition(ids, weights, lo, hi, weights[(lo + hi) >>> 1]!);
+    if (k < equal) hi = equal;
+    else if (k <= light) return;
+    else lo = light;
+  }
+}
+
+/**
+ * Moves to the front the fewest heaviest of the first n entries whose weights add up to at least
+ * `mass` (the top-p nucleus, at least one token) and returns how many they are.
+ */
+function nucleus(ids: Int32Array, weights: Float64Array, n: number, mass: number): number {
+  let lo = 0;
+  let hi = n;
+  let need = mass;
+  while (hi - lo > 1) {
+    const [equal, light] = partition(ids, weights, lo, hi, weights[(lo + hi) >>> 1]!);
+    let heavyMass = 0;
+    for (let i = lo; i < equal; i++) heavyMass += weights[i]!;
+    if (equal > lo && heavyMass >= need) {
+      hi = equal;
+      continue;
+    }
+    need -= heavyMass;
+    for (let i = equal; i < light; i++) {
+      need -= weights[i]!;
+      if (need <= 0) return i + 1;
+    }
+    lo = light;
+  }
+  return Math.max(1, need > 0 ? hi : lo);
 }
 
 export function argmax(values: Float32Array): number {

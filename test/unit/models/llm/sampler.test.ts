@@ -36,6 +36,35 @@ describe('Sampler', () => {
     expect(new Set(draws({ ...base, seed: 5, top_p: 0.7 }, values, 300))).toEqual(new Set([0, 1]));
   });
 
+  it('keeps exactly the tokens a sorted cut keeps, on a shuffled vocabulary (selection, no sort)', () => {
+    // 64 distinct weights in shuffled order; the reference sorts, the sampler selects.
+    const values = Array.from({ length: 64 }, (_, i) => Math.log(1 + ((i * 37) % 64) / 8) * 2);
+    const byWeight = values.map((_, i) => i).sort((a, b) => values[b]! - values[a]!);
+    const probabilities = values.map((v) => Math.exp(v - Math.max(...values)));
+    const total = probabilities.reduce((sum, p) => sum + p, 0);
+    const nucleus = (p: number, from: number[]) => {
+      let mass = 0;
+      const kept: number[] = [];
+      for (const i of from) {
+        if (mass >= p * from.reduce((sum, j) => sum + probabilities[j]!, 0)) break;
+        kept.push(i);
+        mass += probabilities[i]!;
+      }
+      return new Set(kept);
+    };
+    expect(new Set(draws({ ...base, seed: 7, top_k: 5 }, values, 3000))).toEqual(new Set(byWeight.slice(0, 5)));
+    expect(new Set(draws({ ...base, seed: 8, top_p: 0.5 }, values, 3000))).toEqual(nucleus(0.5, byWeight));
+    expect(new Set(draws({ ...base, seed: 9, top_k: 20, top_p: 0.6 }, values, 3000))).toEqual(
+      nucleus(0.6, byWeight.slice(0, 20)),
+    );
+    expect(total).toBeGreaterThan(0);
+    // Without a cut every token stays possible, at its softmax frequency.
+    const counts = new Map<number, number>();
+    for (const token of draws({ ...base, seed: 10 }, values, 20000)) counts.set(token, (counts.get(token) ?? 0) + 1);
+    for (const i of [byWeight[0]!, byWeight[63]!])
+      expect(Math.abs((counts.get(i) ?? 0) / 20000 - probabilities[i]! / total)).toBeLessThan(0.01);
+  });
+
   it('subtracts presence and frequency penalties for tokens already generated', () => {
     const sampler = new Sampler({ ...base, temperature: 0, presence_penalty: 0.5, frequency_penalty: 0.25 });
     expect(sampler.next(logits(2.4, 1.5, 0))).toBe(0);
