@@ -1,10 +1,12 @@
 import { generate } from '../models/llm/generate';
 import { loadLlm, type LoadedLlm } from '../models/llm/load';
 import type { ChatEvents, ChatJob, ChatOutcome } from '../protocol/chat';
-import { cancelToken, exposeEngine } from './expose';
+import { blockingRuns, cancelToken, exposeEngine } from './expose';
 import { modelSlot } from './model-slot';
 
 const load = modelSlot<LoadedLlm>('chat model', loadLlm);
+/** Each prefill chunk tells the host how long it may block: 5 minutes before any is measured, then 4× the last rate. */
+const blocking = blockingRuns(300_000);
 
 const api = {
   async complete(job: ChatJob, events: ChatEvents): Promise<ChatOutcome> {
@@ -14,7 +16,7 @@ const api = {
       onStart: (info) => (last = events.onStart(info)),
       onDelta: (delta) => (last = events.onDelta(delta)),
     };
-    const outcome = await generate(await load(job), job.params, relay, () => token.cancelled);
+    const outcome = await generate(await load(job), job.params, relay, () => token.cancelled, blocking);
     await last;
     return outcome;
   },

@@ -8,6 +8,7 @@ import { OutputText } from '../../text/output';
 import { closingStage, GrammarRejected, type TokenConstraint } from '../../text/grammar/constraint';
 import { grammarRequest, type GrammarRequest } from '../../text/grammar/request';
 import { HERMES_SYNTAX, toolCallSyntaxOf, type ToolCallSyntax } from '../../text/tool-calls';
+import type { BlockingRun } from './decoder';
 import type { LoadedLlm } from './load';
 import { applyBias, tokenLogprob } from './logprobs';
 import { Sampler } from './sampler';
@@ -125,12 +126,16 @@ function tokenTexts(model: LoadedLlm) {
   };
 }
 
-/** Generates one chat completion, streaming deltas; stops early when `cancelled()` turns true. */
+/**
+ * Generates one chat completion, streaming deltas; stops early when `cancelled()` turns true.
+ * `blocking` wraps each prefill run (the worker's `blockingRuns`: the host then waits for it).
+ */
 export async function generate(
   model: LoadedLlm,
   params: ChatParams,
   events: ChatEvents,
   cancelled: () => boolean,
+  blocking?: BlockingRun,
 ): Promise<ChatOutcome> {
   const tools = offeredTools(params);
   const prompt = promptIds(model, params, tools);
@@ -144,7 +149,17 @@ export async function generate(
   events.onStart({ backend: model.backend, contextLength: model.config.contextLength });
 
   model.decoder.reset();
-  let logits = await model.decoder.step(prompt);
+  const between = async () => {
+    await yieldToEvents();
+    return !cancelled();
+  };
+  const prefilled = await model.decoder.prefill(prompt, between, blocking);
+  if (!prefilled)
+    return {
+      finish_reason: 'stop',
+      usage: { prompt_tokens: prompt.length, completion_tokens: 0, total_tokens: prompt.length },
+    };
+  let logits = prefilled;
   const bias = biasOf(params, logits.length);
   const constraint = grammar && (await openConstraint(model, grammar, logits.length));
   const texts = tokenTexts(model);

@@ -1,0 +1,50 @@
+import * as ort from 'onnxruntime-node';
+import { describe, expect, it } from 'vitest';
+import type { Ort, OrtSession } from '../../../../src/backends/ort';
+import { KvDecoder, layoutOf, PREFILL_CHUNK } from '../../../../src/models/llm/decoder';
+import type { LlmConfig } from '../../../../src/models/llm/config';
+import { tinyQwen2 } from '../../../fixtures/llm/spec';
+import { generated } from '../../fixtures/generated';
+
+const options = { ...tinyQwen2, dtypes: ['fp32' as const], inlineWeightBytes: 2 ** 30 };
+
+async function decoder(): Promise<KvDecoder> {
+  const sink = await generated(options);
+  const session = (await ort.InferenceSession.create(sink.files.get('onnx/model.onnx')!)) as unknown as OrtSession;
+  return new KvDecoder(ort as unknown as Ort, session, layoutOf(session, {} as LlmConfig));
+}
+
+describe('chunked prefill', () => {
+  const prompt = Array.from({ length: PREFILL_CHUNK * 2 + 37 }, (_, i) => (i * 131) % 1000);
+
+  it('gives the logits of one whole-prompt run, in chunks of PREFILL_CHUNK tokens', async () => {
+    const whole = await decoder();
+    const expected = await whole.step(prompt);
+    const chunked = await decoder();
+    const sizes: number[] = [];
+    const logits = await chunked.prefill(
+      prompt,
+      async () => true,
+      (units, run) => {
+        sizes.push(units);
+        return run();
+      },
+    );
+    expect(sizes).toEqual([PREFILL_CHUNK, PREFILL_CHUNK, 37]);
+    expect(chunked.length).toBe(prompt.length);
+    const worst = logits!.reduce((max, value, i) => Math.max(max, Math.abs(value - expected[i]!)), 0);
+    expect(worst).toBeLessThan(1e-3);
+    // The next step continues from the chunked cache as from the whole one.
+    const [a, b] = [await whole.step([7]), await chunked.step([7])];
+    expect(a.reduce((max, value, i) => Math.max(max, Math.abs(value - b[i]!)), 0)).toBeLessThan(1e-3);
+  });
+
+  it('stops between chunks when told to (a cancel) and returns nothing', async () => {
+    const chunked = await decoder();
+    let calls = 0;
+    const logits = await chunked.prefill(prompt, async () => ++calls < 2);
+    expect(logits).toBeUndefined();
+    expect(calls).toBe(2);
+    expect(chunked.length).toBe(PREFILL_CHUNK * 2);
+  });
+});
