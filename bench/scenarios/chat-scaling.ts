@@ -1,0 +1,455 @@
+import { wrap } from 'comlink';
+import { wasmThreads } from '../../src/backends/ort';
+import { createVaani } from '../../src/index';
+import type { ChatTransformers } from '../support/chat-transformers.worker';
+import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
+import type { Scenario, ScenarioResult } from '../types';
+
+/**
+ * Chat speed on real shapes: Qwen2.5-0.5B's full depth (24 layers, random weights; written by
+ * bench/prepare/chat-scaling.ts) in q4, q8 and fp32. For each dtype and each prompt length, one
+ * streamed answer of DECODE_TOKENS tokens per contender — Vaani (/v1/chat/completions, streamed),
+ * the bare onnxruntime-web loop and transformers.js, all with the same WASM threads — gives the time
+ * to first token (so prefill speed) and the time from the first to the last token (so decode speed at
+ * that context). Contenders take turns at each length, so load on the shared machine hits them alike.
+ * Then memory per worker, and a roofline: weight bytes a decode step reads ÷ a copy bandwidth
+ * measured in this page.
+ */
+const POINTER = '/test/.fixtures/bench-chat-scaling.json';
+const DECODE_TOKENS = 17;
+const PAUSE_MS = 1000;
+/** Sampling settings timed against greedy decoding: OpenAI's defaults, and a common nucleus setting. */
+const SAMPLINGS: Record<string, Record<string, number>> = {
+  greedy: { temperature: 0 },
+  'sampled-default': { temperature: 1, top_p: 1 },
+  'sampled-top-p': { temperature: 0.7, top_p: 0.9 },
+};
+const FILES: Record<Dtype, string> = {
+  fp32: 'onnx/model.onnx',
+  q4: 'onnx/model_q4.onnx',
+  q8: 'onnx/model_quantized.onnx',
+};
+
+type Dtype = 'fp32' | 'q4' | 'q8';
+
+interface Pointer {
+  url: string;
+  /** Set from CHAT_SCALING_DTYPES / CHAT_SCALING_CONTEXTS by the prepare step (for quicker runs). */
+  dtypes?: Dtype[];
+  contexts?: number[];
+}
+
+interface Timing {
+  ttftMs: number;
+  /** First token to last: generated − 1 steps. */
+  decodeMs: number;
+  promptTokens: number;
+  generated: number;
+}
+
+interface Contender {
+  name: string;
+  /** Worker script whose memory is this contender's (measureUserAgentSpecificMemory attribution). */
+  worker: string;
+  run(promptTokens: number): Promise<Timing>;
+  /** Vaani only: decode ms per step when sampling with `sampling` (temperature, top_p), from whole answers. */
+  sampled?(promptTokens: number, sampling: Record<string, number>): Promise<number>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * q4 runs MatMulNBits, which onnxruntime-web's WASM build computes by dequantising every weight on
+ * every call (about 0.5 tokens/s here): it stops at 1,024 tokens, or a run would take an hour.
+ */
+const dtypeContexts = (dtype: Dtype, contexts: number[]) =>
+  dtype === 'q4' ? contexts.filter((length) => length <= 1024) : contexts;
+const roundsAt = (context: number) => (context <= 128 ? 2 : 1);
+/** The fastest of several runs (each figure separately): the run least disturbed by other work on the machine. */
+const best = (runs: Timing[]): Timing => ({
+  ttftMs: Math.min(...runs.map((r) => r.ttftMs)),
+  decodeMs: Math.min(...runs.map((r) => r.decodeMs)),
+  promptTokens: runs[0]!.promptTokens,
+  generated: runs[0]!.generated,
+});
+
+const prefillTps = (t: Timing) => t.promptTokens / (t.ttftMs / 1000);
+const decodeTps = (t: Timing) => (t.generated - 1) / (t.decodeMs / 1000);
+
+/** A user message whose chat prompt is exactly `tokens` long: 'a', then ' a' (one token each) repeated. */
+const message = (tokens: number, overhead: number) => [
+  { role: 'user', content: `a${' a'.repeat(Math.max(0, tokens - overhead - 1))}` },
+];
+
+async function vaani(
+  base: string,
+  dtype: Dtype,
+  threads: number,
+  forced: number,
+  overhead: number,
+): Promise<Contender> {
+  const ai = createVaani({ backend: 'wasm', threads, models: { 'chat-v2': { baseURL: base, dtype } } });
+  const run = async (promptTokens: number, max = DECODE_TOKENS): Promise<Timing> => {
+    const start = performance.now();
+    const response = await ai.fetch('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'chat-v2',
+        messages: message(promptTokens, overhead),
+        temperature: 0,
+        max_tokens: max,
+        // Every step emits the same one-byte token, so each token is a delta of its own when it is made.
+        logit_bias: { [forced]: 100 },
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    });
+    if (!response.ok) throw new Error(`vaani: ${(await response.json()).error.message}`);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const times: number[] = [];
+    let usage = { prompt_tokens: 0, completion_tokens: 0 };
+    let rest = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const now = performance.now();
+      const events = (rest + value).split('\n\n');
+      rest = events.pop()!;
+      for (const event of events) {
+        const data = event.replace(/^data: /, '');
+        if (data === '[DONE]') continue;
+        const chunk = JSON.parse(data);
+        if (chunk.usage) usage = chunk.usage;
+        const content: string | undefined = chunk.choices?.[0]?.delta?.content;
+        for (let i = 0; i < (content?.length ?? 0); i++) times.push(now);
+      }
+    }
+    if (times.length !== usage.completion_tokens)
+      throw new Error(`vaani: ${times.length} streamed tokens for ${usage.completion_tokens} generated`);
+    return {
+      ttftMs: times[0]! - start,
+      decodeMs: times.at(-1)! - times[0]!,
+      promptTokens: usage.prompt_tokens,
+      generated: usage.completion_tokens,
+    };
+  };
+  await run(16, 2);
+  /** A whole (not streamed) answer of `max` tokens: sampled tokens may end inside a character, so deltas cannot count them. */
+  const whole = async (promptTokens: number, max: number, sampling: Record<string, number>) => {
+    const start = performance.now();
+    const response = await ai.fetch('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'chat-v2',
+        messages: message(promptTokens, overhead),
+        max_tokens: max,
+        ...sampling,
+      }),
+    });
+    const json = await response.json();
+    if (!response.ok) throw new Error(`vaani: ${json.error.message}`);
+    return { ms: performance.now() - start, tokens: json.usage.completion_tokens as number };
+  };
+  const sampled = async (promptTokens: number, sampling: Record<string, number>) => {
+    const first = await whole(promptTokens, 1, sampling);
+    const full = await whole(promptTokens, DECODE_TOKENS, sampling);
+    return (full.ms - first.ms) / (full.tokens - 1);
+  };
+  return { name: 'vaani', worker: 'chat.worker', run, sampled, dispose: async () => ai.dispose() };
+}
+
+async function bare(base: string, dtype: Dtype, threads: number): Promise<Contender> {
+  const worker = new Worker(new URL('../support/chat-bare.worker.ts', import.meta.url), { type: 'module' });
+  const call = <T>(request: { load?: BareLoad; run?: BareRun }) =>
+    new Promise<T>((resolve, reject) => {
+      worker.onmessage = ({ data }) => (data.error ? reject(new Error(`bare loop: ${data.error}`)) : resolve(data));
+      worker.postMessage(request);
+    });
+  await call({ load: { base, graph: FILES[dtype], externalData: [`${FILES[dtype]}_data`], threads } });
+  await call({ run: { promptTokens: 16, steps: 2 } });
+  return {
+    name: 'bare',
+    worker: 'chat-bare.worker',
+    async run(promptTokens) {
+      const timing = await call<BareTiming>({ run: { promptTokens, steps: DECODE_TOKENS } });
+      return { ttftMs: timing.prefillMs, decodeMs: timing.decodeMs, promptTokens, generated: DECODE_TOKENS };
+    },
+    dispose: async () => worker.terminate(),
+  };
+}
+
+async function transformersJs(base: string, dtype: Dtype, threads: number, overhead: number): Promise<Contender> {
+  const worker = new Worker(new URL('../support/chat-transformers.worker.ts', import.meta.url), { type: 'module' });
+  const remote = wrap<ChatTransformers>(worker);
+  const used = await remote.load(base, threads, dtype);
+  if (used !== threads) throw new Error(`transformers.js runs ${used} threads, not ${threads}`);
+  await remote.timed(message(16, overhead), 2);
+  return {
+    name: 'transformers.js',
+    worker: 'chat-transformers.worker',
+    run: (promptTokens) => remote.timed(message(promptTokens, overhead), DECODE_TOKENS),
+    dispose: async () => worker.terminate(),
+  };
+}
+
+type MemoryBreakdown = { bytes: number; breakdown: { bytes: number; attribution: { url: string }[] }[] };
+
+/** Bytes held per worker script (WASM heaps never shrink, so a worker's figure is its peak). */
+async function workerMemory(): Promise<Record<string, number> | null> {
+  const measure = (performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<MemoryBreakdown> })
+    .measureUserAgentSpecificMemory;
+  if (!measure || !crossOriginIsolated) return null;
+  (globalThis as { gc?: () => void }).gc?.();
+  const result = await measure.call(performance);
+  const byWorker: Record<string, number> = {};
+  for (const entry of result.breakdown)
+    for (const { url } of entry.attribution) {
+      const key = new URL(url).pathname
+        .split('/')
+        .at(-1)!
+        .replace(/\.(ts|js)$/, '');
+      byWorker[key] = (byWorker[key] ?? 0) + entry.bytes / entry.attribution.length;
+    }
+  return byWorker;
+}
+
+/** Bytes per second a large TypedArray copy moves (read + write), best of five, single thread. */
+function copyBandwidth(): number {
+  const size = 256 * 2 ** 20;
+  const from = new Uint8Array(size).fill(1);
+  const to = new Uint8Array(size);
+  let best = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    to.set(from);
+    best = Math.min(best, performance.now() - start);
+  }
+  return (2 * size) / (best / 1000);
+}
+
+const sizeOf = async (url: string) => Number((await fetch(url, { method: 'HEAD' })).headers.get('content-length'));
+
+const row = (
+  id: string,
+  metric: string,
+  unit: string,
+  value: number,
+  baseline: { name: string; value: number } | null,
+  higherIsBetter: boolean,
+  notes: Record<string, unknown>,
+): ScenarioResult => ({ id, metric, unit, value, baseline, higherIsBetter, notes });
+
+const BARE = 'bare onnxruntime-web loop (same file, options and threads, argmax only)';
+const TJS = 'transformers.js generate (same dtype, same WASM threads)';
+
+const chatScaling: Scenario = async (env) => {
+  const pointer = await fetch(POINTER);
+  if (!pointer.ok)
+    throw new Error(`${POINTER} is missing: run bench/prepare/chat-scaling.ts first (npm run bench does).`);
+  const {
+    url: base,
+    dtypes = ['q4', 'q8', 'fp32'],
+    contexts = [128, 1024, 2048, 4096],
+  } = (await pointer.json()) as Pointer;
+  const threads = wasmThreads();
+  const config = await (await fetch(`${base}config.json`)).json();
+  const vocab = (await (await fetch(`${base}tokenizer.json`)).json()).model.vocab as Record<string, number>;
+  const forced = vocab['a']!;
+  // Chat template tokens around the user message, the same for every length (checked against usage below).
+  const overhead = await templateOverhead(base);
+  const bandwidth = copyBandwidth();
+  const cacheBytesPerToken = config.num_hidden_layers * 2 * config.num_key_value_heads * config.head_dim * 4;
+  const rows: ScenarioResult[] = [];
+  for (const dtype of dtypes) {
+    const weightBytes = (await sizeOf(`${base}${FILES[dtype]}`)) + (await sizeOf(`${base}${FILES[dtype]}_data`));
+    const notes = {
+      model: `${base} (Qwen2.5-0.5B shapes: 24 layers, hidden 896, 14/2 heads, vocab 151936, tied; random weights)`,
+      dtype,
+      file: FILES[dtype],
+      weightBytes,
+      backend: 'wasm',
+      threads,
+      cores: navigator.hardwareConcurrency,
+      decodeTokens: DECODE_TOKENS,
+      rounds: 'best of 2 at 128 tokens, 1 above',
+      method:
+        'streamed answers, contenders in turn: TTFT = first token; decode = (tokens − 1) / (last − first token); the best (shortest) of the rounds',
+    };
+    env.log(`${dtype}: loading`);
+    const contenders = [
+      await vaani(base, dtype, threads, forced, overhead),
+      await bare(base, dtype, threads),
+      await transformersJs(base, dtype, threads, overhead),
+    ];
+    const results = new Map<number, (Timing | undefined)[]>();
+    /** A contender that failed at a length (e.g. out of WASM memory): its message, kept in the rows' notes. */
+    const failures = new Map<number, Record<string, string>>();
+    const lengths = dtypeContexts(dtype, contexts);
+    // A first answer of the shortest length, not timed: the first run at a new size is slower (buffers grow).
+    for (const contender of contenders) await contender.run(lengths[0]!);
+    for (const context of lengths) {
+      const samples: Timing[][] = contenders.map(() => []);
+      const failed: Record<string, string> = {};
+      for (let round = 0; round < roundsAt(context); round++) {
+        for (const [i, contender] of contenders.entries()) {
+          if (failed[contender.name]) continue;
+          // The previous contender's onnxruntime threads spin for a while after its last run: let them settle.
+          await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+          try {
+            samples[i]!.push(await contender.run(context));
+          } catch (error) {
+            failed[contender.name] = error instanceof Error ? error.message : String(error);
+            env.log(`${dtype} ctx ${context}: ${contender.name} failed: ${failed[contender.name]}`);
+          }
+        }
+      }
+      const timings = samples.map((runs) => (runs.length ? best(runs) : undefined));
+      for (const timing of timings)
+        if (timing && timing.promptTokens !== context)
+          throw new Error(`a prompt of ${context} tokens came out as ${timing.promptTokens}`);
+      results.set(context, timings);
+      failures.set(context, failed);
+      env.log(
+        `${dtype} ctx ${context}: decode ${timings.map((x) => (x ? decodeTps(x).toFixed(2) : '—')).join(' / ')} tok/s, ` +
+          `ttft ${timings.map((x) => (x ? x.ttftMs.toFixed(0) : '—')).join(' / ')} ms (vaani / bare / transformers.js)`,
+      );
+    }
+    // Sampling cost per token on the full vocabulary (q8 only: the others' steps take too long to repeat).
+    const sampledMs: Record<string, number> = {};
+    if (dtype === 'q8') {
+      for (const [name, sampling] of Object.entries(SAMPLINGS)) {
+        const runs: number[] = [];
+        for (let round = 0; round < 2; round++) {
+          await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+          runs.push(await contenders[0]!.sampled!(lengths[0]!, sampling));
+        }
+        sampledMs[name] = Math.min(...runs);
+        env.log(`${dtype} sampled ${name}: ${sampledMs[name]!.toFixed(1)} ms per step`);
+      }
+    }
+    const memory = await workerMemory();
+    for (const contender of contenders) await contender.dispose();
+
+    for (const [context, [v, b, t]] of results) {
+      if (!v) continue;
+      const stepMs = (x: Timing | undefined) => x && x.decodeMs / (x.generated - 1);
+      const at = {
+        ...notes,
+        promptTokens: context,
+        stepMs: { vaani: stepMs(v), bare: stepMs(b), transformersJs: stepMs(t) },
+        failed: failures.get(context),
+      };
+      const id = `chat-scaling.${dtype}`;
+      const against = (name: string, other: Timing | undefined, figure: (x: Timing) => number) =>
+        other ? { name, value: figure(other) } : null;
+      const metric = `decode speed at ${context} tokens of context`;
+      const prefill = `prefill speed, ${context}-token prompt (prompt / time to first token)`;
+      const ttft = `time to first token, ${context}-token prompt`;
+      const ttftOf = (x: Timing) => x.ttftMs;
+      rows.push(
+        row(`${id}.decode.ctx${context}`, metric, 'tokens/s', decodeTps(v), against(BARE, b, decodeTps), true, at),
+        row(
+          `${id}.decode.ctx${context}.vs-transformers`,
+          metric,
+          'tokens/s',
+          decodeTps(v),
+          against(TJS, t, decodeTps),
+          true,
+          at,
+        ),
+        row(`${id}.prefill.p${context}`, prefill, 'tokens/s', prefillTps(v), against(BARE, b, prefillTps), true, at),
+        row(
+          `${id}.prefill.p${context}.vs-transformers`,
+          prefill,
+          'tokens/s',
+          prefillTps(v),
+          against(TJS, t, prefillTps),
+          true,
+          at,
+        ),
+        row(`${id}.ttft.p${context}`, ttft, 'ms', v.ttftMs, against(BARE, b, ttftOf), false, at),
+        row(`${id}.ttft.p${context}.vs-transformers`, ttft, 'ms', v.ttftMs, against(TJS, t, ttftOf), false, at),
+      );
+    }
+    for (const [name, ms] of Object.entries(sampledMs)) {
+      if (name === 'greedy') continue;
+      rows.push(
+        row(
+          `chat-scaling.${dtype}.decode.${name}`,
+          `decode speed at ${lengths[0]} tokens, sampling (${JSON.stringify(SAMPLINGS[name])}), whole answers`,
+          'tokens/s',
+          1000 / ms,
+          { name: 'Vaani greedy, whole answers (same method)', value: 1000 / sampledMs.greedy! },
+          true,
+          { ...notes, stepMs: { sampled: ms, greedy: sampledMs.greedy } },
+        ),
+      );
+    }
+    const shortest = results.get(lengths[0]!)?.[0];
+    const longest = results.get(lengths.at(-1)!)?.[0];
+    if (shortest && longest && lengths.length > 1)
+      rows.push(
+        row(
+          `chat-scaling.${dtype}.decode.long-vs-short`,
+          `Vaani decode speed at ${lengths.at(-1)} tokens of context`,
+          'tokens/s',
+          decodeTps(longest),
+          { name: `Vaani at ${lengths[0]} tokens (goal ≥ 0.7×)`, value: decodeTps(shortest) },
+          true,
+          notes,
+        ),
+      );
+    if (shortest) {
+      // Each decode step reads every weight once (the tied embedding as the output layer; q8 its folded transpose).
+      const roofline = bandwidth / (weightBytes + cacheBytesPerToken * lengths[0]!);
+      rows.push(
+        row(
+          `chat-scaling.${dtype}.roofline`,
+          `Vaani decode speed at ${lengths[0]} tokens vs the memory-bandwidth limit (bytes read per token ÷ copy bandwidth)`,
+          'tokens/s',
+          decodeTps(shortest),
+          { name: 'copy bandwidth ÷ (weight + KV cache bytes per token)', value: roofline },
+          true,
+          {
+            ...notes,
+            copyBandwidthGBs: bandwidth / 1e9,
+            bytesPerToken: weightBytes + cacheBytesPerToken * lengths[0]!,
+          },
+        ),
+      );
+    }
+    if (memory) {
+      const mib = (bytes: number) => bytes / 2 ** 20;
+      const cache = cacheBytesPerToken * (lengths.at(-1)! + DECODE_TOKENS);
+      rows.push(
+        row(
+          `chat-scaling.${dtype}.memory`,
+          `peak memory of Vaani's chat worker after a ${lengths.at(-1)}-token context`,
+          'MiB',
+          mib(memory['chat.worker'] ?? 0),
+          { name: 'weight files + KV cache (goal ≤ 1.05×)', value: mib(weightBytes + cache) },
+          false,
+          { ...notes, workersMiB: Object.fromEntries(Object.entries(memory).map(([k, v]) => [k, Math.round(mib(v))])) },
+        ),
+      );
+    }
+  }
+  return rows;
+};
+
+/** Prompt tokens of the chat template around a one-token user message ('a'), from transformers.js's tokenizer. */
+async function templateOverhead(base: string): Promise<number> {
+  const { AutoTokenizer } = await import('@huggingface/transformers');
+  const { useLocalTransformers } = await import('../support/transformers-env');
+  const folder = new URL(base, location.href);
+  useLocalTransformers(new URL('..', folder).pathname, 1);
+  const tokenizer = await AutoTokenizer.from_pretrained(folder.pathname.split('/').at(-2)!);
+  const text = tokenizer.apply_chat_template([{ role: 'user', content: 'a' }], {
+    add_generation_prompt: true,
+    tokenize: false,
+  }) as string;
+  return tokenizer.encode(text, { add_special_tokens: false }).length - 1;
+}
+
+export default chatScaling;
