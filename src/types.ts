@@ -70,6 +70,12 @@ export interface VaaniOptions {
    * SharedWorker and Web Locks; false runs every engine in this tab.
    */
   share?: boolean;
+  /**
+   * Bytes of model weights the engines running in this tab may hold at once. Past it, the idle
+   * engines used least recently are ended (their next request loads the model again; a shared one
+   * moves to the next tab that needs it). Default half the device memory the browser reports, at least 1 GiB.
+   */
+  engineBudget?: number;
   /** Requests that may wait for one engine before new ones get a 429. Default 16. */
   maxQueue?: number;
   /** The weight store: chunk size, download concurrency, retries, byte budget. */

@@ -26,7 +26,7 @@ export function createVaaniWith(
   const baseURL = base.href.replace(/\/+$/, '');
   const realFetch = globalThis.fetch.bind(globalThis);
   const registry = new EngineRegistry();
-  const hosts = engineHosts(options.share);
+  const hosts = engineHosts(options.share, options.engineBudget);
   register(registry, options, hosts);
   const models = new ModelStore(modelResolver(options, registry), options.store, (id) =>
     sourceBase(modelSource(id, options.models)),

@@ -4,6 +4,8 @@ export interface EngineControl {
   ping(): boolean;
   /** Cancels the running job's token (the host calls it when the job's signal aborts). */
   cancel(): void;
+  /** Bytes of the model files the worker holds loaded (the host's memory budget counts them). */
+  footprint(): number;
 }
 
 /** The message a busy worker posts to say it is still working (the host's watchdog counts it as an answer). */

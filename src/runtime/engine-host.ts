@@ -1,4 +1,5 @@
 import type * as Comlink from 'comlink';
+import { EngineSlots } from './slots';
 import { WorkerHost, type WorkerHostOptions } from './worker-host';
 
 /** Where an engine's jobs run: its own worker, or (shared) a worker in whichever tab holds it. A job is one API call. */
@@ -15,9 +16,12 @@ export interface EngineHosts {
   dispose(): void;
 }
 
-/** Every engine in its own worker in this tab: `createVaani({ share: false })`, and where sharing is unavailable. */
-export const localHosts = (): EngineHosts => ({
+/**
+ * Every engine in its own worker in this tab (`createVaani({ share: false })`, and where sharing is
+ * unavailable), the workers together within `slots`' memory budget.
+ */
+export const localHosts = (slots = new EngineSlots()): EngineHosts => ({
   shared: false,
-  host: <T>(options: WorkerHostOptions) => new WorkerHost<T>(options),
+  host: <T>(options: WorkerHostOptions) => new WorkerHost<T>(options, slots),
   dispose: () => {},
 });

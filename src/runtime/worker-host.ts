@@ -3,6 +3,7 @@ import { abortError } from '../protocol/cancel';
 import { EngineError } from '../protocol/errors';
 import { registerEngineErrors } from '../protocol/transfer';
 import { PROGRESS_MESSAGE, type BlockingNotice, type EngineControl } from '../protocol/control';
+import type { EngineSlots, Slot } from './slots';
 
 export interface WorkerHostOptions {
   /** Starts the worker, e.g. `() => new Worker(new URL('./x.worker.ts', import.meta.url), { type: 'module' })`. */
@@ -36,15 +37,35 @@ interface Waiting {
  * One engine worker behind comlink: started on first use, one job at a time with a bounded queue,
  * replaced when it crashes or stops answering (its jobs get a `crashed` error; the next job starts a
  * new one). The one cancel contract: aborting a job's signal cancels the worker's CancelToken for it.
+ * With `slots`, the worker reports the model bytes it holds after each job and may be released
+ * while idle to keep the tab's engines within their budget (`onRelease` is then told).
  */
-export class WorkerHost<T> {
+export class WorkerHost<T> implements Slot {
   private live: Live<T> | undefined;
   private busy = false;
   private disposed = false;
   private readonly queue: Waiting[] = [];
 
-  constructor(private readonly options: WorkerHostOptions) {
+  constructor(
+    private readonly options: WorkerHostOptions,
+    private readonly slots?: EngineSlots,
+    private readonly onRelease?: () => void,
+  ) {
     registerEngineErrors();
+  }
+
+  get idle(): boolean {
+    return !this.busy;
+  }
+
+  /** Ends an idle worker to free its memory; the next job starts a new one. */
+  release(): void {
+    const live = this.live;
+    if (!live || !this.idle) return;
+    this.live = undefined;
+    this.slots?.gone(this);
+    live.worker.terminate();
+    this.onRelease?.();
   }
 
   /**
@@ -71,6 +92,7 @@ export class WorkerHost<T> {
     } finally {
       signal.removeEventListener('abort', cancel);
       clearInterval(watchdog);
+      this.report(live);
       this.next();
     }
   }
@@ -78,6 +100,7 @@ export class WorkerHost<T> {
   /** Ends the worker; queued jobs are rejected. */
   dispose(): void {
     this.disposed = true;
+    this.slots?.gone(this);
     this.live?.kill(`The ${this.options.name} engine was disposed.`);
     for (const waiting of this.queue.splice(0)) waiting.start();
   }
@@ -123,7 +146,10 @@ export class WorkerHost<T> {
     const dead = new Promise<never>((_, reject) => {
       kill = (reason) => {
         worker.terminate();
-        if (this.live?.worker === worker) this.live = undefined;
+        if (this.live?.worker === worker) {
+          this.live = undefined;
+          this.slots?.gone(this);
+        }
         reject(new EngineError('crashed', reason, 'engine_crashed'));
       };
     });
@@ -143,7 +169,17 @@ export class WorkerHost<T> {
       kill(`The ${name} engine sent an unreadable message; it will restart on the next request.`),
     );
     this.live = { worker, api: Comlink.wrap<T & EngineControl>(worker), dead, kill, progressAt: 0 };
+    this.slots?.starting(this);
     return this.live;
+  }
+
+  /** Tells the slots what the worker holds now that a job ended (after the job's answer: never on its path). */
+  private report(live: Live<T>): void {
+    if (!this.slots || this.live !== live) return;
+    live.api.footprint().then(
+      (bytes) => this.live === live && this.slots!.used(this, bytes),
+      () => {},
+    );
   }
 
   private watch(live: Live<T>): ReturnType<typeof setInterval> {

@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import { CancelToken } from '../protocol/cancel';
 import { PROGRESS_MESSAGE, type BlockingNotice, type EngineControl } from '../protocol/control';
 import { registerEngineErrors } from '../protocol/transfer';
+import { footprint } from './footprint';
 
 /** Marks an endpoint that already answers; a symbol in the global registry, so every copy of this module sees it. */
 const EXPOSED = Symbol.for('vaani.engine-exposed');
@@ -14,7 +15,7 @@ export const cancelToken = (): CancelToken => current;
 /**
  * Exposes an engine API from inside a worker: EngineErrors cross whole (src/protocol/transfer.ts),
  * each method call starts a fresh CancelToken (the host runs one job at a time), and `ping` and
- * `cancel` are added. Once per endpoint: a worker's lazily loaded chunks (onnxruntime-web,
+ * `cancel` and `footprint` are added. Once per endpoint: a worker's lazily loaded chunks (onnxruntime-web,
  * XGrammar) import helpers from the worker's entry, and where the worker was started under another
  * URL (vite's dev server adds `?worker_file`) that import evaluates a second copy of the worker;
  * exposing it too would run every job twice, interleaving the two copies' output.
@@ -34,7 +35,7 @@ export function exposeEngine<T extends object>(api: T, endpoint: Comlink.Endpoin
           }
         : method;
   }
-  const control: EngineControl = { ping: () => true, cancel: () => current.cancel() };
+  const control: EngineControl = { ping: () => true, cancel: () => current.cancel(), footprint };
   Comlink.expose(Object.assign(wrapped, control), endpoint);
 }
 

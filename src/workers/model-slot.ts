@@ -1,6 +1,7 @@
 import { EngineError, messageOf } from '../protocol/errors';
 import type { ModelJob } from '../protocol/jobs';
 import { type FileLoader, pullCommand, storeLoader } from '../store';
+import { counted } from './footprint';
 
 /**
  * The one model a worker keeps loaded: loaded through the weight store on first use, kept while
@@ -15,7 +16,7 @@ export function modelSlot<T, J extends ModelJob = ModelJob>(
     const key = JSON.stringify([job.base, job.dtype, job.backend]);
     if (current?.key !== key) {
       const { model, base, store, ...request } = job;
-      const ready = load(storeLoader(base, { ...store, model, pull: pullCommand(model) }), request).catch(
+      const ready = load(counted(storeLoader(base, { ...store, model, pull: pullCommand(model) })), request).catch(
         (error: unknown) => {
           current = undefined;
           throw new EngineError(

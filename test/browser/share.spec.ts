@@ -7,21 +7,34 @@ import { openHarness } from './support/page';
  */
 const UPSTREAM = '/shared/fixtures/tiny-random-llama-fp16-genai/';
 
-/** A tab with a Vaani (`window.ai`) whose chat models all run the fixture, and its chat workers counted. */
-async function openTab(context: BrowserContext, share = true) {
+/**
+ * A tab with a Vaani (`window.ai`) whose chat models all run the fixture, and its chat workers
+ * counted: `engines` those started, `running` those not ended since.
+ */
+async function openTab(context: BrowserContext, share = true, engineBudget?: number) {
   const page = await context.newPage();
-  const workers: string[] = [];
-  page.on('worker', (worker) => workers.push(worker.url()));
+  const workers: { url: string; closed: boolean }[] = [];
+  page.on('worker', (worker) => {
+    const seen = { url: worker.url(), closed: false };
+    workers.push(seen);
+    worker.on('close', () => (seen.closed = true));
+  });
   const errors = await openHarness(page);
   await page.evaluate(
-    ({ base, share }) => {
-      const models = { 'chat-v2': { baseURL: base }, 'chat-v2-pro': { baseURL: base } };
-      (window as unknown as { ai: unknown }).ai = window.Vaani.createVaani({ backend: 'wasm', models, share });
+    ({ base, share, engineBudget }) => {
+      const models = { 'chat-v2': { baseURL: base }, 'chat-v2-pro': { baseURL: base }, 'code-v1': { baseURL: base } };
+      (window as unknown as { ai: unknown }).ai = window.Vaani.createVaani({
+        backend: 'wasm',
+        models,
+        share,
+        engineBudget,
+      });
     },
-    { base: UPSTREAM, share },
+    { base: UPSTREAM, share, engineBudget },
   );
-  const engines = (name: string) => workers.filter((url) => url.includes(name)).length;
-  return { page, errors, engines };
+  const engines = (name: string) => workers.filter((seen) => seen.url.includes(name)).length;
+  const running = (name: string) => workers.filter((seen) => seen.url.includes(name) && !seen.closed).length;
+  return { page, errors, engines, running };
 }
 
 /** One chat answer in the tab; `stream` collects the deltas. `abortAfter` aborts after that many deltas. */
@@ -177,4 +190,59 @@ test('share: false runs every engine in its own tab, as before', async ({ contex
   await chat(a.page, { prompt: 'नमस्ते', max: 2 });
   await chat(b.page, { prompt: 'नमस्ते', max: 2 });
   expect([a.engines('chat.worker'), b.engines('chat.worker')]).toEqual([1, 1]);
+});
+
+test('a tab past its engine budget ends the idle engine used least recently; its next request loads it again', async ({
+  context,
+}) => {
+  for (const share of [false, true]) {
+    const tab = await openTab(context, share, 1); // room for one model at a time
+    const first = (await chat(tab.page, { prompt: 'नमस्ते', model: 'chat-v2' })).text;
+    expect(tab.running('chat.worker')).toBe(1);
+    const other = (await chat(tab.page, { prompt: 'नमस्ते', model: 'chat-v2-pro', max: 2 })).text;
+    await expect.poll(() => tab.running('chat.worker')).toBe(1);
+    expect(tab.engines('chat.worker')).toBe(2);
+    expect(other.length).toBeGreaterThan(0);
+    expect((await chat(tab.page, { prompt: 'नमस्ते', model: 'chat-v2' })).text).toBe(first);
+    await expect.poll(() => tab.running('chat.worker')).toBe(1);
+    expect(tab.engines('chat.worker')).toBe(3);
+    expect(tab.errors).toEqual([]);
+    await tab.page.close();
+  }
+});
+
+test('models held by different tabs never evict each other; a model a tab lets go moves to the next tab that needs it', async ({
+  context,
+}) => {
+  const a = await openTab(context, true, 1);
+  const b = await openTab(context, true);
+  const answers = {
+    chat: (await chat(a.page, { prompt: 'नमस्ते', model: 'chat-v2' })).text,
+    pro: (await chat(b.page, { prompt: 'Hello there', model: 'chat-v2-pro' })).text,
+  };
+  // Each tab holds one model and uses the other's, back and forth: no engine ever restarts.
+  for (let round = 0; round < 3; round++) {
+    expect((await chat(a.page, { prompt: 'Hello there', model: 'chat-v2-pro' })).text).toBe(answers.pro);
+    expect((await chat(b.page, { prompt: 'नमस्ते', model: 'chat-v2' })).text).toBe(answers.chat);
+  }
+  expect([a.engines('chat.worker'), b.engines('chat.worker')]).toEqual([1, 1]);
+
+  // A third model in A, whose budget fits one: A lets chat-v2 go, and B takes it up on its next request.
+  const explained = await a.page.evaluate(async () => {
+    const ai = (window as unknown as { ai: ReturnType<typeof window.Vaani.createVaani> }).ai;
+    const response = await ai.fetch('/v1/code/completions', {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'code-v1', mode: 'explain', prompt: 'x = 1', max_tokens: 2 }),
+    });
+    return response.status;
+  });
+  expect(explained).toBe(200);
+  await expect.poll(() => a.running('chat.worker')).toBe(1);
+  expect((await chat(b.page, { prompt: 'नमस्ते', model: 'chat-v2' })).text).toBe(answers.chat);
+  expect(b.engines('chat.worker')).toBe(2);
+  // A now sends chat-v2 to B instead of loading it again.
+  expect((await chat(a.page, { prompt: 'नमस्ते', model: 'chat-v2' })).text).toBe(answers.chat);
+  expect([a.engines('chat.worker'), b.engines('chat.worker')]).toEqual([2, 2]);
+  expect([...a.errors, ...b.errors]).toEqual([]);
 });

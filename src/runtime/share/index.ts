@@ -1,5 +1,6 @@
 import type { EngineHosts } from '../engine-host';
 import { localHosts } from '../engine-host';
+import { EngineSlots } from '../slots';
 import type { WorkerHostOptions } from '../worker-host';
 import { ShareSession } from './session';
 import { SharedHost } from './shared-host';
@@ -21,9 +22,11 @@ function startSession(): ShareSession | undefined {
 /**
  * `createVaani({ share })`: with sharing (the default where the page can), hosts given a share key
  * run one engine per site, in whichever tab took it first; without, every engine runs in this tab.
+ * The engines this tab runs share one memory budget (`createVaani({ engineBudget })`).
  */
-export function engineHosts(share = true): EngineHosts {
-  if (!share || !canShare()) return localHosts();
+export function engineHosts(share = true, budget?: number): EngineHosts {
+  const slots = new EngineSlots(budget);
+  if (!share || !canShare()) return localHosts(slots);
   let session: ShareSession | undefined;
   let started = false;
   const sessionOnce = () => {
@@ -33,11 +36,11 @@ export function engineHosts(share = true): EngineHosts {
     }
     return session;
   };
-  const local = localHosts();
+  const local = localHosts(slots);
   return {
     shared: true,
     host: <T>(options: WorkerHostOptions, key?: string) =>
-      key === undefined ? local.host<T>(options) : new SharedHost<T>(sessionOnce, options, key),
+      key === undefined ? local.host<T>(options) : new SharedHost<T>(sessionOnce, options, key, slots),
     dispose: () => void session?.dispose(),
   };
 }

@@ -2,6 +2,7 @@ import type * as Comlink from 'comlink';
 import { abortError } from '../../protocol/cancel';
 import { EngineError } from '../../protocol/errors';
 import type { EngineHost } from '../engine-host';
+import type { EngineSlots } from '../slots';
 import { WorkerHost, type WorkerHostOptions } from '../worker-host';
 import { Follower } from './follow';
 import { tryHold } from './locks';
@@ -22,7 +23,9 @@ const ATTEMPTS = 3;
  * One engine shared by the tabs of a site. The first tab to need it takes its Web Lock and runs it
  * in its own worker (a WorkerHost, serving the others over MessagePorts); other tabs send it their
  * calls. When the holder goes, their calls in flight fail with `crashed` (503) and the next request
- * looks again: the first tab to take the lock holds the engine from then on.
+ * looks again: the first tab to take the lock holds the engine from then on. An engine this tab
+ * holds counts in this tab's memory budget; released for it, it lets its lock go, so the next tab
+ * to need the model takes it (models in different tabs do not evict each other).
  */
 export class SharedHost<T> implements EngineHost<T> {
   private held: Held<T> | undefined;
@@ -34,6 +37,7 @@ export class SharedHost<T> implements EngineHost<T> {
     private readonly session: () => ShareSession | undefined,
     private readonly options: WorkerHostOptions,
     private readonly key: string,
+    private readonly slots?: EngineSlots,
   ) {}
 
   async run<R>(job: (api: Comlink.Remote<T>) => Promise<R>, signal = new AbortController().signal): Promise<R> {
@@ -41,7 +45,7 @@ export class SharedHost<T> implements EngineHost<T> {
     for (let attempt = 0; !this.disposed; attempt++) {
       if (this.held) return this.held.host.run(job, signal);
       if (this.follower && !this.follower.closed) return job(this.follower.api<Comlink.Remote<T>>(signal));
-      if (attempt >= ATTEMPTS) this.held = { host: new WorkerHost<T>(this.options), followers: new Set() };
+      if (attempt >= ATTEMPTS) this.hold();
       else await (this.finding ??= this.find().finally(() => (this.finding = undefined)));
     }
     throw new EngineError('unavailable', `The ${this.options.name} engine was disposed.`, 'engine_disposed');
@@ -50,31 +54,41 @@ export class SharedHost<T> implements EngineHost<T> {
   dispose(): void {
     this.disposed = true;
     this.follower?.close(`The ${this.options.name} engine was disposed.`);
-    if (!this.held) return;
-    const { host, release, followers } = this.held;
-    if (release) this.session()?.withdraw(this.key);
-    for (const close of followers) close();
-    host.dispose();
-    release?.();
+    if (this.held) this.letGo(this.held);
+  }
+
+  /** Runs the engine in this tab: shared under the lock `release` frees, or unshared without one. */
+  private hold(release?: () => void): Held<T> {
+    const held: Held<T> = { host: undefined as never, release, followers: new Set() };
+    held.host = new WorkerHost<T>(this.options, this.slots, () => this.letGo(held));
+    return (this.held = held);
+  }
+
+  /** Ends an engine this tab ran: its followers are told, then its lock is freed for any tab to take. */
+  private letGo(held: Held<T>): void {
+    if (this.held !== held) return;
+    this.held = undefined;
+    if (held.release) this.session()?.withdraw(this.key);
+    for (const close of held.followers) close();
+    held.host.dispose();
+    held.release?.();
   }
 
   /** Takes the engine's lock (and serves it) or connects to the tab holding it. */
   private async find(): Promise<void> {
     const session = this.session();
     if (!session) {
-      this.held = { host: new WorkerHost<T>(this.options), followers: new Set() };
+      this.hold();
       return;
     }
     const name = await session.lockName(this.key).catch(() => undefined);
     const release = name === undefined ? undefined : await tryHold(name).catch(() => undefined);
     if (name === undefined) {
-      this.held = { host: new WorkerHost<T>(this.options), followers: new Set() }; // no broker: unshared
+      this.hold(); // no broker: unshared
       return;
     }
     if (release) {
-      const host = new WorkerHost<T>(this.options);
-      const followers = new Set<() => void>();
-      this.held = { host, release, followers };
+      const { host, followers } = this.hold(release);
       await session.serve(this.key, (port, follower) => followers.add(serveFollower(port, follower, host)));
       return;
     }
