@@ -1,6 +1,6 @@
 import type { createVaani } from '../../src/index';
 import { heldBytes } from '../support/memory';
-import { quantile, timePaired } from '../support/stats';
+import { quantile, timeEach, timePaired } from '../support/stats';
 import type { Scenario, ScenarioResult } from '../types';
 
 /** bench/prepare/chat.ts writes the model (Qwen2.5-0.5B layer sizes, 2 layers, fp32) and this pointer to it. */
@@ -12,7 +12,7 @@ const TINY = '/shared/fixtures/tiny-random-llama-fp16-genai/';
 type Vaani = ReturnType<typeof createVaani>;
 
 /** A same-origin frame with its own Vaani: a tab of the site, as far as sharing is concerned. */
-async function openTab(share: boolean, base: string): Promise<{ ai: Vaani; close(): void }> {
+async function openTab(share: boolean, base: string): Promise<{ ai: Vaani; window: Window; close(): void }> {
   const frame = document.createElement('iframe');
   frame.src = '/bench/share-tab.html';
   document.body.append(frame);
@@ -22,6 +22,7 @@ async function openTab(share: boolean, base: string): Promise<{ ai: Vaani; close
   const ai = win.createVaani!({ backend: 'wasm', share, models });
   return {
     ai,
+    window: win,
     close: () => {
       ai.dispose();
       frame.remove();
@@ -29,8 +30,24 @@ async function openTab(share: boolean, base: string): Promise<{ ai: Vaani; close
   };
 }
 
+/** p50 ms of a round trip over a MessageChannel between two tabs' windows (the echo runs in `to`). */
+async function portRoundTrip(from: Window, to: Window): Promise<number> {
+  const channel = new (from as Window & { MessageChannel: typeof MessageChannel }).MessageChannel();
+  (to as Window & { eval(code: string): (port: MessagePort) => void }).eval(
+    '(port) => { port.onmessage = (event) => port.postMessage(event.data); }',
+  )(channel.port2);
+  const times = await timeEach(1000, async () => {
+    await new Promise((resolve) => {
+      channel.port1.onmessage = resolve;
+      channel.port1.postMessage({ type: 'call', id: 1, method: 'complete', args: [{ model: 'chat-v2-pro' }] });
+    });
+  });
+  channel.port1.close();
+  return quantile(times, 0.5);
+}
+
 /** Milliseconds to the first streamed content of a one-token answer. */
-async function firstToken(ai: Vaani, model = 'chat-v2'): Promise<number> {
+async function firstToken(ai: Vaani, model = 'chat-v2', stream = true): Promise<number> {
   const started = performance.now();
   const response = await ai.fetch('/v1/chat/completions', {
     method: 'POST',
@@ -39,7 +56,7 @@ async function firstToken(ai: Vaani, model = 'chat-v2'): Promise<number> {
       model,
       messages: [{ role: 'user', content: 'नमस्ते' }],
       max_tokens: 1,
-      stream: true,
+      stream,
     }),
   });
   await response.text();
@@ -108,23 +125,50 @@ const share: Scenario = async (env) => {
     notes: { coldFirstTabMs: cold },
   });
 
-  // Crossing tabs: a one-token answer of the tiny model, from each tab, the engine in the first.
+  // Crossing tabs: a one-token answer of the tiny model, from each tab, the engine in the first;
+  // 200 pairs in alternating order, the overhead being the median of the pairs' differences.
   await firstToken(first.ai, 'chat-v2-pro');
-  const times = await timePaired(
-    100,
-    () => firstToken(second.ai, 'chat-v2-pro'),
-    () => firstToken(first.ai, 'chat-v2-pro'),
-  );
-  const [follower, holder] = [quantile(times.a, 0.5), quantile(times.b, 0.5)];
-  env.log(`one-token answer p50: ${follower.toFixed(2)} ms from the second tab, ${holder.toFixed(2)} ms in the holder`);
+  for (const stream of [true, false]) {
+    const times = await timePaired(
+      200,
+      () => firstToken(second.ai, 'chat-v2-pro', stream),
+      () => firstToken(first.ai, 'chat-v2-pro', stream),
+      true,
+    );
+    const [follower, holder] = [quantile(times.a, 0.5), quantile(times.b, 0.5)];
+    const overhead = quantile(
+      times.a.map((t, i) => t - times.b[i]!),
+      0.5,
+    );
+    env.log(
+      `one-token ${stream ? 'streamed' : 'plain'} answer p50: ${follower.toFixed(2)} ms from the second tab, ${holder.toFixed(2)} ms in the holder; paired difference p50 ${overhead.toFixed(2)} ms`,
+    );
+    rows.push({
+      id: stream ? 'share.crossing.p50' : 'share.crossing.plain.p50',
+      metric: `one-token ${stream ? 'streamed' : 'non-streamed'} chat answer p50 (tiny model), from a tab whose engine another tab holds`,
+      unit: 'ms',
+      value: follower,
+      baseline: { name: 'the same request in the holding tab', value: holder },
+      higherIsBetter: false,
+      notes: {
+        overheadMs: overhead,
+        overheadMethod: 'median of paired differences, 200 pairs, order alternating',
+        p95: quantile(times.a, 0.95),
+        holderP95: quantile(times.b, 0.95),
+      },
+    });
+  }
+  const hop = await portRoundTrip(first.window, second.window);
+  env.log(`MessagePort round trip between the two tabs: p50 ${hop.toFixed(3)} ms`);
   rows.push({
-    id: 'share.crossing.p50',
-    metric: 'one-token streamed chat answer p50 (tiny model), from a tab whose engine another tab holds',
+    id: 'share.crossing.port-round-trip',
+    metric:
+      'a MessagePort round trip between two tabs of the site (a crossing request sends 2 + one per streamed event one way)',
     unit: 'ms',
-    value: follower,
-    baseline: { name: 'the same request in the holding tab', value: holder },
+    value: hop,
+    baseline: null,
     higherIsBetter: false,
-    notes: { overheadMs: follower - holder, p95: quantile(times.a, 0.95), holderP95: quantile(times.b, 0.95) },
+    notes: { runs: 1000 },
   });
   second.close();
   first.close();

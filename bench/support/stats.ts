@@ -21,22 +21,34 @@ export async function timeEach(
 }
 
 /**
- * Times A and B interleaved (A B A B …) so that drift in the machine's speed hits both alike.
+ * Times A and B interleaved (A B A B …) so that drift in the machine's speed hits both alike;
+ * `alternate` runs every other pair B first (A B B A …), so neither always runs right after the other.
  */
-export async function timePaired(count: number, a: () => Promise<unknown>, b: () => Promise<unknown>) {
+export async function timePaired(
+  count: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  alternate = false,
+) {
   for (let i = 0; i < Math.ceil(count / 10); i++) {
     await a();
     await b();
   }
   const ta: number[] = [];
   const tb: number[] = [];
+  const time = async (run: () => Promise<unknown>, into: number[]) => {
+    const start = performance.now();
+    await run();
+    into.push(performance.now() - start);
+  };
   for (let i = 0; i < count; i++) {
-    let start = performance.now();
-    await a();
-    ta.push(performance.now() - start);
-    start = performance.now();
-    await b();
-    tb.push(performance.now() - start);
+    if (alternate && i % 2) {
+      await time(b, tb);
+      await time(a, ta);
+    } else {
+      await time(a, ta);
+      await time(b, tb);
+    }
   }
   return { a: ta, b: tb };
 }

@@ -73,9 +73,14 @@ function chat(
   }, options);
 }
 
-test('two tabs share one chat engine: one worker, streams of both at once never mix, an abort stops only its own', async ({
+test('two tabs share one chat engine: one download, one worker, streams of both at once never mix, an abort stops only its own', async ({
   context,
 }) => {
+  const downloads: string[] = [];
+  context.on('request', (request) => {
+    if (request.method() === 'GET' && request.url().includes(`${UPSTREAM}model.onnx`))
+      downloads.push(new URL(request.url()).pathname);
+  });
   const a = await openTab(context);
   const b = await openTab(context);
   // What each prompt answers alone (greedy, so the same every time).
@@ -107,6 +112,7 @@ test('two tabs share one chat engine: one worker, streams of both at once never 
   // Both tabs carry on, still on the one engine.
   expect((await chat(b.page, { prompt: 'Hello there' })).text).toBe(alone.b);
   expect(a.engines('chat.worker') + b.engines('chat.worker')).toBe(1);
+  expect(downloads.sort()).toEqual([`${UPSTREAM}model.onnx`, `${UPSTREAM}model.onnx.data`]);
   expect([...a.errors, ...b.errors]).toEqual([]);
 });
 
