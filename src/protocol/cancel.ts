@@ -1,14 +1,28 @@
 import { EngineError } from './errors';
 
-/** Lets queued messages (a cancel, the host's ping) run, without setTimeout's 4 ms clamp. */
+type NodePort = MessagePort & { ref?: () => void; unref?: () => void };
+
+let yielding: { sender: MessagePort; receiver: NodePort; waiting: (() => void)[] } | undefined;
+
+/**
+ * Lets queued messages (a cancel, the host's ping) run, without setTimeout's 4 ms clamp: a message
+ * through one channel kept for the worker's life (a new MessageChannel per decode step cost more).
+ * In Node the channel holds the process open only while someone waits on it.
+ */
 export const yieldToEvents = () =>
   new Promise<void>((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
+    if (!yielding) {
+      const channel = new MessageChannel();
+      const state = { sender: channel.port2, receiver: channel.port1 as NodePort, waiting: [] as (() => void)[] };
+      state.receiver.onmessage = () => {
+        state.waiting.shift()?.();
+        if (!state.waiting.length) state.receiver.unref?.();
+      };
+      yielding = state;
+    }
+    yielding.waiting.push(resolve);
+    yielding.receiver.ref?.();
+    yielding.sender.postMessage(null);
   });
 
 /** What an aborted operation rejects with: the signal's reason when it is an Error, else an AbortError, as fetch does. */
