@@ -15,10 +15,16 @@ const fixture = await ensureDecoderFixture('bench-qwen2.5-0.5b-24l', {
   ...qwen25HalfBillionShape(24),
   dtypes: ['fp32', 'q4', 'q8'],
 });
-// CHAT_SCALING_DTYPES=q4 CHAT_SCALING_CONTEXTS=128,1024 narrow a run (default: q4, q8, fp32 at 128, 1024, 2048, 4096).
+// CHAT_SCALING_DTYPES=q4 CHAT_SCALING_CONTEXTS=128,1024 narrow a run (default: q4, q8, fp32 at 128, 1024, 2048, 4096);
+// CHAT_SCALING_CONTENDERS=vaani,bare leaves transformers.js out and CHAT_SCALING_TOKENS=9 shortens answers (quick iterations).
 const list = (value: string | undefined) => value?.split(',').map((item) => item.trim());
 const dtypes = list(process.env.CHAT_SCALING_DTYPES);
 const contexts = list(process.env.CHAT_SCALING_CONTEXTS)?.map(Number);
-await writeFile(join(fixturesRoot, 'bench-chat-scaling.json'), JSON.stringify({ url: fixture.url, dtypes, contexts }));
+const contenders = list(process.env.CHAT_SCALING_CONTENDERS);
+const tokens = process.env.CHAT_SCALING_TOKENS ? Number(process.env.CHAT_SCALING_TOKENS) : undefined;
+await writeFile(
+  join(fixturesRoot, 'bench-chat-scaling.json'),
+  JSON.stringify({ url: fixture.url, dtypes, contexts, contenders, tokens }),
+);
 const seconds = ((performance.now() - started) / 1000).toFixed(0);
 console.log(`chat scaling bench model at ${fixture.dir}, served at ${fixture.url} (${seconds} s)`);

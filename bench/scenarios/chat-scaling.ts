@@ -16,7 +16,8 @@ import type { Scenario, ScenarioResult } from '../types';
  * measured in this page.
  */
 const POINTER = '/test/.fixtures/bench-chat-scaling.json';
-const DECODE_TOKENS = 17;
+/** Tokens per timed answer (the pointer's `tokens` may shorten it for quick runs). */
+let DECODE_TOKENS = 17;
 const PAUSE_MS = 1000;
 /** Sampling settings timed against greedy decoding: OpenAI's defaults, and a common nucleus setting. */
 const SAMPLINGS: Record<string, Record<string, number>> = {
@@ -37,12 +38,17 @@ interface Pointer {
   /** Set from CHAT_SCALING_DTYPES / CHAT_SCALING_CONTEXTS by the prepare step (for quicker runs). */
   dtypes?: Dtype[];
   contexts?: number[];
+  /** CHAT_SCALING_CONTENDERS (e.g. vaani,bare) and CHAT_SCALING_TOKENS: quicker runs while iterating. */
+  contenders?: string[];
+  tokens?: number;
 }
 
 interface Timing {
   ttftMs: number;
   /** First token to last: generated − 1 steps. */
   decodeMs: number;
+  /** Each step's time (one token to the next), pooled over rounds by `best`. */
+  stepsMs: number[];
   promptTokens: number;
   generated: number;
 }
@@ -64,16 +70,33 @@ interface Contender {
 const dtypeContexts = (dtype: Dtype, contexts: number[]) =>
   dtype === 'q4' ? contexts.filter((length) => length <= 1024) : contexts;
 const roundsAt = (context: number) => (context <= 128 ? 2 : 1);
-/** The fastest of several runs (each figure separately): the run least disturbed by other work on the machine. */
+/**
+ * Several runs as one: the fastest time to first token and first-to-last decode (the run least
+ * disturbed by other work on the machine), and every decode step of every run.
+ */
 const best = (runs: Timing[]): Timing => ({
   ttftMs: Math.min(...runs.map((r) => r.ttftMs)),
   decodeMs: Math.min(...runs.map((r) => r.decodeMs)),
+  stepsMs: runs.flatMap((r) => r.stepsMs),
   promptTokens: runs[0]!.promptTokens,
   generated: runs[0]!.generated,
 });
 
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+/** Intervals between consecutive token times. */
+const intervals = (times: number[]) => times.slice(1).map((time, i) => time - times[i]!);
 const prefillTps = (t: Timing) => t.promptTokens / (t.ttftMs / 1000);
-const decodeTps = (t: Timing) => (t.generated - 1) / (t.decodeMs / 1000);
+/**
+ * Decode speed from the median step: on the shared 2-core machine a step now and then takes twice as
+ * long (other work, GC), and one such step in a 16-step answer moved the first-to-last figure by 6 %.
+ */
+const decodeTps = (t: Timing) => 1000 / median(t.stepsMs);
+/** The first-to-last figure (kept in the rows' notes). */
+const spanTps = (t: Timing) => (t.generated - 1) / (t.decodeMs / 1000);
 
 /** A user message whose chat prompt is exactly `tokens` long: 'a', then ' a' (one token each) repeated. */
 const message = (tokens: number, overhead: number) => [
@@ -129,6 +152,7 @@ async function vaani(
     return {
       ttftMs: times[0]! - start,
       decodeMs: times.at(-1)! - times[0]!,
+      stepsMs: intervals(times),
       promptTokens: usage.prompt_tokens,
       generated: usage.completion_tokens,
     };
@@ -173,7 +197,13 @@ async function bare(base: string, dtype: Dtype, threads: number): Promise<Conten
     worker: 'chat-bare.worker',
     async run(promptTokens) {
       const timing = await call<BareTiming>({ run: { promptTokens, steps: DECODE_TOKENS } });
-      return { ttftMs: timing.prefillMs, decodeMs: timing.decodeMs, promptTokens, generated: DECODE_TOKENS };
+      return {
+        ttftMs: timing.prefillMs,
+        decodeMs: timing.decodeMs,
+        stepsMs: timing.stepsMs,
+        promptTokens,
+        generated: DECODE_TOKENS,
+      };
     },
     dispose: async () => worker.terminate(),
   };
@@ -251,7 +281,12 @@ const chatScaling: Scenario = async (env) => {
     url: base,
     dtypes = ['q4', 'q8', 'fp32'],
     contexts = [128, 1024, 2048, 4096],
+    contenders: chosen = ['vaani', 'bare', 'transformers.js'],
+    tokens = 17,
   } = (await pointer.json()) as Pointer;
+  DECODE_TOKENS = tokens;
+  /** A narrowed run (fewer contenders or tokens) skips the sampling rows, which repeat whole answers. */
+  const quick = chosen.length < 3 || tokens !== 17;
   const threads = wasmThreads();
   const config = await (await fetch(`${base}config.json`)).json();
   const vocab = (await (await fetch(`${base}tokenizer.json`)).json()).model.vocab as Record<string, number>;
@@ -274,26 +309,27 @@ const chatScaling: Scenario = async (env) => {
       decodeTokens: DECODE_TOKENS,
       rounds: 'best of 2 at 128 tokens, 1 above',
       method:
-        'streamed answers, contenders in turn: TTFT = first token; decode = (tokens − 1) / (last − first token); the best (shortest) of the rounds',
+        'streamed answers, contenders in turn: TTFT = first token (the shortest of the rounds); decode = 1000 / median step ms over every step of the rounds (first-to-last figure in firstToLastTps)',
     };
     env.log(`${dtype}: loading`);
-    const contenders = [
+    // Always three slots (Vaani, bare loop, transformers.js); one left out of a quick run stays undefined.
+    const contenders: (Contender | undefined)[] = [
       await vaani(base, dtype, threads, forced, overhead),
-      await bare(base, dtype, threads),
-      await transformersJs(base, dtype, threads, overhead),
+      chosen.includes('bare') ? await bare(base, dtype, threads) : undefined,
+      chosen.includes('transformers.js') ? await transformersJs(base, dtype, threads, overhead) : undefined,
     ];
     const results = new Map<number, (Timing | undefined)[]>();
     /** A contender that failed at a length (e.g. out of WASM memory): its message, kept in the rows' notes. */
     const failures = new Map<number, Record<string, string>>();
     const lengths = dtypeContexts(dtype, contexts);
     // A first answer of the shortest length, not timed: the first run at a new size is slower (buffers grow).
-    for (const contender of contenders) await contender.run(lengths[0]!);
+    for (const contender of contenders) await contender?.run(lengths[0]!);
     for (const context of lengths) {
       const samples: Timing[][] = contenders.map(() => []);
       const failed: Record<string, string> = {};
       for (let round = 0; round < roundsAt(context); round++) {
         for (const [i, contender] of contenders.entries()) {
-          if (failed[contender.name]) continue;
+          if (!contender || failed[contender.name]) continue;
           // The previous contender's onnxruntime threads spin for a while after its last run: let them settle.
           await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
           try {
@@ -317,7 +353,7 @@ const chatScaling: Scenario = async (env) => {
     }
     // Sampling cost per token on the full vocabulary (q8 only: the others' steps take too long to repeat).
     const sampledMs: Record<string, number> = {};
-    if (dtype === 'q8') {
+    if (dtype === 'q8' && !quick) {
       for (const [name, sampling] of Object.entries(SAMPLINGS)) {
         const runs: number[] = [];
         for (let round = 0; round < 2; round++) {
@@ -329,7 +365,7 @@ const chatScaling: Scenario = async (env) => {
       }
     }
     const memory = await workerMemory();
-    for (const contender of contenders) await contender.dispose();
+    for (const contender of contenders) await contender?.dispose();
 
     for (const [context, [v, b, t]] of results) {
       if (!v) continue;
@@ -338,6 +374,12 @@ const chatScaling: Scenario = async (env) => {
         ...notes,
         promptTokens: context,
         stepMs: { vaani: stepMs(v), bare: stepMs(b), transformersJs: stepMs(t) },
+        medianStepMs: {
+          vaani: median(v.stepsMs),
+          bare: b && median(b.stepsMs),
+          transformersJs: t && median(t.stepsMs),
+        },
+        firstToLastTps: { vaani: spanTps(v), bare: b && spanTps(b), transformersJs: t && spanTps(t) },
         failed: failures.get(context),
       };
       const id = `chat-scaling.${dtype}`;

@@ -20,6 +20,8 @@ export interface BareRun {
 export interface BareTiming {
   prefillMs: number;
   decodeMs: number;
+  /** Each decode step's time. */
+  stepsMs: number[];
 }
 
 const bytes = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
@@ -84,8 +86,13 @@ async function run(request: BareRun): Promise<BareTiming> {
   let { token, cache } = await step(prompt, 0, empty);
   const prefillMs = performance.now() - start;
   start = performance.now();
-  for (let i = 1; i < request.steps; i++) ({ token, cache } = await step([token], prompt.length + i - 1, cache));
-  return { prefillMs, decodeMs: performance.now() - start };
+  const stepsMs: number[] = [];
+  for (let i = 1; i < request.steps; i++) {
+    const at = performance.now();
+    ({ token, cache } = await step([token], prompt.length + i - 1, cache));
+    stepsMs.push(performance.now() - at);
+  }
+  return { prefillMs, decodeMs: performance.now() - start, stepsMs };
 }
 
 self.onmessage = async ({ data }: MessageEvent<{ load?: BareLoad; run?: BareRun }>) => {

@@ -22,6 +22,8 @@ export interface Timed {
   ttftMs: number;
   /** From the first token to the last: generated − 1 decode steps. */
   decodeMs: number;
+  /** Each decode step's time (token to token). */
+  stepsMs: number[];
   promptTokens: number;
   generated: number;
 }
@@ -68,6 +70,7 @@ const api = {
     return {
       ttftMs: tokens[0]! - start,
       decodeMs: tokens.at(-1)! - tokens[0]!,
+      stepsMs: tokens.slice(1).map((time, i) => time - tokens[i]!),
       promptTokens: ids.length,
       generated: tokens.length,
     };
