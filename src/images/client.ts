@@ -13,12 +13,14 @@ export interface ImageOptions {
   quality?: 'standard' | 'hd' | 'auto';
   style?: 'warli' | 'madhubani' | 'mughal' | 'modern' | 'vivid' | 'natural';
   seed?: number;
+  /** Extension (generate only): denoising steps, 1–8; default the scheduler's own. */
+  steps?: number;
   output_format?: 'png' | 'jpeg' | 'webp';
   output_compression?: number;
   signal?: AbortSignal;
 }
 
-export interface EditOptions extends ImageOptions {
+export interface EditOptions extends Omit<ImageOptions, 'steps'> {
   /** Transparent where to edit; the image's size. */
   mask?: Blob;
   /** How far into the noise the image goes, (0, 1]; default 0.8. */

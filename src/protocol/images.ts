@@ -14,6 +14,8 @@ export interface ImageParams {
   format: ImageFormat;
   /** Previews to send while steps run (0–3): the latents after a step, decoded and encoded. */
   partialImages?: number;
+  /** Denoising steps (generations, 1–8); absent: the scheduler's default. */
+  steps?: number;
   /** HD: ×2 super-resolution after decoding (the export's upscaler/). */
   hd?: boolean;
   /** Encoder quality 0–100 for jpeg/webp. */

@@ -68,7 +68,11 @@ async function each(
         const wanted = step < steps && previews < (job.params.partialImages ?? 0);
         if (wanted) previews++;
         const preview = wanted ? await encode(await started.pipeline.decode(latents), 'preview') : undefined;
-        await events?.progress({ image: i, step, steps, preview });
+        const sent = events?.progress({ image: i, step, steps, preview });
+        // A preview is awaited (at most partialImages per image); a plain progress event is not, so
+        // the next step does not wait for the page's round trip.
+        if (preview) await sent;
+        else void Promise.resolve(sent).catch(() => {});
       };
       let image = await make(job.params.seed + i, onStep, timings, context);
       if (job.params.hd) image = await started.pipeline.upscale(image, cancelToken().signal, timings);
@@ -100,7 +104,7 @@ const api = {
         context,
         prompt: job.params.prompt,
         seed,
-        steps: started.pipeline.defaultSteps,
+        steps: job.params.steps ?? started.pipeline.defaultSteps,
         signal: token.signal,
         onStep,
         timings,

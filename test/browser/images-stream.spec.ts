@@ -97,3 +97,33 @@ test('ai.images: a progress event after every step of every image (generate and 
   expect(got.edited).toEqual({ size: '64x64', count: 1, differs: true });
   expect(got.failure).toEqual({ name: 'ImagesError', status: 400, param: 'size' });
 });
+
+test('steps (extension, 1–8): the LCM fixture runs the steps asked for, with a progress event each; 9 is a 400', async ({
+  page,
+}) => {
+  const errors = await openImages(page);
+  const got = await page.evaluate(async (url) => {
+    const { ai, post } = window.imageService(url);
+    const progress: { step: number; steps: number }[] = [];
+    ai.images.addEventListener('progress', (event) => progress.push((event as CustomEvent).detail));
+    const bytes = async (blob: Blob) => Array.from(new Uint8Array(await blob.arrayBuffer())).join();
+    const two = await ai.images.generate('a Mughal garden', { seed: 5, steps: 2 });
+    const twoSteps = progress.splice(0).map(({ step, steps }) => `${step}/${steps}`);
+    const four = await ai.images.generate('a Mughal garden', { seed: 5 });
+    const again = await ai.images.generate('a Mughal garden', { seed: 5, steps: 2 });
+    const response = await post('/images/generations', { prompt: 'x', steps: 9 });
+    const refused = { status: response.status, param: (await response.json()).error?.param };
+    ai.dispose();
+    return {
+      twoSteps,
+      differs: (await bytes(two.images[0]!)) !== (await bytes(four.images[0]!)),
+      repeatable: (await bytes(two.images[0]!)) === (await bytes(again.images[0]!)),
+      refused,
+    };
+  }, `${FIXTURE_URL}tiny-lcm/`);
+  expect(errors).toEqual([]);
+  expect(got.twoSteps).toEqual(['1/2', '2/2']);
+  expect(got.differs).toBe(true);
+  expect(got.repeatable).toBe(true);
+  expect(got.refused).toEqual({ status: 400, param: 'steps' });
+});

@@ -3,9 +3,9 @@ import { numeric, textBoolean } from '../audio/schema';
 import { parse, readForm } from '../body';
 import { requireModel } from '../models-check';
 import { dispatchTo, type Services } from '../services';
-import { imagesResponse, parseSize, pickSeed, SIZE_PATTERN } from './response';
+import { imageParams, imagesResponse, pickSeed, SIZE_PATTERN } from './response';
 import { streamImages } from './stream';
-import { STYLE_PRESETS, styledPrompt, type StylePreset } from './styles';
+import { STYLE_PRESETS, type StylePreset } from './styles';
 
 const file = v.pipe(
   v.instance(File, 'must be a file upload'),
@@ -45,14 +45,8 @@ export async function imageEdits(ctx: Services, request: Request, path: string):
   const seed = pickSeed(body.seed);
   const to = { model: model.id, kind: 'images' as const, streaming: body.stream === true };
   return dispatchTo(ctx, { request, path, raw }, to, async (engine) => {
-    const prompt = styledPrompt(body.prompt, body.style);
     const params = {
-      prompt,
-      n: body.n,
-      seed,
-      size: parseSize(body.size),
-      format: body.output_format,
-      compression: body.output_compression,
+      ...imageParams(body, seed),
       image: Array.isArray(body.image) ? body.image[0]! : body.image,
       mask: body.mask,
       strength: body.strength,
@@ -67,6 +61,6 @@ export async function imageEdits(ctx: Services, request: Request, path: string):
         request,
       );
     const result = await engine.edit(params, request.signal);
-    return imagesResponse(result, body, seed, body.style ? prompt : undefined);
+    return imagesResponse(result, body, seed, body.style ? params.prompt : undefined);
   });
 }

