@@ -4,6 +4,7 @@ export type {
   ImportedFile,
   Backend,
   LevelDetail,
+  ImagesProgress,
   ModelProgress,
   Recorder,
   Recording,

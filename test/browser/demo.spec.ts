@@ -7,6 +7,7 @@ import { createServer, type ViteDevServer } from 'vite';
 import { ensureEncoderFixture } from '../fixtures/encoder/fixture-dir';
 import { tinyXlmr } from '../fixtures/encoder/spec';
 import { ensureTinyIndicConformer } from '../fixtures/indic-conformer/ensure';
+import { ensureLcmDiffusion } from '../fixtures/diffusion/ensure';
 import { ensureDecoderFixture } from '../fixtures/llm/fixture-dir';
 import { tinyQwenCoder } from '../fixtures/llm/spec';
 import { ensureTinyWhisper } from '../fixtures/whisper/ensure';
@@ -16,7 +17,7 @@ const modelsDir = join(root, 'test/.fixtures/demo-models');
 const micWav = join(root, 'test/.fixtures/demo-mic.wav');
 const MIC_SECONDS = 3.6;
 
-/** The models folder `npm run demo` serves at /models/: the upstream chat export, the tiny Whisper, IndicConformer, encoder and code fixtures. */
+/** The models folder `npm run demo` serves at /models/: the upstream chat export, the tiny Whisper, IndicConformer, encoder, code and LCM diffusion fixtures. */
 async function prepareModels() {
   rmSync(modelsDir, { recursive: true, force: true });
   mkdirSync(modelsDir, { recursive: true });
@@ -28,6 +29,7 @@ async function prepareModels() {
   symlinkSync(coder.dir, join(modelsDir, 'code-v1'));
   symlinkSync(coder.dir, join(modelsDir, 'code-v1-base'));
   symlinkSync(coder.dir, join(modelsDir, 'agent-v1'));
+  symlinkSync(await ensureLcmDiffusion(), join(modelsDir, 'image-v1'));
 }
 
 /** Real speech for the fake microphone: the Common Voice clip (3.6 s, made 12 dB louder) as 48 kHz mono WAV; its RMS. */
@@ -228,6 +230,37 @@ test('settings persist, and chat streams text from the model in the local folder
   await page.press('#chat-input', 'Enter');
   await expect(page.locator('#chat-status')).toContainText('tokens/s', { timeout: 60_000 });
   await expect(page.locator('.message.assistant span')).toHaveCount(2);
+  expect(errors).toEqual([]);
+});
+
+test('the Images tab shows every denoising step from ai.images progress events, then the image (HD too)', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openDemo(page, errors);
+  await page.click('nav a[href="#images"]');
+  // Every text the status line is given, in order (several progress events may land in one task).
+  await page.evaluate(() => {
+    const status = document.getElementById('images-status')!;
+    const seen: string[] = ((window as unknown as { statuses: string[] }).statuses = []);
+    new MutationObserver((records) => {
+      for (const record of records) for (const node of record.addedNodes) seen.push(node.textContent ?? '');
+    }).observe(status, { childList: true });
+  });
+  const statuses = () => page.evaluate(() => (window as unknown as { statuses: string[] }).statuses.splice(0));
+  const image = page.locator('#images-output img');
+  await page.fill('#images-seed', '7');
+  await page.click('#images-form button');
+  await expect(page.locator('#images-status')).toHaveText(/^64x64 in \d+ ms \(seed 7\)$/, { timeout: 60_000 });
+  const steps = (of: number) => Array.from({ length: of }, (_, i) => `Generating: image 1, step ${i + 1} of ${of}`);
+  expect((await statuses()).filter((text) => text.startsWith('Generating:'))).toEqual(steps(4));
+  await expect(page.locator('#images-progress')).toHaveJSProperty('value', 1);
+  await expect(image).toHaveJSProperty('naturalWidth', 64);
+  await page.check('#images-hd');
+  await page.click('#images-form button');
+  await expect(page.locator('#images-status')).toHaveText(/^128x128 in \d+ ms \(seed 7\)$/, { timeout: 60_000 });
+  expect((await statuses()).filter((text) => text.startsWith('Generating:'))).toEqual(steps(4));
+  await expect(image).toHaveJSProperty('naturalWidth', 128);
   expect(errors).toEqual([]);
 });
 
