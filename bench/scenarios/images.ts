@@ -10,7 +10,9 @@ import type { DiffusionStageApi } from '../support/diffusion-stage.worker';
 
 /** bench/prepare/images.ts writes these (served by the bench server). */
 const MODELS = '/test/.fixtures/diffusion/';
-const ROUNDS = 11;
+const ROUNDS = 15;
+/** LCM's marginal step: images at 1 and at this many steps (the route's `steps` extension allows 1–8). */
+const MAX_STEPS = 8;
 /** Two onnxruntime instances share two cores here: let the last one's threads settle before timing the next. */
 const SETTLE_MS = 30;
 
@@ -21,6 +23,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface Run {
   ms: number;
   parts: Record<string, number>;
+  /** interleave's answer: each round's whole time, in round order. */
+  rounds?: number[];
 }
 
 /** A contender: set up once, then runs one image at a time. */
@@ -41,19 +45,28 @@ const serverTiming = (header: string | null) =>
 
 const GRAPHS = ['text_encoder', 'unet', 'vae_decoder', 'upscaler'];
 
-/** One image through /v1/images/generations (worker, graphs, PNG encoding, base64 and JSON included). */
-function vaani(name: string, quality: 'standard' | 'hd', sessions: 'resident' | 'stagewise' = 'resident') {
-  const ai = createVaani({
+type Vaani = ReturnType<typeof createVaani>;
+
+/** A WASM Vaani on one of the fixtures (its own engine: not shared with other contenders). */
+const vaaniOn = (name: string, sessions: 'resident' | 'stagewise' = 'resident') =>
+  createVaani({
     backend: 'wasm',
+    share: false,
     models: { 'image-v1': { baseURL: `${MODELS}${name}/`, image: { sessions } } },
   });
-  const contender: Contender = {
+
+/**
+ * One image through /v1/images/generations (worker, graphs, PNG encoding, base64 and JSON
+ * included); `steps` (the route's extension) when given, else the scheduler's own.
+ */
+function vaani(ai: Vaani, quality: 'standard' | 'hd', steps?: number): Contender {
+  return {
     async run() {
       const start = performance.now();
       const response = await ai.fetch('/v1/images/generations', {
         method: 'POST',
         headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-        body: JSON.stringify({ prompt: 'a Warli village dance', seed: 1, quality }),
+        body: JSON.stringify({ prompt: 'a Warli village dance', seed: 1, quality, steps }),
       });
       const json = await response.json();
       const ms = performance.now() - start;
@@ -63,10 +76,36 @@ function vaani(name: string, quality: 'standard' | 'hd', sessions: 'resident' | 
       // Outside the worker's graphs and encoder: worker round trip, tokenizer, sampler math, base64, JSON.
       return { ms, parts: { ...stages, graphs, outside: ms - graphs - (stages.encode ?? 0) } };
     },
-    dispose: () => ai.dispose(),
+    dispose: () => {},
   };
-  return contender;
 }
+
+/** One image through `ai.images.generate` (the route's event stream, a progress event per step, a Blob). */
+function vaaniProgress(ai: Vaani, steps: number): Contender {
+  return {
+    async run() {
+      let events = 0;
+      const count = () => events++;
+      ai.images.addEventListener('progress', count);
+      const start = performance.now();
+      try {
+        await ai.images.generate('a Warli village dance', { seed: 1, steps });
+      } finally {
+        ai.images.removeEventListener('progress', count);
+      }
+      if (events !== steps) throw new Error(`ai.images: ${events} progress events for ${steps} steps`);
+      return { ms: performance.now() - start, parts: {} };
+    },
+    dispose: () => {},
+  };
+}
+
+/**
+ * The marginal step: the median over rounds of (time of an image at `n` steps − at 1 step) / (n − 1),
+ * the two run back to back in each round (paired, so a busy moment of the shared machine falls on both).
+ */
+const marginal = (one: Run, n: Run, steps: number) =>
+  median(n.rounds!.map((ms, round) => (ms - one.rounds![round]!) / (steps - 1)));
 
 /** RGBA bytes → PNG through the browser's encoder, as the route's worker encodes (here on the page thread). */
 async function png(image: GeneratedImage): Promise<Uint8Array> {
@@ -90,7 +129,10 @@ function unitRgba(data: Float32Array, width: number, height: number): GeneratedI
  * The same graphs driven by a bare onnxruntime-web loop on the page, ending as the route does in a
  * PNG from the browser's encoder: like with like (no worker, no tokenizer, no HTTP shape).
  */
-async function bare(name: string, steps: number, hd: boolean): Promise<Contender> {
+async function bare(
+  name: string,
+  hd: boolean,
+): Promise<{ contender(steps: number): Contender; dispose(): Promise<void> }> {
   const ort = await import('onnxruntime-web/wasm');
   ort.env.wasm.numThreads = wasmThreads();
   const base = `${MODELS}${name}/`;
@@ -105,7 +147,7 @@ async function bare(name: string, steps: number, hd: boolean): Promise<Contender
     JSON.parse(new TextDecoder().decode(await bytes('scheduler/scheduler_config.json'))),
   );
   const ids = Int32Array.from({ length: 77 }, (_, i) => (i < 8 ? 300 + i : 547));
-  return {
+  const contender = (steps: number): Contender => ({
     async run() {
       const start = performance.now();
       const run = sampler(config, steps);
@@ -133,6 +175,10 @@ async function bare(name: string, steps: number, hd: boolean): Promise<Contender
       const ms = performance.now() - start;
       return { ms, parts: { graphs, encode: ms - graphs } };
     },
+    dispose: () => {},
+  });
+  return {
+    contender,
     async dispose() {
       for (const s of [text, unet, vae, upscaler]) await s.release();
     },
@@ -152,6 +198,7 @@ async function interleave(contenders: Contender[]): Promise<Run[]> {
     const keys = Object.keys(list[0]!.parts);
     return {
       ms: median(list.map((run) => run.ms)),
+      rounds: list.map((run) => run.ms),
       parts: Object.fromEntries(keys.map((key) => [key, median(list.map((run) => run.parts[key] ?? 0))])),
     };
   });
@@ -194,12 +241,12 @@ async function stagePeakMiB(stage: string): Promise<number | undefined> {
 
 /** The images worker's memory after one HD image (every stage run), sessions kept or stage by stage. */
 async function pipelineMiB(sessions: 'resident' | 'stagewise'): Promise<number | undefined> {
-  const contender = vaani('tiny', 'hd', sessions);
+  const ai = vaaniOn('tiny', sessions);
   try {
-    await contender.run();
+    await vaani(ai, 'hd').run();
     return await workerMiB('images.worker');
   } finally {
-    await contender.dispose();
+    ai.dispose();
   }
 }
 
@@ -209,10 +256,15 @@ const BARE = 'bare onnxruntime-web loop over the same graphs on the page, ending
  * Seconds per 64×64 image of the tiny diffusers fixture on WASM through /v1/images/generations,
  * against a bare onnxruntime-web loop over the same graphs that also ends in a PNG from the
  * browser's encoder (the route answers a PNG, so encoding is part of both): Euler one step
- * (SD-Turbo's schedule), LCM four steps (per step = image time / 4, text encoder, VAE and encoding
- * included), and HD (×2 super-resolution). Beside each, the graphs alone (the worker's
- * Server-Timing against the loop's own clock) and the PNG encoding alone. Then peak memory per
- * stage (each graph alone in a fresh worker) and the whole pipeline kept vs stage by stage.
+ * (SD-Turbo's schedule), LCM four steps and HD (×2 super-resolution), each as whole-image time.
+ * Beside each, the graphs alone (the worker's Server-Timing against the loop's own clock), the PNG
+ * encoding alone and the route's time outside both. Seconds per LCM step are the marginal step,
+ * the same way on both sides: the median over rounds of (time of an image at 8 steps − at 1 step,
+ * back to back) / 7 (the route's
+ * `steps` extension; the loop's own step count), so the fixed costs of an image (prompt, VAE,
+ * encoding, round trips) are not spread over its steps; and the same through `ai.images`, whose
+ * progress event per step crosses from the worker to the page. Then peak memory per stage
+ * (each graph alone in a fresh worker) and the whole pipeline kept vs stage by stage.
  * Fixture-size figures: they measure the runtime's overhead, not a real model's speed.
  */
 const images: Scenario = async (bench: BenchEnv) => {
@@ -222,46 +274,87 @@ const images: Scenario = async (bench: BenchEnv) => {
     rows.push({ id, metric, unit, value, baseline, higherIsBetter: false, notes });
   for (const [id, name, steps, hd, metric] of [
     ['images.tiny.euler-1', 'tiny', 1, false, '64×64 image, Euler 1 step'],
-    ['images.tiny.lcm-4', 'tiny-lcm', 4, false, 'step, LCM 4 steps (whole image / 4)'],
+    ['images.tiny.lcm-4', 'tiny-lcm', 4, false, '64×64 image, LCM 4 steps'],
     ['images.tiny.hd', 'tiny', 1, true, 'HD image (128×128), Euler 1 step + ×2 upscaler'],
   ] as const) {
     bench.log(`${id}: Vaani and the bare loop, interleaved …`);
-    const ours = vaani(name, hd ? 'hd' : 'standard');
-    const theirs = await bare(name, steps, hd);
-    const [v, b] = (await interleave([ours, theirs])) as [Run, Run];
-    await ours.dispose();
-    await theirs.dispose();
-    const per = id.includes('lcm') ? steps * 1000 : 1000;
+    const ai = vaaniOn(name);
+    const loop = await bare(name, hd);
+    const quality = hd ? 'hd' : 'standard';
+    const contenders = [vaani(ai, quality), loop.contender(steps)];
+    // LCM: also 1 and MAX_STEPS steps on both sides (and through ai.images' progress path) for the marginal step.
+    if (steps > 1)
+      contenders.push(
+        vaani(ai, quality, 1),
+        vaani(ai, quality, MAX_STEPS),
+        loop.contender(1),
+        loop.contender(MAX_STEPS),
+        vaaniProgress(ai, 1),
+        vaaniProgress(ai, MAX_STEPS),
+      );
+    const [v, b, v1, vN, b1, bN, p1, pN] = (await interleave(contenders)) as Run[];
+    ai.dispose();
+    await loop.dispose();
     bench.log(
-      `${id}: ${v.ms.toFixed(2)} ms (${JSON.stringify(v.parts)}) vs ${b.ms.toFixed(2)} ms (${JSON.stringify(b.parts)})`,
+      `${id}: ${v!.ms.toFixed(2)} ms (${JSON.stringify(v!.parts)}) vs ${b!.ms.toFixed(2)} ms (${JSON.stringify(b!.parts)})`,
     );
-    const unit = id.includes('lcm') ? 's-per-step' : 's-per-image';
-    row(`${id}.${unit}`, `s per ${metric}, PNG answer`, 's', v.ms / per, { name: BARE, value: b.ms / per });
+    row(`${id}.s-per-image`, `s per ${metric}, PNG answer (whole image)`, 's', v!.ms / 1000, {
+      name: BARE,
+      value: b!.ms / 1000,
+    });
+    if (v1 && vN && b1 && bN && p1 && pN) {
+      const [ours, theirs, progress] = [
+        marginal(v1, vN, MAX_STEPS),
+        marginal(b1, bN, MAX_STEPS),
+        marginal(p1, pN, MAX_STEPS),
+      ];
+      bench.log(
+        `${id}: 1 / ${MAX_STEPS} steps: route ${v1.ms.toFixed(2)} / ${vN.ms.toFixed(2)}, bare ${b1.ms.toFixed(2)} / ${bN.ms.toFixed(2)}, ai.images ${p1.ms.toFixed(2)} / ${pN.ms.toFixed(2)} ms`,
+      );
+      const method = `marginal: median over ${ROUNDS} rounds of (image time at ${MAX_STEPS} steps − at 1 step, run back to back) / ${MAX_STEPS - 1}, the same method on both sides`;
+      row(
+        `${id}.s-per-step`,
+        `s per LCM step of a 64×64 image, ${method}; route with the steps extension`,
+        's',
+        ours / 1000,
+        {
+          name: BARE,
+          value: theirs / 1000,
+        },
+      );
+      row(
+        `${id}.progress.s-per-step`,
+        `s per LCM step of a 64×64 image through ai.images with a progress event per step, ${method}`,
+        's',
+        progress / 1000,
+        { name: BARE, value: theirs / 1000 },
+      );
+    }
     row(
-      `${id}.graphs.${unit}`,
+      `${id}.graphs.s-per-image`,
       `s per ${metric} in the graphs alone (the worker's Server-Timing)`,
       's',
-      v.parts.graphs! / per,
+      v!.parts.graphs! / 1000,
       {
         name: 'the bare loop over the same graphs (its own clock, before encoding)',
-        value: b.parts.graphs! / per,
+        value: b!.parts.graphs! / 1000,
       },
     );
     row(
       `${id}.encode.s-per-image`,
       `s to encode one ${hd ? '128×128' : '64×64'} PNG in the images worker (browser encoder)`,
       's',
-      (v.parts.encode ?? 0) / 1000,
+      (v!.parts.encode ?? 0) / 1000,
       {
         name: 'the same encoder on the page thread',
-        value: b.parts.encode! / 1000,
+        value: b!.parts.encode! / 1000,
       },
     );
     row(
       `${id}.outside.s-per-image`,
       `s per ${hd ? 'HD ' : ''}image through the route outside the worker's graphs and encoder (worker round trip, tokenizer, sampler math, base64, JSON)`,
       's',
-      v.parts.outside! / 1000,
+      v!.parts.outside! / 1000,
       null,
     );
   }
