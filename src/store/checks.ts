@@ -106,8 +106,14 @@ export const toHex = (bytes: ArrayBuffer) =>
   Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /** Rejects a file whose SHA-256 is not the expected one. */
-export async function checkSha256(file: string, url: string, data: Blob, expected: string): Promise<string> {
-  const actual = toHex(await crypto.subtle.digest('SHA-256', await data.arrayBuffer()));
+export async function checkSha256(
+  file: string,
+  url: string,
+  data: Blob | Uint8Array<ArrayBuffer>,
+  expected: string,
+): Promise<string> {
+  const bytes = data instanceof Blob ? await data.arrayBuffer() : data;
+  const actual = toHex(await crypto.subtle.digest('SHA-256', bytes));
   if (actual !== expected.toLowerCase()) {
     throw new StoreError(
       'bad_checksum',

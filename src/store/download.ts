@@ -20,10 +20,15 @@ export interface DownloadJob {
   signal?: AbortSignal;
   /** Bytes held so far (complete chunks of an earlier attempt included) and the size when known. */
   onBytes(loaded: number, total: number | undefined): void;
+  /** The caller reads the file next: a whole download of a known size comes back in `bytes`. */
+  read?: boolean;
 }
 
-/** A cached file's manifest; after a whole download, also the chunks just written (never stored). */
-export type Downloaded = Manifest & { written?: Blob[] };
+/**
+ * A cached file's manifest; after a whole download, also the file itself (`bytes`, when its size was
+ * known up front) or the chunks just written (`written`) — never stored.
+ */
+export type Downloaded = Manifest & { bytes?: Uint8Array; written?: Blob[] };
 
 /** Fetches a file into the cache chunk by chunk, resuming a partial download; writes the manifest last. */
 export async function download(job: DownloadJob): Promise<Downloaded> {
@@ -146,7 +151,15 @@ async function fetchInto(
   const expected = spec.size ?? announcedSize(response.status, response.headers);
   const etag = response.headers.get('etag') ?? undefined;
   const reader = response.body.getReader();
-  const buffer = new Uint8Array(chunkSize);
+  /**
+   * A whole download of a known size lands in the one buffer the caller gets, each chunk written to
+   * IndexedDB from its slice: no read back of the file from the written Blobs at the end (a full
+   * copy through the browser's blob storage) and the SHA-256 taken over it directly.
+   */
+  const whole = job.read && start === 0 && expected !== undefined ? new Uint8Array(expected) : undefined;
+  const buffer = whole ?? new Uint8Array(chunkSize);
+  /** Where the chunk being filled starts in `buffer`. */
+  let base = 0;
   let fill = 0;
   let index = start / chunkSize;
   let loaded = start;
@@ -158,8 +171,9 @@ async function fetchInto(
   const store = async (last: boolean) => {
     await writing;
     const at = index++;
-    const blob = new Blob([buffer.subarray(0, fill)]);
-    written.push(blob);
+    const blob = new Blob([buffer.subarray(base, base + fill)]);
+    if (whole) base += fill;
+    else written.push(blob);
     fill = 0;
     writing = putChunk(url, at, blob).then(() =>
       last ? undefined : writePartial({ url, chunkSize, chunks: at + 1, size: expected, etag }),
@@ -191,7 +205,7 @@ async function fetchInto(
       keep: async (piece) => {
         for (let offset = 0; offset < piece.length;) {
           const n = Math.min(chunkSize - fill, piece.length - offset);
-          buffer.set(piece.subarray(offset, offset + n), fill);
+          buffer.set(piece.subarray(offset, offset + n), base + fill);
           fill += n;
           offset += n;
           if (fill === chunkSize) await store(false);
@@ -206,11 +220,17 @@ async function fetchInto(
     if (fill > 0) await store(true);
     await writing;
     const sha256 = spec.sha256
-      ? await checkSha256(file, url, new Blob(start === 0 ? written : await getChunks(url, index)), spec.sha256)
+      ? await checkSha256(
+          file,
+          url,
+          whole ?? new Blob(start === 0 ? written : await getChunks(url, index)),
+          spec.sha256,
+        )
       : undefined;
     const manifest: Manifest = { url, size: loaded, chunkSize, chunks: index, sha256, etag, cachedAt: Date.now() };
     await writeManifest(manifest);
     await deletePartial(url);
+    if (whole) return { ...manifest, bytes: whole };
     return start === 0 ? { ...manifest, written } : manifest;
   } catch (error) {
     await reader.cancel().catch(() => {});
@@ -300,6 +320,6 @@ export async function fetchUncached({ spec, url, model, signal, onProgress }: Un
     progress.flush();
   }
   const body = loaded === bytes.length ? bytes : bytes.slice(0, loaded);
-  if (spec.sha256) await checkSha256(file, url, new Blob([body]), spec.sha256);
+  if (spec.sha256) await checkSha256(file, url, body, spec.sha256);
   return body;
 }

@@ -12,6 +12,8 @@ export interface FileJob {
   options: StoreOptions;
   signal?: AbortSignal;
   onProgress?(progress: FileProgress): void;
+  /** The caller reads the file next (`readFile`): a fresh download hands its bytes over. */
+  read?: boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function ensureFile(job: FileJob): Promise<Downloaded> {
           stallMs: job.options.stallMs ?? 30_000,
           budget: job.options.budget,
           onBytes: reporter.report,
+          read: job.read,
         });
         broadcast({ type: 'cached', url, model });
         return manifest;
@@ -63,11 +66,12 @@ export async function ensureFile(job: FileJob): Promise<Downloaded> {
 }
 
 /**
- * A cached file as one buffer: its chunks joined by the browser, never copied in script — the
- * chunks a download just wrote when it hands them over, else read from IndexedDB. Undefined when a
- * chunk is missing (the file is then dropped).
+ * A cached file as one buffer: the one a download just filled when it hands it over, else its
+ * chunks joined by the browser, never copied in script — the chunks a download just wrote, or read
+ * from IndexedDB. Undefined when a chunk is missing (the file is then dropped).
  */
 export async function readFile(manifest: Downloaded): Promise<Uint8Array | undefined> {
+  if (manifest.bytes?.length === manifest.size) return manifest.bytes;
   const chunks = manifest.written ?? (await getChunks(manifest.url, manifest.chunks));
   const blob = chunks && new Blob(chunks);
   if (!blob || blob.size !== manifest.size) {

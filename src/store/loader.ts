@@ -198,6 +198,7 @@ function cacheLoader(base: string, options: StoreLoaderOptions): FileLoader {
           options,
           signal,
           onProgress,
+          read: true,
         });
         if (options.model) await touchRecord(options.model, { [file]: url(file) });
         const bytes = await readFile(manifest);

@@ -248,11 +248,14 @@ test('a FileLoader in a worker caches on first load, answers has(), names the UR
     const first = await worker.load(base, 'config.json', { chunkSize: 256 * 1024 });
     const second = await worker.load(base, 'config.json', { chunkSize: 256 * 1024 });
     const data = await worker.load(base, 'model.onnx_data', { chunkSize: 256 * 1024, model: 'engine-model' });
+    // The first load handed over the buffer it downloaded into; this one reads the chunks written from it.
+    const again = await worker.load(base, 'model.onnx_data', { chunkSize: 256 * 1024, model: 'engine-model' });
     const missing = await worker.load(base, 'nope.json', {}).catch((error: Error) => error.message);
     return {
       first,
       second,
       data,
+      again,
       missing,
       has: await worker.has(base, 'model.onnx'),
       hasNot: await worker.has(base, 'nope.json'),
@@ -261,6 +264,8 @@ test('a FileLoader in a worker caches on first load, answers has(), names the UR
   expect(result.first.sha256).toBe(files[0]!.sha256);
   expect(result.second).toEqual(result.first);
   expect(result.data.sha256).toBe(data.sha256);
+  expect(result.again).toEqual(result.data);
+  expect(server.gets('/w/model.onnx_data')).toHaveLength(1);
   expect(server.gets('/w/config.json')).toHaveLength(1);
   expect(result.missing).toContain(`${base}nope.json`);
   expect(result).toMatchObject({ has: true, hasNot: false });
