@@ -12,6 +12,12 @@ import {
   type WidgetModels,
 } from './support/widgets';
 
+/**
+ * The space the widget puts before inserted text: none when the text starts with a space or
+ * punctuation (the random-weights model's transcript sometimes does).
+ */
+const lead = (text: string) => (/^[\s.,!?;:।]/.test(text) ? '' : ' ');
+
 test.use(microphone(ONE_UTTERANCE()));
 /** Engines run on a shared 2-core machine: give every wait for a model room. */
 const expect = baseExpect.configure({ timeout: 90_000 });
@@ -81,8 +87,8 @@ test('dictation inserts the transcription at the caret of a textarea inside a fo
     const w = window as unknown as { submitted: boolean; inputs: number; shift: number };
     return { value: note.value, caret: note.selectionStart, submitted: w.submitted, inputs: w.inputs, shift: w.shift };
   });
-  expect(after.value).toBe(`Hello ${text} world`);
-  expect(after.caret).toBe(`Hello ${text}`.length);
+  expect(after.value).toBe(`Hello${lead(text)}${text} world`);
+  expect(after.caret).toBe(`Hello${lead(text)}${text}`.length);
   expect(after.submitted).toBe(false);
   expect(after.inputs).toBe(1);
   expect(after.shift).toBe(0);
@@ -118,7 +124,7 @@ test('dictation into a contenteditable goes where the caret was, keeping the mar
   const result = resultOf(page, 'vaani-dictate');
   await page.locator('vaani-dictate button').click();
   const { text } = (await result) as { text: string };
-  expect(await page.locator('#editor').evaluate((e) => e.textContent)).toBe(`Dear team, ${text} regards`);
+  expect(await page.locator('#editor').evaluate((e) => e.textContent)).toBe(`Dear team,${lead(text)}${text} regards`);
   expect(await page.locator('#editor b').textContent()).toBe('regards');
 });
 
@@ -483,7 +489,9 @@ test('continuous dictation: each of two utterances goes in as it is transcribed,
   await say(page);
   await expect.poll(async () => (await results()).length, { timeout: 400_000 }).toBe(1);
   const [first] = await results();
-  expect(await page.locator('#note').inputValue()).toBe(`Start: ${String(first!.detail.text)}`);
+  expect(await page.locator('#note').inputValue()).toBe(
+    `Start:${lead(String(first!.detail.text))}${String(first!.detail.text)}`,
+  );
   // Still listening (a new recording: its clock restarted), still the stop button.
   await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'listening');
   await expect(page.locator('vaani-dictate button')).toHaveAttribute('aria-label', 'Stop dictating');
@@ -493,7 +501,7 @@ test('continuous dictation: each of two utterances goes in as it is transcribed,
   await expect.poll(async () => (await results()).length, { timeout: 400_000 }).toBe(2);
   const [, second] = await results();
   expect(await page.locator('#note').inputValue()).toBe(
-    `Start: ${String(first!.detail.text)} ${String(second!.detail.text)}`,
+    `Start:${lead(String(first!.detail.text))}${String(first!.detail.text)}${lead(String(second!.detail.text))}${String(second!.detail.text)}`,
   );
   await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'listening');
   const states = (await events(page)).filter((e) => e.type === 'vaani-state').map((e) => e.detail.state);
