@@ -1,11 +1,38 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 
 /**
  * The loopback server bench scenarios use: GET /json (small JSON), POST /v1/chat/completions (SSE
  * of N chunks), GET /gz/<file> (a file of node_modules/.cache/vaani/ as a plain static server sends
- * a `.gz`: application/gzip, no Content-Encoding).
+ * a `.gz`: application/gzip, no Content-Encoding), GET /paced/<MiB per s>/<file> (a file of
+ * test/.fixtures/bench-store/ sent at that rate, as a link of that speed would; 404 for any other).
  */
+/** Sends `/paced/<rate>/<file>` in 256 KiB slices, each no earlier than the rate allows. */
+function paced(path, res) {
+  const [, , rate, name] = path.split('/');
+  const file = new URL(`../test/.fixtures/bench-store/${name.replace(/[^\w.-]/g, '')}`, import.meta.url);
+  const size = statSync(file, { throwIfNoEntry: false })?.size;
+  if (size === undefined || !(Number(rate) > 0)) return void res.writeHead(404).end();
+  const bytes = readFileSync(file);
+  const perMs = (Number(rate) * 1024 * 1024) / 1000;
+  const started = performance.now();
+  res.writeHead(200, {
+    'content-type': 'application/octet-stream',
+    'content-length': String(size),
+    'cache-control': 'no-store',
+  });
+  let sent = 0;
+  const next = () => {
+    if (res.destroyed) return;
+    if (sent >= size) return void res.end();
+    const end = Math.min(size, sent + 262144);
+    res.write(bytes.subarray(sent, end));
+    sent = end;
+    setTimeout(next, Math.max(0, started + sent / perMs - performance.now()));
+  };
+  next();
+}
+
 export async function startBenchRemote() {
   const server = createServer((req, res) => {
     res.setHeader('access-control-allow-origin', '*');
@@ -25,6 +52,7 @@ export async function startBenchRemote() {
         res.writeHead(200, { 'content-type': 'application/gzip', 'cache-control': 'no-store' }).end(readFileSync(file));
         return;
       }
+      if (url.pathname.startsWith('/paced/')) return paced(url.pathname, res);
       if (url.pathname === '/json') {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[]}');
         return;

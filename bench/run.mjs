@@ -45,10 +45,10 @@ const launchOptions = {
 const browser = await chromium.launch(launchOptions);
 /**
  * Scenarios whose models outgrow the in-memory storage of a fresh browser context (chat-scaling's
- * 2 GB fp32 file: the weight store's IndexedDB write is refused there) run in a profile on disk,
- * made for them and removed after.
+ * 2 GB fp32 file: the weight store's IndexedDB write is refused there), and the store's own bench
+ * (visitors' caches are on disk), run in a profile on disk, made for them and removed after.
  */
-const ON_DISK = new Set(['chat-scaling']);
+const ON_DISK = new Set(['chat-scaling', 'store']);
 let rows = [];
 let backend;
 

@@ -9,6 +9,7 @@ const BASE = new URL('/test/.fixtures/bench-store/', location.href).href;
 const FILE = 'weights.bin';
 const URL_ = new URL(FILE, BASE).href;
 const MB = 1024 * 1024;
+const CHUNK = 32 * MB;
 
 const request = <T>(r: IDBRequest<T>) =>
   new Promise<T>((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
@@ -18,6 +19,59 @@ async function rawRead(db: IDBDatabase, chunks: number): Promise<ArrayBuffer> {
   const store = db.transaction('chunks').objectStore('chunks');
   const blobs = await Promise.all(Array.from({ length: chunks }, (_, i) => request<Blob>(store.get([URL_, i]))));
   return new Blob(blobs).arrayBuffer();
+}
+
+/** Rate of the paced link (MiB/s): a fast home connection, well under what loopback reaches here. */
+const PACED_MIBPS = 25;
+
+const plainFetch = (url: string) => fetch(url, { cache: 'no-store' }).then((r) => r.arrayBuffer());
+
+/**
+ * What the weight store's write costs at least, whatever the store: the same fetch with each 32 MiB
+ * chunk copied into a Blob (the browser's storage), nothing written to IndexedDB.
+ */
+async function blobFloor(url: string): Promise<Blob[]> {
+  const response = await fetch(url, { cache: 'no-store' });
+  const bytes = new Uint8Array(Number(response.headers.get('content-length')));
+  const reader = response.body!.getReader();
+  const blobs: Blob[] = [];
+  let at = 0;
+  let base = 0;
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    bytes.set(next.value, at);
+    at += next.value.length;
+    for (; at - base >= CHUNK; base += CHUNK) blobs.push(new Blob([bytes.subarray(base, base + CHUNK)]));
+  }
+  if (at > base) blobs.push(new Blob([bytes.subarray(base, at)]));
+  return blobs;
+}
+
+/**
+ * Cold loads (the cache emptied first, not timed) and plain fetches of `url`, plus `floor` when
+ * given, in rotating order so drift hits each alike; the first round warms up and is dropped.
+ */
+async function coldLoads(
+  loader: ReturnType<typeof storeLoader>,
+  url: string,
+  rounds: number,
+  extra: { floor?: (url: string) => Promise<unknown> } = {},
+) {
+  const runs: [string, () => Promise<unknown>][] = [
+    ['store', () => loader.load(FILE)],
+    ['plain', () => plainFetch(url)],
+  ];
+  if (extra.floor) runs.push(['floor', () => extra.floor!(url)]);
+  const times: Record<string, number[]> = Object.fromEntries(runs.map(([name]) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < runs.length; i++) {
+      const [name, run] = runs[(round + i) % runs.length]!;
+      if (name === 'store') await deleteFile(url);
+      const started = performance.now();
+      await run();
+      if (round > 0) times[name]!.push(performance.now() - started);
+    }
+  }
+  return times;
 }
 
 /** Milliseconds from a new service's first chat request to its first streamed content (engine worker started, model loaded). */
@@ -51,26 +105,13 @@ async function firstToken(base: string): Promise<number> {
 /** Weight store: cache read vs raw IndexedDB, cold download vs plain fetch, memory held per loaded byte. */
 const store: Scenario = async (env) => {
   const loader = storeLoader(BASE, { model: 'bench-store' });
-  const plain = await fetch(URL_, { cache: 'no-store' }).then((r) => r.arrayBuffer());
+  const plain = await plainFetch(URL_);
   const size = plain.byteLength;
   env.log(`file ${(size / MB).toFixed(0)} MiB`);
 
-  // Cold loads and plain fetches in alternating order; emptying the cache before a load is not timed.
-  const cold = { a: [] as number[], b: [] as number[] };
-  const timed = async (run: () => Promise<unknown>, into: number[]) => {
-    const started = performance.now();
-    await run();
-    into.push(performance.now() - started);
-  };
-  const plainFetch = () => fetch(URL_, { cache: 'no-store' }).then((r) => r.arrayBuffer());
-  for (let i = 0; i < 7; i++) {
-    if (i % 2) await timed(plainFetch, cold.b);
-    await deleteFile(URL_);
-    await timed(() => loader.load(FILE), cold.a);
-    if (!(i % 2)) await timed(plainFetch, cold.b);
-  }
-  cold.a.shift(); // the first of each warms up
-  cold.b.shift();
+  const cold = await coldLoads(loader, URL_, 7, { floor: blobFloor });
+  const pacedURL = new URL(FILE, `${env.remoteURL}/paced/${PACED_MIBPS}/`).href;
+  const pacedCold = await coldLoads(storeLoader(new URL('./', pacedURL).href, { model: 'bench-store' }), pacedURL, 4);
 
   const manifest = (await readManifest(URL_))!;
   const open = indexedDB.open(CHUNKS_DB);
@@ -115,10 +156,37 @@ const store: Scenario = async (env) => {
       id: 'store.download.mbps',
       metric: 'download, check and cache a file, then read it back: median MB/s (loopback)',
       unit: 'MB/s',
-      value: mbps(quantile(cold.a, 0.5)),
-      baseline: { name: 'plain fetch().arrayBuffer() of the same URL, no cache', value: mbps(quantile(cold.b, 0.5)) },
+      value: mbps(quantile(cold.store!, 0.5)),
+      baseline: {
+        name: 'plain fetch().arrayBuffer() of the same URL, no cache',
+        value: mbps(quantile(cold.plain!, 0.5)),
+      },
       higherIsBetter: true,
-      notes: { runs: cold.a.length },
+      notes: { runs: cold.store!.length, profile: 'on disk' },
+    },
+    {
+      id: 'store.download.floor.mbps',
+      metric: 'download, check and cache a file, then read it back: median MB/s (loopback)',
+      unit: 'MB/s',
+      value: mbps(quantile(cold.store!, 0.5)),
+      baseline: {
+        name: 'the least a stored copy costs: the same fetch with each 32 MiB chunk copied into a Blob, nothing written',
+        value: mbps(quantile(cold.floor!, 0.5)),
+      },
+      higherIsBetter: true,
+      notes: { runs: cold.floor!.length, profile: 'on disk' },
+    },
+    {
+      id: 'store.download.paced.mbps',
+      metric: `download, check and cache a file, then read it back: median MB/s (a link paced at ${PACED_MIBPS} MiB/s)`,
+      unit: 'MB/s',
+      value: mbps(quantile(pacedCold.store!, 0.5)),
+      baseline: {
+        name: 'plain fetch().arrayBuffer() of the same paced URL, no cache',
+        value: mbps(quantile(pacedCold.plain!, 0.5)),
+      },
+      higherIsBetter: true,
+      notes: { runs: pacedCold.store!.length, profile: 'on disk', server: 'bench/remote.mjs /paced/' },
     },
   ];
   rows.push({
