@@ -24,6 +24,7 @@ async function rawRead(db: IDBDatabase, chunks: number): Promise<ArrayBuffer> {
 /** Rate of the paced link (MiB/s): a fast home connection, well under what loopback reaches here. */
 const PACED_MIBPS = 25;
 
+const PLAIN = 'plain fetch().arrayBuffer() of the same URL, no cache';
 const plainFetch = (url: string) => fetch(url, { cache: 'no-store' }).then((r) => r.arrayBuffer());
 
 /**
@@ -111,7 +112,7 @@ const store: Scenario = async (env) => {
 
   const cold = await coldLoads(loader, URL_, 7, { floor: blobFloor });
   const pacedURL = new URL(FILE, `${env.remoteURL}/paced/${PACED_MIBPS}/`).href;
-  const pacedCold = await coldLoads(storeLoader(new URL('./', pacedURL).href, { model: 'bench-store' }), pacedURL, 4);
+  const paced = await coldLoads(storeLoader(new URL('./', pacedURL).href, { model: 'bench-store' }), pacedURL, 4);
 
   const manifest = (await readManifest(URL_))!;
   const open = indexedDB.open(CHUNKS_DB);
@@ -142,6 +143,16 @@ const store: Scenario = async (env) => {
   await clearAll();
 
   const mbps = (ms: number) => size / MB / (ms / 1000);
+  /** A cold download row: the store's median against another way's, both as MB/s. */
+  const download = (id: string, link: string, store: number[], other: number[], name: string, notes = {}) => ({
+    id,
+    metric: `download, check and cache a file, then read it back: median MB/s (${link})`,
+    unit: 'MB/s',
+    value: mbps(quantile(store, 0.5)),
+    baseline: { name, value: mbps(quantile(other, 0.5)) },
+    higherIsBetter: true,
+    notes: { runs: store.length, profile: 'on disk', ...notes },
+  });
   const rows: ScenarioResult[] = [
     {
       id: 'store.cache-read.mbps',
@@ -152,42 +163,17 @@ const store: Scenario = async (env) => {
       higherIsBetter: true,
       notes: { chunkSize: manifest.chunkSize, runs: warm.a.length },
     },
-    {
-      id: 'store.download.mbps',
-      metric: 'download, check and cache a file, then read it back: median MB/s (loopback)',
-      unit: 'MB/s',
-      value: mbps(quantile(cold.store!, 0.5)),
-      baseline: {
-        name: 'plain fetch().arrayBuffer() of the same URL, no cache',
-        value: mbps(quantile(cold.plain!, 0.5)),
-      },
-      higherIsBetter: true,
-      notes: { runs: cold.store!.length, profile: 'on disk' },
-    },
-    {
-      id: 'store.download.floor.mbps',
-      metric: 'download, check and cache a file, then read it back: median MB/s (loopback)',
-      unit: 'MB/s',
-      value: mbps(quantile(cold.store!, 0.5)),
-      baseline: {
-        name: 'the least a stored copy costs: the same fetch with each 32 MiB chunk copied into a Blob, nothing written',
-        value: mbps(quantile(cold.floor!, 0.5)),
-      },
-      higherIsBetter: true,
-      notes: { runs: cold.floor!.length, profile: 'on disk' },
-    },
-    {
-      id: 'store.download.paced.mbps',
-      metric: `download, check and cache a file, then read it back: median MB/s (a link paced at ${PACED_MIBPS} MiB/s)`,
-      unit: 'MB/s',
-      value: mbps(quantile(pacedCold.store!, 0.5)),
-      baseline: {
-        name: 'plain fetch().arrayBuffer() of the same paced URL, no cache',
-        value: mbps(quantile(pacedCold.plain!, 0.5)),
-      },
-      higherIsBetter: true,
-      notes: { runs: pacedCold.store!.length, profile: 'on disk', server: 'bench/remote.mjs /paced/' },
-    },
+    download('store.download.mbps', 'loopback', cold.store!, cold.plain!, PLAIN),
+    download(
+      'store.download.floor.mbps',
+      'loopback',
+      cold.store!,
+      cold.floor!,
+      'the least a stored copy costs: the same fetch with each 32 MiB chunk copied into a Blob, nothing written',
+    ),
+    download('store.download.paced.mbps', `a link paced at ${PACED_MIBPS} MiB/s`, paced.store!, paced.plain!, PLAIN, {
+      server: 'bench/remote.mjs /paced/',
+    }),
   ];
   rows.push({
     id: 'store.chat.ttft-warm',
