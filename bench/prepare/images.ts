@@ -1,7 +1,14 @@
 /**
- * Writes the image bench models before the bench page opens: the tiny diffusers-layout fixture
- * (Euler, one step) and its LCMScheduler copy (four steps), at test/.fixtures/diffusion/.
+ * Writes the image bench models before the bench page opens, at test/.fixtures/diffusion/: the
+ * tiny diffusers-layout fixture (Euler, one step) and its LCMScheduler copy (four steps), and the
+ * same layout at 512×512 (64×64 latents, BENCH_512_DIMS) with its LCM copy.
  */
-import { ensureLcmDiffusion, ensureTinyDiffusion } from '../../test/fixtures/diffusion/ensure';
+import { ensureBench512Diffusion, ensureLcmDiffusion, ensureTinyDiffusion } from '../../test/fixtures/diffusion/ensure';
 
-console.log(`image bench models at ${await ensureTinyDiffusion()} and ${await ensureLcmDiffusion()}`);
+for (const dir of [
+  await ensureTinyDiffusion(),
+  await ensureLcmDiffusion(),
+  await ensureBench512Diffusion(),
+  await ensureLcmDiffusion('bench-512'),
+])
+  console.log(`image bench model at ${dir}`);

@@ -5,12 +5,30 @@ import { toRgba, type GeneratedImage } from '../../src/models/diffusion/pipeline
 import { readSchedulerConfig } from '../../src/models/diffusion/schedule';
 import { sampler } from '../../src/models/diffusion/scheduler';
 import { createVaani } from '../../src/index';
+import { encodeImage } from '../../src/workers/images/pixels';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';
 import type { DiffusionStageApi } from '../support/diffusion-stage.worker';
 
 /** bench/prepare/images.ts writes these (served by the bench server). */
 const MODELS = '/test/.fixtures/diffusion/';
-const ROUNDS = 15;
+
+/**
+ * The two fixtures: the tiny one (64×64 images, 8×8 latents; the runtime's fixed costs dominate)
+ * and the same layout at 512×512 (64×64 latents, BENCH_512_DIMS: a UNet step of tenths of a
+ * second on two cores), each with an LCMScheduler copy (`…-lcm`).
+ */
+interface Fixture {
+  /** Row id prefix. */
+  id: string;
+  name: string;
+  /** Image side in pixels (latents side / 8). */
+  side: number;
+  rounds: number;
+}
+const FIXTURES: Fixture[] = [
+  { id: 'images.tiny', name: 'tiny', side: 64, rounds: 15 },
+  { id: 'images.512', name: 'bench-512', side: 512, rounds: 7 },
+];
 /** LCM's marginal step: images at 1 and at this many steps (the route's `steps` extension allows 1–8). */
 const MAX_STEPS = 8;
 /** Two onnxruntime instances share two cores here: let the last one's threads settle before timing the next. */
@@ -107,14 +125,8 @@ function vaaniProgress(ai: Vaani, steps: number): Contender {
 const marginal = (one: Run, n: Run, steps: number) =>
   median(n.rounds!.map((ms, round) => (ms - one.rounds![round]!) / (steps - 1)));
 
-/** RGBA bytes → PNG through the browser's encoder, as the route's worker encodes (here on the page thread). */
-async function png(image: GeneratedImage): Promise<Uint8Array> {
-  const canvas = new OffscreenCanvas(image.width, image.height);
-  canvas
-    .getContext('2d')!
-    .putImageData(new ImageData(new Uint8ClampedArray(image.rgba), image.width, image.height), 0, 0);
-  return new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
-}
+/** RGBA bytes → PNG by the route worker's own encoder function (the browser's, a kept canvas per size), here on the page thread. */
+const png = (image: GeneratedImage): Promise<Uint8Array> => encodeImage(image, 'png');
 
 /** [1, 3, H, W] in [0, 1] (the upscaler's output) → RGBA bytes. */
 function unitRgba(data: Float32Array, width: number, height: number): GeneratedImage {
@@ -131,8 +143,10 @@ function unitRgba(data: Float32Array, width: number, height: number): GeneratedI
  */
 async function bare(
   name: string,
+  side: number,
   hd: boolean,
 ): Promise<{ contender(steps: number): Contender; dispose(): Promise<void> }> {
+  const latent = [1, 4, side / 8, side / 8];
   const ort = await import('onnxruntime-web/wasm');
   ort.env.wasm.numThreads = wasmThreads();
   const base = `${MODELS}${name}/`;
@@ -153,22 +167,22 @@ async function bare(
       const run = sampler(config, steps);
       const noise = new SeededNoise(1);
       const context = (await text.run({ input_ids: new ort.Tensor('int32', ids, [1, 77]) })).last_hidden_state!;
-      let latents = run.initial(noise.normal(256));
+      let latents = run.initial(noise.normal(4 * (side / 8) ** 2));
       for (let i = 0; i < steps; i++) {
         const out = await unet.run({
-          sample: new ort.Tensor('float32', run.input(latents, i), [1, 4, 8, 8]),
+          sample: new ort.Tensor('float32', run.input(latents, i), latent),
           timestep: new ort.Tensor('int64', BigInt64Array.of(BigInt(run.timesteps[i]!)), [1]),
           encoder_hidden_states: context,
         });
         latents = run.step(latents, out.out_sample!.data as Float32Array, i, noise);
       }
       const scaled = latents.map((x) => x / 0.18215);
-      const pixels = (await vae.run({ latent_sample: new ort.Tensor('float32', scaled, [1, 4, 8, 8]) })).sample!;
+      const pixels = (await vae.run({ latent_sample: new ort.Tensor('float32', scaled, latent) })).sample!;
       let image = toRgba(pixels.data as Float32Array, pixels.dims as number[]);
       if (hd) {
         const unit = (pixels.data as Float32Array).map((x) => x / 2 + 0.5);
-        const out = await upscaler.run({ pixel_values: new ort.Tensor('float32', unit, [1, 3, 64, 64]) });
-        image = unitRgba(out.reconstruction!.data as Float32Array, 128, 128);
+        const out = await upscaler.run({ pixel_values: new ort.Tensor('float32', unit, [1, 3, side, side]) });
+        image = unitRgba(out.reconstruction!.data as Float32Array, side * 2, side * 2);
       }
       const graphs = performance.now() - start;
       await png(image);
@@ -185,15 +199,22 @@ async function bare(
   };
 }
 
-/** Alternating rounds (after one warm-up each), so load on the shared machine falls on both alike. */
-async function interleave(contenders: Contender[]): Promise<Run[]> {
+/**
+ * Interleaved rounds (after one warm-up each), so load on the shared machine falls on all alike;
+ * every other round runs in reverse order (as timePaired's alternate), so no contender always
+ * follows the same one.
+ */
+async function interleave(contenders: Contender[], rounds: number): Promise<Run[]> {
   const runs: Run[][] = contenders.map(() => []);
   for (const contender of contenders) await contender.run();
-  for (let round = 0; round < ROUNDS; round++)
-    for (const [i, contender] of contenders.entries()) {
+  for (let round = 0; round < rounds; round++) {
+    const order = [...contenders.keys()];
+    if (round % 2) order.reverse();
+    for (const i of order) {
       await sleep(SETTLE_MS);
-      runs[i]!.push(await contender.run());
+      runs[i]!.push(await contenders[i]!.run());
     }
+  }
   return runs.map((list) => {
     const keys = Object.keys(list[0]!.parts);
     return {
@@ -224,14 +245,15 @@ async function workerMiB(part: string): Promise<number | undefined> {
   return bytes / 2 ** 20;
 }
 
-/** Each stage alone in a fresh worker: created, run once, measured. */
-async function stagePeakMiB(stage: string): Promise<number | undefined> {
+/** Each stage alone in a fresh worker: created, run once at the fixture's size, measured. */
+async function stagePeakMiB(fixture: Fixture, stage: string): Promise<number | undefined> {
   const worker = new Worker(new URL('../support/diffusion-stage.worker.ts', import.meta.url), { type: 'module' });
   try {
     await Comlink.wrap<DiffusionStageApi>(worker).run(
-      new URL(`${MODELS}tiny/`, location.href).href,
+      new URL(`${MODELS}${fixture.name}/`, location.href).href,
       stage,
       wasmThreads(),
+      fixture.side,
     );
     return await workerMiB('diffusion-stage');
   } finally {
@@ -240,8 +262,8 @@ async function stagePeakMiB(stage: string): Promise<number | undefined> {
 }
 
 /** The images worker's memory after one HD image (every stage run), sessions kept or stage by stage. */
-async function pipelineMiB(sessions: 'resident' | 'stagewise'): Promise<number | undefined> {
-  const ai = vaaniOn('tiny', sessions);
+async function pipelineMiB(name: string, sessions: 'resident' | 'stagewise'): Promise<number | undefined> {
+  const ai = vaaniOn(name, sessions);
   try {
     await vaani(ai, 'hd').run();
     return await workerMiB('images.worker');
@@ -250,140 +272,144 @@ async function pipelineMiB(sessions: 'resident' | 'stagewise'): Promise<number |
   }
 }
 
-const BARE = 'bare onnxruntime-web loop over the same graphs on the page, ending in the same browser PNG encoder';
+const BARE =
+  'bare onnxruntime-web loop over the same graphs on the page, ending in the same PNG encoder function (browser encoder)';
 
 /**
- * Seconds per 64×64 image of the tiny diffusers fixture on WASM through /v1/images/generations,
- * against a bare onnxruntime-web loop over the same graphs that also ends in a PNG from the
- * browser's encoder (the route answers a PNG, so encoding is part of both): Euler one step
- * (SD-Turbo's schedule), LCM four steps and HD (×2 super-resolution), each as whole-image time.
- * Beside each, the graphs alone (the worker's Server-Timing against the loop's own clock), the PNG
- * encoding alone and the route's time outside both. Seconds per LCM step are the marginal step,
- * the same way on both sides: the median over rounds of (time of an image at 8 steps − at 1 step,
- * back to back) / 7 (the route's
- * `steps` extension; the loop's own step count), so the fixed costs of an image (prompt, VAE,
- * encoding, round trips) are not spread over its steps; and the same through `ai.images`, whose
- * progress event per step crosses from the worker to the page. Then peak memory per stage
- * (each graph alone in a fresh worker) and the whole pipeline kept vs stage by stage.
- * Fixture-size figures: they measure the runtime's overhead, not a real model's speed.
+ * Seconds per image on WASM through /v1/images/generations, at each fixture's size (64×64 tiny,
+ * 512×512 from 64×64 latents), against a bare onnxruntime-web loop over the same graphs that
+ * also ends in a PNG from the same encoder function (the route answers a PNG, so encoding is part
+ * of both): Euler one step (SD-Turbo's schedule), LCM four steps and HD (×2 super-resolution),
+ * each as whole-image time. Beside each, the graphs alone (the worker's Server-Timing against the
+ * loop's own clock), the PNG encoding alone and the route's time outside both. Seconds per LCM
+ * step are the marginal step, the same way on both sides: the median over rounds of (time of an
+ * image at 8 steps − at 1 step, back to back) / 7 (the route's `steps` extension; the loop's own
+ * step count), so the fixed costs of an image (prompt, VAE, encoding, round trips) are not spread
+ * over its steps; and the same through `ai.images`, whose progress event per step crosses from
+ * the worker to the page. Then peak memory per stage (each graph alone in a fresh worker) and the
+ * whole pipeline kept vs stage by stage. Random weights: these measure the runtime against a bare
+ * loop at a real latent size, not a real model's speed.
  */
 const images: Scenario = async (bench: BenchEnv) => {
   const rows: ScenarioResult[] = [];
-  const notes = { threads: wasmThreads(), cores: navigator.hardwareConcurrency, size: '64x64', backend: 'wasm' };
-  const row = (id: string, metric: string, unit: string, value: number, baseline: ScenarioResult['baseline']) =>
-    rows.push({ id, metric, unit, value, baseline, higherIsBetter: false, notes });
-  for (const [id, name, steps, hd, metric] of [
-    ['images.tiny.euler-1', 'tiny', 1, false, '64×64 image, Euler 1 step'],
-    ['images.tiny.lcm-4', 'tiny-lcm', 4, false, '64×64 image, LCM 4 steps'],
-    ['images.tiny.hd', 'tiny', 1, true, 'HD image (128×128), Euler 1 step + ×2 upscaler'],
-  ] as const) {
-    bench.log(`${id}: Vaani and the bare loop, interleaved …`);
-    const ai = vaaniOn(name);
-    const loop = await bare(name, hd);
-    const quality = hd ? 'hd' : 'standard';
-    const contenders = [vaani(ai, quality), loop.contender(steps)];
-    // LCM: also 1 and MAX_STEPS steps on both sides (and through ai.images' progress path) for the marginal step.
-    if (steps > 1)
-      contenders.push(
-        vaani(ai, quality, 1),
-        vaani(ai, quality, MAX_STEPS),
-        loop.contender(1),
-        loop.contender(MAX_STEPS),
-        vaaniProgress(ai, 1),
-        vaaniProgress(ai, MAX_STEPS),
-      );
-    const [v, b, v1, vN, b1, bN, p1, pN] = (await interleave(contenders)) as Run[];
-    ai.dispose();
-    await loop.dispose();
-    bench.log(
-      `${id}: ${v!.ms.toFixed(2)} ms (${JSON.stringify(v!.parts)}) vs ${b!.ms.toFixed(2)} ms (${JSON.stringify(b!.parts)})`,
-    );
-    row(`${id}.s-per-image`, `s per ${metric}, PNG answer (whole image)`, 's', v!.ms / 1000, {
-      name: BARE,
-      value: b!.ms / 1000,
-    });
-    if (v1 && vN && b1 && bN && p1 && pN) {
-      const [ours, theirs, progress] = [
-        marginal(v1, vN, MAX_STEPS),
-        marginal(b1, bN, MAX_STEPS),
-        marginal(p1, pN, MAX_STEPS),
-      ];
+  for (const fixture of FIXTURES) {
+    const { side } = fixture;
+    const notes = {
+      threads: wasmThreads(),
+      cores: navigator.hardwareConcurrency,
+      size: `${side}x${side}`,
+      backend: 'wasm',
+      rounds: fixture.rounds,
+    };
+    const row = (id: string, metric: string, unit: string, value: number, baseline: ScenarioResult['baseline']) =>
+      rows.push({ id, metric, unit, value, baseline, higherIsBetter: false, notes });
+    const px = `${side}×${side}`;
+    for (const [kind, scheduler, steps, hd, metric] of [
+      ['euler-1', '', 1, false, `${px} image, Euler 1 step`],
+      ['lcm-4', '-lcm', 4, false, `${px} image, LCM 4 steps`],
+      ['hd', '', 1, true, `HD image (${side * 2}×${side * 2}), Euler 1 step + ×2 upscaler`],
+    ] as const) {
+      const id = `${fixture.id}.${kind}`;
+      const name = fixture.name + scheduler;
+      bench.log(`${id}: Vaani and the bare loop, interleaved …`);
+      const ai = vaaniOn(name);
+      const loop = await bare(name, side, hd);
+      const quality = hd ? 'hd' : 'standard';
+      const contenders = [vaani(ai, quality), loop.contender(steps)];
+      // LCM: also 1 and MAX_STEPS steps on both sides (and through ai.images' progress path) for the marginal step.
+      if (steps > 1)
+        contenders.push(
+          vaani(ai, quality, 1),
+          vaani(ai, quality, MAX_STEPS),
+          loop.contender(1),
+          loop.contender(MAX_STEPS),
+          vaaniProgress(ai, 1),
+          vaaniProgress(ai, MAX_STEPS),
+        );
+      const [v, b, v1, vN, b1, bN, p1, pN] = (await interleave(contenders, fixture.rounds)) as Run[];
+      ai.dispose();
+      await loop.dispose();
       bench.log(
-        `${id}: 1 / ${MAX_STEPS} steps: route ${v1.ms.toFixed(2)} / ${vN.ms.toFixed(2)}, bare ${b1.ms.toFixed(2)} / ${bN.ms.toFixed(2)}, ai.images ${p1.ms.toFixed(2)} / ${pN.ms.toFixed(2)} ms`,
+        `${id}: ${v!.ms.toFixed(2)} ms (${JSON.stringify(v!.parts)}) vs ${b!.ms.toFixed(2)} ms (${JSON.stringify(b!.parts)})`,
       );
-      const method = `marginal: median over ${ROUNDS} rounds of (image time at ${MAX_STEPS} steps − at 1 step, run back to back) / ${MAX_STEPS - 1}, the same method on both sides`;
+      row(`${id}.s-per-image`, `s per ${metric}, PNG answer (whole image)`, 's', v!.ms / 1000, {
+        name: BARE,
+        value: b!.ms / 1000,
+      });
+      if (v1 && vN && b1 && bN && p1 && pN) {
+        const [ours, theirs, progress] = [
+          marginal(v1, vN, MAX_STEPS),
+          marginal(b1, bN, MAX_STEPS),
+          marginal(p1, pN, MAX_STEPS),
+        ];
+        bench.log(
+          `${id}: 1 / ${MAX_STEPS} steps: route ${v1.ms.toFixed(2)} / ${vN.ms.toFixed(2)}, bare ${b1.ms.toFixed(2)} / ${bN.ms.toFixed(2)}, ai.images ${p1.ms.toFixed(2)} / ${pN.ms.toFixed(2)} ms`,
+        );
+        const method = `marginal: median over ${fixture.rounds} rounds of (image time at ${MAX_STEPS} steps − at 1 step, run back to back) / ${MAX_STEPS - 1}, the same method on both sides`;
+        row(
+          `${id}.s-per-step`,
+          `s per LCM step of a ${px} image, ${method}; route with the steps extension`,
+          's',
+          ours / 1000,
+          { name: BARE, value: theirs / 1000 },
+        );
+        row(
+          `${id}.progress.s-per-step`,
+          `s per LCM step of a ${px} image through ai.images with a progress event per step, ${method}`,
+          's',
+          progress / 1000,
+          { name: BARE, value: theirs / 1000 },
+        );
+      }
       row(
-        `${id}.s-per-step`,
-        `s per LCM step of a 64×64 image, ${method}; route with the steps extension`,
+        `${id}.graphs.s-per-image`,
+        `s per ${metric} in the graphs alone (the worker's Server-Timing)`,
         's',
-        ours / 1000,
+        v!.parts.graphs! / 1000,
         {
-          name: BARE,
-          value: theirs / 1000,
+          name: 'the bare loop over the same graphs (its own clock, before encoding)',
+          value: b!.parts.graphs! / 1000,
         },
       );
       row(
-        `${id}.progress.s-per-step`,
-        `s per LCM step of a 64×64 image through ai.images with a progress event per step, ${method}`,
+        `${id}.encode.s-per-image`,
+        `s to encode one ${hd ? `${side * 2}×${side * 2}` : px} PNG in the images worker (browser encoder, kept canvas)`,
         's',
-        progress / 1000,
-        { name: BARE, value: theirs / 1000 },
+        (v!.parts.encode ?? 0) / 1000,
+        { name: 'the same encoder function on the page thread', value: b!.parts.encode! / 1000 },
       );
-    }
-    row(
-      `${id}.graphs.s-per-image`,
-      `s per ${metric} in the graphs alone (the worker's Server-Timing)`,
-      's',
-      v!.parts.graphs! / 1000,
-      {
-        name: 'the bare loop over the same graphs (its own clock, before encoding)',
-        value: b!.parts.graphs! / 1000,
-      },
-    );
-    row(
-      `${id}.encode.s-per-image`,
-      `s to encode one ${hd ? '128×128' : '64×64'} PNG in the images worker (browser encoder)`,
-      's',
-      (v!.parts.encode ?? 0) / 1000,
-      {
-        name: 'the same encoder on the page thread',
-        value: b!.parts.encode! / 1000,
-      },
-    );
-    row(
-      `${id}.outside.s-per-image`,
-      `s per ${hd ? 'HD ' : ''}image through the route outside the worker's graphs and encoder (worker round trip, tokenizer, sampler math, base64, JSON)`,
-      's',
-      v!.parts.outside! / 1000,
-      null,
-    );
-  }
-  for (const stage of ['text_encoder', 'unet', 'vae_decoder', 'vae_encoder', 'upscaler']) {
-    bench.log(`memory: ${stage} alone …`);
-    const mib = await stagePeakMiB(stage);
-    if (mib !== undefined)
       row(
-        `images.tiny.memory.${stage}`,
-        `peak MiB of a worker running ${stage} alone (session + one run; ONNX Runtime's WASM heap included)`,
-        'MiB',
-        mib,
+        `${id}.outside.s-per-image`,
+        `s per ${hd ? 'HD ' : ''}${px} image through the route outside the worker's graphs and encoder (worker round trip, tokenizer, sampler math, pixel conversion, base64, JSON)`,
+        's',
+        v!.parts.outside! / 1000,
         null,
       );
+    }
+    for (const stage of ['text_encoder', 'unet', 'vae_decoder', 'vae_encoder', 'upscaler']) {
+      bench.log(`memory: ${stage} alone at ${px} …`);
+      const mib = await stagePeakMiB(fixture, stage);
+      if (mib !== undefined)
+        row(
+          `${fixture.id}.memory.${stage}`,
+          `peak MiB of a worker running ${stage} alone at ${px} (session + one run; ONNX Runtime's WASM heap included)`,
+          'MiB',
+          mib,
+          null,
+        );
+    }
+    bench.log(`memory: whole pipeline at ${px}, kept vs stage by stage …`);
+    const resident = await pipelineMiB(fixture.name, 'resident');
+    const stagewise = await pipelineMiB(fixture.name, 'stagewise');
+    if (resident !== undefined && stagewise !== undefined)
+      row(
+        `${fixture.id}.memory.stagewise`,
+        `images worker's MiB after an HD ${px} image, sessions made and released stage by stage`,
+        'MiB',
+        stagewise,
+        { name: 'every session kept (resident)', value: resident },
+      );
   }
-  bench.log('memory: whole pipeline, kept vs stage by stage …');
-  const resident = await pipelineMiB('resident');
-  const stagewise = await pipelineMiB('stagewise');
-  if (resident !== undefined && stagewise !== undefined)
-    row(
-      'images.tiny.memory.stagewise',
-      "images worker's MiB after an HD image, sessions made and released stage by stage",
-      'MiB',
-      stagewise,
-      {
-        name: 'every session kept (resident)',
-        value: resident,
-      },
-    );
   return rows;
 };
 
