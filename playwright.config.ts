@@ -5,8 +5,10 @@ const port = Number(process.env.VAANI_TEST_PORT ?? 5174);
 export default defineConfig({
   testDir: 'test/browser',
   timeout: 120_000,
+  globalSetup: './test/browser/global-setup.ts',
+  // Two workers on the 2-core machine: spec files spread over both; the tests in one file run in order.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   reporter: [['list']],
   outputDir: 'test-results',
   use: {

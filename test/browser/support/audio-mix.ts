@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { encodeWav } from '../../../src/audio/encode/wav';
 import { decodeMono } from '../../../src/audio/mono';
@@ -28,6 +28,8 @@ export function encodeClip(name: string, encoding: keyof typeof ENCODINGS): Uint
   const folder = new URL('../../.fixtures/audio/', import.meta.url).pathname;
   mkdirSync(folder, { recursive: true });
   const path = `${folder}${name}.${encoding}.${extension}`;
+  // Encoded beside its place and renamed into it: a spec in another worker never reads it half-written.
+  const staging = `${folder}.${process.pid}.${name}.${encoding}.${extension}`;
   execFileSync('ffmpeg', [
     '-hide_banner',
     '-loglevel',
@@ -37,8 +39,9 @@ export function encodeClip(name: string, encoding: keyof typeof ENCODINGS): Uint
     `${SHARED_AUDIO}/${name}`,
     '-c:a',
     codec,
-    path,
+    staging,
   ]);
+  renameSync(staging, path);
   return new Uint8Array(readFileSync(path));
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import onnxProto, { type onnx } from 'onnx-proto';
 
@@ -129,7 +129,10 @@ export const styleRows = () =>
 function write(root: string, files: Record<string, Uint8Array | string>): void {
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
+    // Written beside and renamed into place: a page loading the file never reads it half-written.
+    const staging = `${join(root, path)}.${process.pid}`;
+    writeFileSync(staging, content);
+    renameSync(staging, join(root, path));
   }
 }
 
