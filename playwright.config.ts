@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.VAANI_TEST_PORT ?? 5174);
+/** Specs whose pages record Chromium's fake microphone (timing follows the wall clock). */
+const REAL_TIME = /\/(recorder[\w-]*|widgets|demo)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'test/browser',
@@ -9,6 +11,11 @@ export default defineConfig({
   // Two workers on the 2-core machine: spec files spread over both; the tests in one file run in order.
   fullyParallel: false,
   workers: 2,
+  projects: [
+    { name: 'parallel', testIgnore: REAL_TIME },
+    // Specs that record the fake microphone in real time run last and one at a time, with a core to spare.
+    { name: 'real-time', testMatch: REAL_TIME, dependencies: ['parallel'], workers: 1 },
+  ],
   reporter: [['list']],
   outputDir: 'test-results',
   use: {

@@ -437,7 +437,10 @@ test('the Data tab ingests a document through the SDK, finds its passage, keeps 
   await expect(page.locator('#data-files')).toContainText('library.md completed', { timeout: 30_000 });
   await page.fill('#data-query', 'पुस्तकालय खुलता है');
   await page.click('#data-search-form button');
-  await expect(page.locator('#data-results li').first()).toContainText('पुस्तकालय सुबह नौ बजे खुलता है।');
+  // After the reload the search starts the embedding worker again: give its model load time.
+  await expect(page.locator('#data-results li').first()).toContainText('पुस्तकालय सुबह नौ बजे खुलता है।', {
+    timeout: 30_000,
+  });
   await page.click('#data-ask-form button');
   await expect(page.locator('#data-status')).toContainText(/Answered in \d+ ms from [1-9]\d* passages/, {
     timeout: 60_000,
