@@ -3,6 +3,8 @@ import { wasmThreads } from '../../src/backends/ort';
 import { createVaani } from '../../src/index';
 import type { ChatTransformers } from '../support/chat-transformers.worker';
 import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
+import { best, median, order, type Timing } from '../support/rounds';
+import { row, rowsAgainst } from '../support/rows';
 import type { Scenario, ScenarioResult } from '../types';
 
 /**
@@ -43,16 +45,6 @@ interface Pointer {
   tokens?: number;
 }
 
-interface Timing {
-  ttftMs: number;
-  /** First token to last: generated − 1 steps. */
-  decodeMs: number;
-  /** Each step's time (one token to the next), pooled over rounds by `best`. */
-  stepsMs: number[];
-  promptTokens: number;
-  generated: number;
-}
-
 interface Contender {
   name: string;
   /** Worker script whose memory is this contender's (measureUserAgentSpecificMemory attribution). */
@@ -69,24 +61,9 @@ interface Contender {
  */
 const dtypeContexts = (dtype: Dtype, contexts: number[]) =>
   dtype === 'q4' ? contexts.filter((length) => length <= 1024) : contexts;
-const roundsAt = (context: number) => (context <= 128 ? 2 : 1);
-/**
- * Several runs as one: the fastest time to first token and first-to-last decode (the run least
- * disturbed by other work on the machine), and every decode step of every run.
- */
-const best = (runs: Timing[]): Timing => ({
-  ttftMs: Math.min(...runs.map((r) => r.ttftMs)),
-  decodeMs: Math.min(...runs.map((r) => r.decodeMs)),
-  stepsMs: runs.flatMap((r) => r.stepsMs),
-  promptTokens: runs[0]!.promptTokens,
-  generated: runs[0]!.generated,
-});
+/** Three rounds at 128 tokens (with `order`, each contender runs once first, second and third); one above. */
+const roundsAt = (context: number) => (context <= 128 ? 3 : 1);
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 /** Intervals between consecutive token times. */
 const intervals = (times: number[]) => times.slice(1).map((time, i) => time - times[i]!);
 const prefillTps = (t: Timing) => t.promptTokens / (t.ttftMs / 1000);
@@ -183,6 +160,9 @@ async function vaani(
   return { name: 'vaani', worker: 'chat.worker', run, sampled, dispose: async () => ai.dispose() };
 }
 
+/** The bare loop's onnxruntime-web heap: once its session started, and after its last run. */
+const heap = { loaded: 0, peak: 0 };
+
 async function bare(base: string, dtype: Dtype, threads: number): Promise<Contender> {
   const worker = new Worker(new URL('../support/chat-bare.worker.ts', import.meta.url), { type: 'module' });
   const call = <T>(request: { load?: BareLoad; run?: BareRun }) =>
@@ -190,13 +170,17 @@ async function bare(base: string, dtype: Dtype, threads: number): Promise<Conten
       worker.onmessage = ({ data }) => (data.error ? reject(new Error(`bare loop: ${data.error}`)) : resolve(data));
       worker.postMessage(request);
     });
-  await call({ load: { base, graph: FILES[dtype], externalData: [`${FILES[dtype]}_data`], threads } });
+  const loaded = await call<{ heapBytes: number }>({
+    load: { base, graph: FILES[dtype], externalData: [`${FILES[dtype]}_data`], threads },
+  });
+  heap.loaded = loaded.heapBytes;
   await call({ run: { promptTokens: 16, steps: 2 } });
   return {
     name: 'bare',
     worker: 'chat-bare.worker',
     async run(promptTokens) {
       const timing = await call<BareTiming>({ run: { promptTokens, steps: DECODE_TOKENS } });
+      heap.peak = timing.heapBytes;
       return {
         ttftMs: timing.prefillMs,
         decodeMs: timing.decodeMs,
@@ -260,16 +244,6 @@ function copyBandwidth(): number {
 
 const sizeOf = async (url: string) => Number((await fetch(url, { method: 'HEAD' })).headers.get('content-length'));
 
-const row = (
-  id: string,
-  metric: string,
-  unit: string,
-  value: number,
-  baseline: { name: string; value: number } | null,
-  higherIsBetter: boolean,
-  notes: Record<string, unknown>,
-): ScenarioResult => ({ id, metric, unit, value, baseline, higherIsBetter, notes });
-
 const BARE = 'bare onnxruntime-web loop (same file, options and threads, argmax only)';
 const TJS = 'transformers.js generate (same dtype, same WASM threads)';
 
@@ -307,9 +281,9 @@ const chatScaling: Scenario = async (env) => {
       threads,
       cores: navigator.hardwareConcurrency,
       decodeTokens: DECODE_TOKENS,
-      rounds: 'best of 2 at 128 tokens, 1 above',
+      rounds: '3 at 128 tokens (each contender first once), 1 above',
       method:
-        'streamed answers, contenders in turn: TTFT = first token (the shortest of the rounds); decode = 1000 / median step ms over every step of the rounds (first-to-last figure in firstToLastTps)',
+        'streamed answers, contenders in turn, each round starting one later: TTFT = first token (the shortest of the rounds); decode = 1000 / median step ms of the round with the lowest median (the median over all rounds in pooledMedianStepMs, the first-to-last figure in firstToLastTps)',
     };
     env.log(`${dtype}: loading`);
     // Always three slots (Vaani, bare loop, transformers.js); one left out of a quick run stays undefined.
@@ -324,11 +298,13 @@ const chatScaling: Scenario = async (env) => {
     const lengths = dtypeContexts(dtype, contexts);
     // A first answer of the shortest length, not timed: the first run at a new size is slower (buffers grow).
     for (const contender of contenders) await contender?.run(lengths[0]!);
+    let turn = 0;
     for (const context of lengths) {
       const samples: Timing[][] = contenders.map(() => []);
       const failed: Record<string, string> = {};
       for (let round = 0; round < roundsAt(context); round++) {
-        for (const [i, contender] of contenders.entries()) {
+        for (const i of order(contenders.length, turn++)) {
+          const contender = contenders[i];
           if (!contender || failed[contender.name]) continue;
           // The previous contender's onnxruntime threads spin for a while after its last run: let them settle.
           await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
@@ -379,39 +355,31 @@ const chatScaling: Scenario = async (env) => {
           bare: b && median(b.stepsMs),
           transformersJs: t && median(t.stepsMs),
         },
+        pooledMedianStepMs: {
+          vaani: median(v.pooledStepsMs ?? v.stepsMs),
+          bare: b && median(b.pooledStepsMs ?? b.stepsMs),
+          transformersJs: t && median(t.pooledStepsMs ?? t.stepsMs),
+        },
         firstToLastTps: { vaani: spanTps(v), bare: b && spanTps(b), transformersJs: t && spanTps(t) },
         failed: failures.get(context),
       };
       const id = `chat-scaling.${dtype}`;
-      const against = (name: string, other: Timing | undefined, figure: (x: Timing) => number) =>
-        other ? { name, value: figure(other) } : null;
-      const metric = `decode speed at ${context} tokens of context`;
-      const prefill = `prefill speed, ${context}-token prompt (prompt / time to first token)`;
-      const ttft = `time to first token, ${context}-token prompt`;
-      const ttftOf = (x: Timing) => x.ttftMs;
+      /** The Vaani figure against the bare loop (`id`) and against transformers.js (`id.vs-transformers`). */
+      const both = (key: string, metric: string, unit: string, figure: (x: Timing) => number, higher: boolean) =>
+        rowsAgainst(`${id}.${key}`, metric, unit, figure(v), higher, at, [
+          { suffix: '', name: BARE, value: b && figure(b) },
+          { suffix: '.vs-transformers', name: TJS, value: t && figure(t) },
+        ]);
       rows.push(
-        row(`${id}.decode.ctx${context}`, metric, 'tokens/s', decodeTps(v), against(BARE, b, decodeTps), true, at),
-        row(
-          `${id}.decode.ctx${context}.vs-transformers`,
-          metric,
+        ...both(`decode.ctx${context}`, `decode speed at ${context} tokens of context`, 'tokens/s', decodeTps, true),
+        ...both(
+          `prefill.p${context}`,
+          `prefill speed, ${context}-token prompt (prompt / time to first token)`,
           'tokens/s',
-          decodeTps(v),
-          against(TJS, t, decodeTps),
+          prefillTps,
           true,
-          at,
         ),
-        row(`${id}.prefill.p${context}`, prefill, 'tokens/s', prefillTps(v), against(BARE, b, prefillTps), true, at),
-        row(
-          `${id}.prefill.p${context}.vs-transformers`,
-          prefill,
-          'tokens/s',
-          prefillTps(v),
-          against(TJS, t, prefillTps),
-          true,
-          at,
-        ),
-        row(`${id}.ttft.p${context}`, ttft, 'ms', v.ttftMs, against(BARE, b, ttftOf), false, at),
-        row(`${id}.ttft.p${context}.vs-transformers`, ttft, 'ms', v.ttftMs, against(TJS, t, ttftOf), false, at),
+        ...both(`ttft.p${context}`, `time to first token, ${context}-token prompt`, 'ms', (x) => x.ttftMs, false),
       );
     }
     for (const [name, ms] of Object.entries(sampledMs)) {
@@ -472,7 +440,12 @@ const chatScaling: Scenario = async (env) => {
           mib(memory['chat.worker'] ?? 0),
           { name: 'weight files + KV cache (goal ≤ 1.05×)', value: mib(weightBytes + cache) },
           false,
-          { ...notes, workersMiB: Object.fromEntries(Object.entries(memory).map(([k, v]) => [k, Math.round(mib(v))])) },
+          {
+            ...notes,
+            workersMiB: Object.fromEntries(Object.entries(memory).map(([k, v]) => [k, Math.round(mib(v))])),
+            // The same onnxruntime-web with the same file: its WASM heap once the session started and at the end.
+            bareHeapMiB: heap.loaded ? { loaded: Math.round(mib(heap.loaded)), end: Math.round(mib(heap.peak)) } : null,
+          },
         ),
       );
     }

@@ -3,7 +3,8 @@ import { wasmThreads } from '../../src/backends/ort';
 import { createVaani } from '../../src/index';
 import type { ChatTransformers } from '../support/chat-transformers.worker';
 import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
-import type { BenchEnv, Scenario, ScenarioResult } from '../types';
+import { row } from '../support/rows';
+import type { BenchEnv, Scenario } from '../types';
 
 /** bench/prepare/chat.ts writes the model (Qwen2.5-0.5B layer sizes, 2 layers, fp32) and this pointer to it. */
 const POINTER = '/test/.fixtures/bench-chat.json';
@@ -168,16 +169,6 @@ async function interleave(contenders: Contender[], env: BenchEnv, rounds = ROUND
     decodeTps: median(runs.map((r) => r.decodeTps)),
   }));
 }
-
-const row = (
-  id: string,
-  metric: string,
-  unit: string,
-  value: number,
-  baseline: { name: string; value: number } | null,
-  higherIsBetter: boolean,
-  notes: Record<string, unknown>,
-): ScenarioResult => ({ id, metric, unit, value, baseline, higherIsBetter, notes });
 
 const BARE = 'bare onnxruntime-web loop (same files, options and threads, argmax only)';
 const TJS = 'transformers.js generate (its own onnxruntime-web 1.31-dev; its default threads)';

@@ -1,7 +1,8 @@
 /**
  * The floor for the chat bench: onnxruntime-web driven directly on the same model files and
- * session options as the chat engine — KV cache fed back, argmax only, no tokenizer, no sampling.
- * Messages: { load: BareLoad } → { loaded: true }; { run: BareRun } → { prefillMs, decodeMs }.
+ * session options as the chat engine — prompts in the same 512-token chunks, KV cache fed back,
+ * argmax only, no tokenizer, no sampling.
+ * Messages: { load: BareLoad } → { loaded: true, heapBytes }; { run: BareRun } → BareTiming.
  */
 import * as ort from 'onnxruntime-web/wasm';
 
@@ -22,7 +23,15 @@ export interface BareTiming {
   decodeMs: number;
   /** Each decode step's time. */
   stepsMs: number[];
+  /** The WASM heap's size after the run. */
+  heapBytes: number;
 }
+
+/**
+ * Prompt tokens per prefill run, as the chat engine runs them (PREFILL_CHUNK in src/models/llm/decoder.ts):
+ * one run of a 4,096-token prompt ran out of WASM memory (`std::bad_alloc`).
+ */
+const PREFILL_CHUNK = 512;
 
 const bytes = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
 
@@ -33,6 +42,20 @@ function argmax(data: Float32Array, from: number): number {
 }
 
 let session: ort.InferenceSession;
+
+/**
+ * onnxruntime-web's WASM heap (the threaded build creates it in JS as a shared WebAssembly.Memory):
+ * kept to report its size, which only grows, after the session starts and after each run.
+ */
+let heap: WebAssembly.Memory | undefined;
+WebAssembly.Memory = new Proxy(WebAssembly.Memory, {
+  construct(target, args: [WebAssembly.MemoryDescriptor]) {
+    const memory = Reflect.construct(target, args) as WebAssembly.Memory;
+    if (args[0].shared && args[0].maximum) heap = memory;
+    return memory;
+  },
+});
+const heapBytes = () => heap?.buffer.byteLength ?? 0;
 
 async function load(request: BareLoad): Promise<void> {
   ort.env.wasm.numThreads = request.threads;
@@ -83,7 +106,10 @@ async function run(request: BareRun): Promise<BareTiming> {
   );
   const prompt = Array.from({ length: request.promptTokens }, (_, i) => 100 + ((i * 37) % 1000));
   let start = performance.now();
-  let { token, cache } = await step(prompt, 0, empty);
+  let token = 0;
+  let cache: Record<string, ort.Tensor> = empty;
+  for (let at = 0; at < prompt.length; at += PREFILL_CHUNK)
+    ({ token, cache } = await step(prompt.slice(at, at + PREFILL_CHUNK), at, cache));
   const prefillMs = performance.now() - start;
   start = performance.now();
   const stepsMs: number[] = [];
@@ -92,14 +118,14 @@ async function run(request: BareRun): Promise<BareTiming> {
     ({ token, cache } = await step([token], prompt.length + i - 1, cache));
     stepsMs.push(performance.now() - at);
   }
-  return { prefillMs, decodeMs: performance.now() - start, stepsMs };
+  return { prefillMs, decodeMs: performance.now() - start, stepsMs, heapBytes: heapBytes() };
 }
 
 self.onmessage = async ({ data }: MessageEvent<{ load?: BareLoad; run?: BareRun }>) => {
   try {
     if (data.load) {
       await load(data.load);
-      self.postMessage({ loaded: true });
+      self.postMessage({ loaded: true, heapBytes: heapBytes() });
     } else if (data.run) self.postMessage(await run(data.run));
   } catch (error) {
     self.postMessage({ error: error instanceof Error ? error.message : String(error) });
