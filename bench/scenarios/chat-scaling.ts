@@ -202,7 +202,13 @@ async function transformersJs(base: string, dtype: Dtype, threads: number, overh
   return {
     name: 'transformers.js',
     worker: 'chat-transformers.worker',
-    run: (promptTokens) => remote.timed(message(promptTokens, overhead), DECODE_TOKENS),
+    async run(promptTokens) {
+      const timing = await remote.timed(message(promptTokens, overhead), DECODE_TOKENS);
+      // min_new_tokens holds it to every token; a shorter answer would make its steps incomparable.
+      if (timing.generated !== DECODE_TOKENS)
+        throw new Error(`transformers.js: ${timing.generated} tokens for ${DECODE_TOKENS} asked`);
+      return timing;
+    },
     dispose: async () => worker.terminate(),
   };
 }
