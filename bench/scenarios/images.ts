@@ -1,4 +1,3 @@
-import * as Comlink from 'comlink';
 import { wasmThreads } from '../../src/backends/ort';
 import { SeededNoise } from '../../src/models/diffusion/noise';
 import { toRgba, type GeneratedImage } from '../../src/models/diffusion/pipeline';
@@ -7,17 +6,16 @@ import { sampler } from '../../src/models/diffusion/scheduler';
 import { createVaani } from '../../src/index';
 import { encodeImage } from '../../src/workers/images/pixels';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';
-import type { DiffusionStageApi } from '../support/diffusion-stage.worker';
 
 /** bench/prepare/images.ts writes these (served by the bench server). */
-const MODELS = '/test/.fixtures/diffusion/';
+export const MODELS = '/test/.fixtures/diffusion/';
 
 /**
  * The two fixtures: the tiny one (64×64 images, 8×8 latents; the runtime's fixed costs dominate)
  * and the same layout at 512×512 (64×64 latents, BENCH_512_DIMS: a UNet step of tenths of a
  * second on two cores), each with an LCMScheduler copy (`…-lcm`).
  */
-interface Fixture {
+export interface Fixture {
   /** Row id prefix. */
   id: string;
   name: string;
@@ -25,7 +23,7 @@ interface Fixture {
   side: number;
   rounds: number;
 }
-const FIXTURES: Fixture[] = [
+export const FIXTURES: Fixture[] = [
   { id: 'images.tiny', name: 'tiny', side: 64, rounds: 15 },
   { id: 'images.512', name: 'bench-512', side: 512, rounds: 7 },
 ];
@@ -66,7 +64,7 @@ const GRAPHS = ['text_encoder', 'unet', 'vae_decoder', 'upscaler'];
 type Vaani = ReturnType<typeof createVaani>;
 
 /** A WASM Vaani on one of the fixtures (its own engine: not shared with other contenders). */
-const vaaniOn = (name: string, sessions: 'resident' | 'stagewise' = 'resident') =>
+export const vaaniOn = (name: string, sessions: 'resident' | 'stagewise' = 'resident') =>
   createVaani({
     backend: 'wasm',
     share: false,
@@ -77,7 +75,7 @@ const vaaniOn = (name: string, sessions: 'resident' | 'stagewise' = 'resident') 
  * One image through /v1/images/generations (worker, graphs, PNG encoding, base64 and JSON
  * included); `steps` (the route's extension) when given, else the scheduler's own.
  */
-function vaani(ai: Vaani, quality: 'standard' | 'hd', steps?: number): Contender {
+export function vaani(ai: Vaani, quality: 'standard' | 'hd', steps?: number): Contender {
   return {
     async run() {
       const start = performance.now();
@@ -86,13 +84,18 @@ function vaani(ai: Vaani, quality: 'standard' | 'hd', steps?: number): Contender
         headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
         body: JSON.stringify({ prompt: 'a Warli village dance', seed: 1, quality, steps }),
       });
+      const answered = performance.now();
       const json = await response.json();
       const ms = performance.now() - start;
       if (!response.ok) throw new Error(`vaani: ${json.error.message}`);
       const stages = serverTiming(response.headers.get('server-timing'));
       const graphs = GRAPHS.reduce((sum, stage) => sum + (stages[stage] ?? 0), 0);
-      // Outside the worker's graphs and encoder: worker round trip, tokenizer, sampler math, base64, JSON.
-      return { ms, parts: { ...stages, graphs, outside: ms - graphs - (stages.encode ?? 0) } };
+      const read = ms - (answered - start);
+      // Outside the worker's graphs and encoder: worker round trip, tokenizer, sampler math, base64, JSON;
+      // split into the worker's own rest, the page's route and hops, and reading the JSON answer.
+      const outside = ms - graphs - (stages.encode ?? 0);
+      const inWorker = (stages.worker ?? 0) - graphs - (stages.encode ?? 0);
+      return { ms, parts: { ...stages, graphs, outside, inWorker, page: ms - (stages.worker ?? 0) - read, read } };
     },
     dispose: () => {},
   };
@@ -225,53 +228,6 @@ async function interleave(contenders: Contender[], rounds: number): Promise<Run[
   });
 }
 
-type MemoryApi = {
-  measureUserAgentSpecificMemory?(): Promise<{
-    breakdown: { bytes: number; attribution: { url: string; scope: string }[] }[];
-  }>;
-};
-
-/** MiB attributed to the workers whose URL contains `part` (WASM heaps only grow: ≈ their peak). */
-async function workerMiB(part: string): Promise<number | undefined> {
-  const measure = (performance as MemoryApi).measureUserAgentSpecificMemory;
-  if (!measure || !crossOriginIsolated) return undefined;
-  (globalThis as { gc?: () => void }).gc?.();
-  const result = await measure.call(performance);
-  let bytes = 0;
-  for (const entry of result.breakdown) {
-    const mine = entry.attribution.filter((where) => where.url.includes(part)).length;
-    bytes += (entry.bytes * mine) / Math.max(1, entry.attribution.length);
-  }
-  return bytes / 2 ** 20;
-}
-
-/** Each stage alone in a fresh worker: created, run once at the fixture's size, measured. */
-async function stagePeakMiB(fixture: Fixture, stage: string): Promise<number | undefined> {
-  const worker = new Worker(new URL('../support/diffusion-stage.worker.ts', import.meta.url), { type: 'module' });
-  try {
-    await Comlink.wrap<DiffusionStageApi>(worker).run(
-      new URL(`${MODELS}${fixture.name}/`, location.href).href,
-      stage,
-      wasmThreads(),
-      fixture.side,
-    );
-    return await workerMiB('diffusion-stage');
-  } finally {
-    worker.terminate();
-  }
-}
-
-/** The images worker's memory after one HD image (every stage run), sessions kept or stage by stage. */
-async function pipelineMiB(name: string, sessions: 'resident' | 'stagewise'): Promise<number | undefined> {
-  const ai = vaaniOn(name, sessions);
-  try {
-    await vaani(ai, 'hd').run();
-    return await workerMiB('images.worker');
-  } finally {
-    ai.dispose();
-  }
-}
-
 const BARE =
   'bare onnxruntime-web loop over the same graphs on the page, ending in the same PNG encoder function (browser encoder)';
 
@@ -286,8 +242,7 @@ const BARE =
  * image at 8 steps − at 1 step, back to back) / 7 (the route's `steps` extension; the loop's own
  * step count), so the fixed costs of an image (prompt, VAE, encoding, round trips) are not spread
  * over its steps; and the same through `ai.images`, whose progress event per step crosses from
- * the worker to the page. Then peak memory per stage (each graph alone in a fresh worker) and the
- * whole pipeline kept vs stage by stage. Random weights: these measure the runtime against a bare
+ * the worker to the page (peak memory is images-memory.ts). Random weights: these measure the runtime against a bare
  * loop at a real latent size, not a real model's speed.
  */
 const images: Scenario = async (bench: BenchEnv) => {
@@ -385,30 +340,25 @@ const images: Scenario = async (bench: BenchEnv) => {
         v!.parts.outside! / 1000,
         null,
       );
-    }
-    for (const stage of ['text_encoder', 'unet', 'vae_decoder', 'vae_encoder', 'upscaler']) {
-      bench.log(`memory: ${stage} alone at ${px} …`);
-      const mib = await stagePeakMiB(fixture, stage);
-      if (mib !== undefined)
+      for (const [part, what] of [
+        [
+          'inWorker',
+          'in the worker outside its graphs and encoder (model lookup, tokenizer, noise, sampler math, feeds)',
+        ],
+        [
+          'page',
+          'on the page and between page and worker (routing, body parsing, the two hops, base64 and JSON of the answer)',
+        ],
+        ['read', "reading the route's JSON answer (response.json())"],
+      ] as const)
         row(
-          `${fixture.id}.memory.${stage}`,
-          `peak MiB of a worker running ${stage} alone at ${px} (session + one run; ONNX Runtime's WASM heap included)`,
-          'MiB',
-          mib,
+          `${id}.outside.${part === 'inWorker' ? 'worker' : part}.s-per-image`,
+          `s per ${hd ? 'HD ' : ''}${px} image through the route ${what}`,
+          's',
+          v!.parts[part]! / 1000,
           null,
         );
     }
-    bench.log(`memory: whole pipeline at ${px}, kept vs stage by stage …`);
-    const resident = await pipelineMiB(fixture.name, 'resident');
-    const stagewise = await pipelineMiB(fixture.name, 'stagewise');
-    if (resident !== undefined && stagewise !== undefined)
-      row(
-        `${fixture.id}.memory.stagewise`,
-        `images worker's MiB after an HD ${px} image, sessions made and released stage by stage`,
-        'MiB',
-        stagewise,
-        { name: 'every session kept (resident)', value: resident },
-      );
   }
   return rows;
 };

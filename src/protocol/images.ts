@@ -49,7 +49,8 @@ export interface GeneratedImages {
   /**
    * Milliseconds in the worker per stage over the request's images: the graphs (text_encoder,
    * unet, vae_decoder, vae_encoder, upscaler), session creation (`sessions`, stage by stage only),
-   * and the browser's image encoder (`encode`; `preview` for streamed partial images).
+   * the browser's image encoder (`encode`; `preview` for streamed partial images), and the whole
+   * call in the worker (`worker`: the rest of the page's time is the round trip and the route).
    */
   timings: Partial<Record<string, number>>;
 }

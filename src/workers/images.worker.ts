@@ -36,8 +36,13 @@ function modelSize(started: StartedDiffusion, job: ImagesJob) {
   return { width, height, scale };
 }
 
-/** Runs `make` for each of the job's n images (seed + i), with progress, and encodes the results. */
+/**
+ * Runs `make` for each of the job's n images (seed + i), with progress, and encodes the results;
+ * `timings.worker` is the whole call in the worker from `since` (what the page's time adds to it is
+ * the round trip and the route's own work).
+ */
 async function each(
+  since: number,
   job: ImagesJob,
   started: StartedDiffusion,
   events: Events | undefined,
@@ -81,6 +86,7 @@ async function each(
   } finally {
     if (context.location !== 'cpu') context.dispose();
   }
+  timings.worker = performance.now() - since;
   const result = {
     images,
     width: width * scale,
@@ -97,9 +103,10 @@ async function each(
 
 const api = {
   async generate(job: ImagesJob, events?: Events): Promise<GeneratedImages> {
+    const since = performance.now();
     const token = cancelToken();
     const started = await load(job);
-    return each(job, started, events, (seed, onStep, timings, context) =>
+    return each(since, job, started, events, (seed, onStep, timings, context) =>
       started.pipeline.generate({
         context,
         prompt: job.params.prompt,
@@ -113,13 +120,14 @@ const api = {
   },
 
   async edit(job: ImagesJob<EditParams>, events?: Events): Promise<GeneratedImages> {
+    const since = performance.now();
     const token = cancelToken();
     const started = await load(job);
     const { width, height } = modelSize(started, job);
     const image = await decodeImage(job.params.image, 'image', width, height);
     const mask = job.params.mask && (await decodeImage(job.params.mask, 'mask', width, height, image.source));
     const keep = mask && Uint8Array.from({ length: width * height }, (_, p) => (mask.rgba[p * 4 + 3] === 0 ? 0 : 1));
-    return each(job, started, events, (seed, onStep, timings, context) =>
+    return each(since, job, started, events, (seed, onStep, timings, context) =>
       started.pipeline.edit({
         context,
         prompt: job.params.prompt,

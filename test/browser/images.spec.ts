@@ -93,7 +93,7 @@ test('openai SDK images.generate (default retries): Warli preset, two seeded PNG
   expect(got.bad[2]!.error).toMatchObject({ param: 'style' });
 });
 
-test("sessions made and released stage by stage (image.sessions 'stagewise', for short memory) give the same PNG as kept ones; Server-Timing splits the graphs from the PNG encoder", async ({
+test("sessions made and released stage by stage (image.sessions 'stagewise', for short memory) give the same PNG as kept ones; Server-Timing splits the graphs from the PNG encoder and the whole worker call", async ({
   page,
 }) => {
   const errors = await openImages(page);
@@ -118,7 +118,15 @@ test("sessions made and released stage by stage (image.sessions 'stagewise', for
   expect(got.stagewise.b64).toBe(got.resident.b64);
   const names = (timing: string) => timing.split(', ').map((entry) => entry.split(';')[0]);
   for (const { timing } of [got.resident, got.stagewise])
-    expect(names(timing)).toEqual(['text_encoder', 'unet', 'vae_decoder', 'upscaler', 'encode', 'sessions']);
+    expect(names(timing)).toEqual(['text_encoder', 'unet', 'vae_decoder', 'upscaler', 'encode', 'worker', 'sessions']);
+  // worker is the whole call in the worker: at least its graphs, encoder and session creation.
+  for (const { timing } of [got.resident, got.stagewise]) {
+    const dur = Object.fromEntries(
+      [...timing.matchAll(/(\w+)(?:;desc="\w+")?;dur=([\d.]+)/g)].map((m) => [m[1]!, Number(m[2])]),
+    );
+    const parts = ['text_encoder', 'unet', 'vae_decoder', 'upscaler', 'encode', 'sessions'];
+    expect(dur.worker).toBeGreaterThanOrEqual(parts.reduce((sum, name) => sum + (dur[name] ?? 0), 0) - 0.05);
+  }
   expect(got.resident.timing).toMatch(/sessions;desc="resident"$/);
   // Stage by stage, each request creates its sessions (their time is the sessions entry's dur).
   expect(got.stagewise.timing).toMatch(/sessions;desc="stagewise";dur=[\d.]+$/);
