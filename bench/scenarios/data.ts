@@ -1,6 +1,7 @@
 import { wasmThreads } from '../../src/backends/ort';
 import { createVaani } from '../../src/index';
 import { makePdf } from '../../test/support/pdf';
+import { row } from '../support/rows';
 import type { Scenario, ScenarioResult } from '../types';
 
 /** bench/prepare/data.ts writes the models and this pointer. */
@@ -15,16 +16,6 @@ const WORDS =
 
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
-
-const row = (
-  id: string,
-  metric: string,
-  unit: string,
-  value: number,
-  higherIsBetter: boolean,
-  notes: Record<string, unknown>,
-  baseline: ScenarioResult['baseline'] = null,
-): ScenarioResult => ({ id, metric, unit, value, baseline, higherIsBetter, notes });
 
 function sentence(i: number): string {
   const pick = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
@@ -125,7 +116,15 @@ const data: Scenario = async (env) => {
   env.log(`ingested ${PAGES} pages, ${chunks} chunks in ${seconds.toFixed(1)} s`);
   const ingestNotes = { ...notes, pages: PAGES, chunks, seconds, chunking: 'auto (model window)' };
   rows.push(
-    row('data.ingest.pages', 'PDF ingest (parse, chunk, embed, store)', 'pages/s', PAGES / seconds, true, ingestNotes),
+    row(
+      'data.ingest.pages',
+      'PDF ingest (parse, chunk, embed, store)',
+      'pages/s',
+      PAGES / seconds,
+      null,
+      true,
+      ingestNotes,
+    ),
   );
   rows.push(
     row(
@@ -133,6 +132,7 @@ const data: Scenario = async (env) => {
       'PDF ingest (parse, chunk, embed, store)',
       'chunks/s',
       chunks / seconds,
+      null,
       true,
       ingestNotes,
     ),
@@ -191,10 +191,26 @@ const data: Scenario = async (env) => {
       includes: 'query embedding + hybrid ranking + route',
     };
     rows.push(
-      row(`data.search.${size}.p50`, `search at ${size} chunks, p50`, 'ms', percentile(times, 50), false, searchNotes),
+      row(
+        `data.search.${size}.p50`,
+        `search at ${size} chunks, p50`,
+        'ms',
+        percentile(times, 50),
+        null,
+        false,
+        searchNotes,
+      ),
     );
     rows.push(
-      row(`data.search.${size}.p95`, `search at ${size} chunks, p95`, 'ms', percentile(times, 95), false, searchNotes),
+      row(
+        `data.search.${size}.p95`,
+        `search at ${size} chunks, p95`,
+        'ms',
+        percentile(times, 95),
+        null,
+        false,
+        searchNotes,
+      ),
     );
   }
 
@@ -237,10 +253,15 @@ const data: Scenario = async (env) => {
     rounds: TTFT_ROUNDS,
   };
   rows.push(
-    row('data.query.ttft', 'time to first token, grounded answer', 'ms', percentile(g, 50), false, ttftNotes, {
-      name: 'plain chat answer to the same question',
-      value: percentile(p, 50),
-    }),
+    row(
+      'data.query.ttft',
+      'time to first token, grounded answer',
+      'ms',
+      percentile(g, 50),
+      { name: 'plain chat answer to the same question', value: percentile(p, 50) },
+      false,
+      ttftNotes,
+    ),
   );
   searcher.dispose();
   await new Promise<void>((resolve) => {
