@@ -1,18 +1,8 @@
-import * as ortNode from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import type { Ort } from '../../../../src/backends/ort';
 import { loadDiffusion } from '../../../../src/models/diffusion/load';
 import { ensureBench512Diffusion } from '../../../fixtures/diffusion/ensure';
 import { directoryLoader } from '../encoder/support';
-
-/** onnxruntime-node behind the web runtime's interface (its CPU provider stands in for 'wasm'). */
-const ort = {
-  ...ortNode,
-  InferenceSession: {
-    create: (graph: Uint8Array, options: object) =>
-      ortNode.InferenceSession.create(graph, { ...options, executionProviders: ['cpu'] }),
-  },
-} as unknown as Ort;
+import { ort } from './node-ort';
 
 describe("the bench's 512×512 diffusers export", () => {
   it('has 64×64×4 latents, so the runtime makes 512×512 images from it, and its VAE decodes to 512×512 pixels', async () => {

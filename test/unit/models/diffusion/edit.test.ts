@@ -1,17 +1,8 @@
-import * as ortNode from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import type { Ort } from '../../../../src/backends/ort';
 import { loadDiffusion } from '../../../../src/models/diffusion/load';
 import { ensureTinyDiffusion } from '../../../fixtures/diffusion/ensure';
 import { directoryLoader, maxAbsDiff } from '../encoder/support';
-
-const ort = {
-  ...ortNode,
-  InferenceSession: {
-    create: (graph: Uint8Array, options: object) =>
-      ortNode.InferenceSession.create(graph, { ...options, executionProviders: ['cpu'] }),
-  },
-} as unknown as Ort;
+import { ort } from './node-ort';
 
 /** A 64×64 gradient to edit. */
 const picture = () => {

@@ -1,22 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import * as ortNode from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Ort } from '../../../../src/backends/ort';
 import { loadDiffusion } from '../../../../src/models/diffusion/load';
 import { diffusionFiles, EULER_TURBO } from '../../../fixtures/diffusion/files';
 import { ensureTinyDiffusion } from '../../../fixtures/diffusion/ensure';
 import { directoryLoader, maxAbsDiff } from '../encoder/support';
 import { referenceImage } from '../../../fixtures/diffusion/reference';
 import type { FileLoader } from '../../../../src/store';
+import { ort } from './node-ort';
 
-/** onnxruntime-node behind the web runtime's interface (its CPU provider stands in for 'wasm'). */
-const ort = {
-  ...ortNode,
-  InferenceSession: {
-    create: (graph: Uint8Array, options: object) =>
-      ortNode.InferenceSession.create(graph, { ...options, executionProviders: ['cpu'] }),
-  },
-} as unknown as Ort;
 const prompt = 'A Warli painting of a village dance';
 
 /** The fixture directory with another scheduler_config.json. */
