@@ -23,9 +23,11 @@ export interface ModelSource {
   /**
    * Image models: `sessions` 'resident' keeps every stage's session loaded; 'stagewise' creates each
    * stage's session when a request reaches it and releases it after (one graph in memory at a time,
-   * for when memory is short); 'auto' (default) keeps them while the graphs fit.
+   * for when memory is short); 'auto' (default) keeps them while the graphs fit. `upscaleMemory`:
+   * bytes HD's upscaler may take in one pass (default 256 MiB, estimated from its config.json): an
+   * image within it is upscaled in one pass, a larger one in tiles that fit.
    */
-  image?: { sessions?: 'auto' | 'resident' | 'stagewise' };
+  image?: { sessions?: 'auto' | 'resident' | 'stagewise'; upscaleMemory?: number };
 }
 
 /** Per-model embedding settings; `truncatable` lets `dimensions` shorten vectors (Matryoshka-trained models only). */

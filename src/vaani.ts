@@ -42,6 +42,7 @@ export function createVaaniWith(
     responses: new ResponseStore(),
     tools,
     self: async (path, init) => app.fetch(new Request(`${baseURL}${path}`, init)),
+    deliveries: new Map(),
   };
   const app = createApp(ctx, base.pathname, options.auth ?? 'required');
 
@@ -74,7 +75,7 @@ export function createVaaniWith(
     memory: memoryClient(vaaniFetch, baseURL),
     tools,
     data: dataClient(vaaniFetch, baseURL),
-    images: imagesClient(vaaniFetch, baseURL),
+    images: imagesClient(vaaniFetch, baseURL, ctx.deliveries),
     install() {
       if (installed) return;
       installed = globalThis.fetch;

@@ -101,21 +101,27 @@ export function vaani(ai: Vaani, quality: 'standard' | 'hd', steps?: number): Co
   };
 }
 
-/** One image through `ai.images.generate` (the route's event stream, a progress event per step, a Blob). */
-function vaaniProgress(ai: Vaani, steps: number): Contender {
+/**
+ * One image through `ai.images.generate`: the route's event stream with a progress event per step,
+ * and the PNG handed over in the page as a Blob (no base64); `steps` absent: the scheduler's own.
+ */
+function vaaniBlob(ai: Vaani, quality: 'standard' | 'hd', steps?: number): Contender {
   return {
     async run() {
       let events = 0;
       const count = () => events++;
       ai.images.addEventListener('progress', count);
       const start = performance.now();
+      let png: Blob;
       try {
-        await ai.images.generate('a Warli village dance', { seed: 1, steps });
+        [png] = (await ai.images.generate('a Warli village dance', { seed: 1, steps, quality })).images as [Blob];
       } finally {
         ai.images.removeEventListener('progress', count);
       }
-      if (events !== steps) throw new Error(`ai.images: ${events} progress events for ${steps} steps`);
-      return { ms: performance.now() - start, parts: {} };
+      const ms = performance.now() - start;
+      if (steps && events !== steps) throw new Error(`ai.images: ${events} progress events for ${steps} steps`);
+      if (png.type !== 'image/png' || png.size < 100) throw new Error(`ai.images: a ${png.type} of ${png.size} bytes`);
+      return { ms, parts: {} };
     },
     dispose: () => {},
   };
@@ -144,7 +150,7 @@ function unitRgba(data: Float32Array, width: number, height: number): GeneratedI
  * The same graphs driven by a bare onnxruntime-web loop on the page, ending as the route does in a
  * PNG from the browser's encoder: like with like (no worker, no tokenizer, no HTTP shape).
  */
-async function bare(
+export async function bare(
   name: string,
   side: number,
   hd: boolean,
@@ -207,7 +213,7 @@ async function bare(
  * every other round runs in reverse order (as timePaired's alternate), so no contender always
  * follows the same one.
  */
-async function interleave(contenders: Contender[], rounds: number): Promise<Run[]> {
+export async function interleave(contenders: Contender[], rounds: number): Promise<Run[]> {
   const runs: Run[][] = contenders.map(() => []);
   for (const contender of contenders) await contender.run();
   for (let round = 0; round < rounds; round++) {
@@ -270,7 +276,7 @@ const images: Scenario = async (bench: BenchEnv) => {
       const ai = vaaniOn(name);
       const loop = await bare(name, side, hd);
       const quality = hd ? 'hd' : 'standard';
-      const contenders = [vaani(ai, quality), loop.contender(steps)];
+      const contenders = [vaani(ai, quality), loop.contender(steps), vaaniBlob(ai, quality)];
       // LCM: also 1 and MAX_STEPS steps on both sides (and through ai.images' progress path) for the marginal step.
       if (steps > 1)
         contenders.push(
@@ -278,19 +284,26 @@ const images: Scenario = async (bench: BenchEnv) => {
           vaani(ai, quality, MAX_STEPS),
           loop.contender(1),
           loop.contender(MAX_STEPS),
-          vaaniProgress(ai, 1),
-          vaaniProgress(ai, MAX_STEPS),
+          vaaniBlob(ai, quality, 1),
+          vaaniBlob(ai, quality, MAX_STEPS),
         );
-      const [v, b, v1, vN, b1, bN, p1, pN] = (await interleave(contenders, fixture.rounds)) as Run[];
+      const [v, b, blob, v1, vN, b1, bN, p1, pN] = (await interleave(contenders, fixture.rounds)) as Run[];
       ai.dispose();
       await loop.dispose();
       bench.log(
-        `${id}: ${v!.ms.toFixed(2)} ms (${JSON.stringify(v!.parts)}) vs ${b!.ms.toFixed(2)} ms (${JSON.stringify(b!.parts)})`,
+        `${id}: ${v!.ms.toFixed(2)} ms (${JSON.stringify(v!.parts)}) vs ${b!.ms.toFixed(2)} ms (${JSON.stringify(b!.parts)}); ai.images ${blob!.ms.toFixed(2)} ms`,
       );
       row(`${id}.s-per-image`, `s per ${metric}, PNG answer (whole image)`, 's', v!.ms / 1000, {
         name: BARE,
         value: b!.ms / 1000,
       });
+      row(
+        `${id}.blob.s-per-image`,
+        `s per ${metric} through ai.images.generate (a Blob handed over in the page: no base64, no JSON; the route's event stream with a progress event per step)`,
+        's',
+        blob!.ms / 1000,
+        { name: BARE, value: b!.ms / 1000 },
+      );
       if (v1 && vN && b1 && bN && p1 && pN) {
         const [ours, theirs, progress] = [
           marginal(v1, vN, MAX_STEPS),

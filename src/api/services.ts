@@ -17,6 +17,12 @@ export interface Services {
   tools: ToolRegistry;
   /** Calls one of this service's own routes (`path` under /v1), as the built-in agent tools do. */
   self(path: string, init: RequestInit): Promise<Response>;
+  /**
+   * `ai.images`' in-page handover: a streamed images request carrying `x-vaani-deliver: <id>` that
+   * runs locally hands its encoded images to the receiver under that id instead of base64 in its
+   * completed events (see api/images/stream.ts).
+   */
+  deliveries?: Map<string, (images: Uint8Array[]) => void>;
 }
 
 /** A validated request, ready to run locally or to forward as it came. */

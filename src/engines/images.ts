@@ -12,7 +12,11 @@ export const LOCAL_IMAGE_MODELS = ['image-v1'] as const;
 
 function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }, hosts: EngineHosts) {
   const source = modelSource(modelId, options.models);
-  const job = { ...modelJob(modelId, options, source), sessions: source.image?.sessions };
+  const job = {
+    ...modelJob(modelId, options, source),
+    sessions: source.image?.sessions,
+    upscaleMemory: source.image?.upscaleMemory,
+  };
   const host = hosts.host<ImagesWorkerApi>(
     {
       create: () =>

@@ -1,3 +1,4 @@
+import { DELIVER_HEADER } from '../protocol/images';
 import { RouteError } from '../runtime/route-error';
 
 /** An error answer of the images routes, raised by `ai.images` (status, code and param as in the body). */
@@ -68,8 +69,17 @@ const STATUS: Record<string, number> = {
 
 const blob = (b64: string, type: string) => new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], { type });
 
-export function imagesClient(fetcher: typeof fetch, baseURL: string): ImagesClient {
+/**
+ * `deliveries`: this page's handover (Services.deliveries): a request answered locally gives its
+ * images to the receiver registered for it, not as base64 in the stream (a remote's still do).
+ */
+export function imagesClient(
+  fetcher: typeof fetch,
+  baseURL: string,
+  deliveries?: Map<string, (images: Uint8Array[]) => void>,
+): ImagesClient {
   const events = new EventTarget();
+  let calls = 0;
 
   /** Posts one streamed request with progress, turns its events into `progress` events and Blobs. */
   async function run(
@@ -79,12 +89,37 @@ export function imagesClient(fetcher: typeof fetch, baseURL: string): ImagesClie
     options: ImageOptions,
   ): Promise<ImagesResult> {
     const form = body instanceof FormData;
-    const response = await fetcher(`${baseURL}${path}`, {
-      method: 'POST',
-      signal: options.signal,
-      headers: { authorization: 'Bearer local', ...(form ? {} : { 'content-type': 'application/json' }) },
-      body: form ? body : JSON.stringify(body),
-    });
+    const id = String(++calls);
+    let delivered: Uint8Array[] = [];
+    deliveries?.set(id, (images) => (delivered = images));
+    try {
+      return await answer(
+        await fetcher(`${baseURL}${path}`, {
+          method: 'POST',
+          signal: options.signal,
+          headers: {
+            authorization: 'Bearer local',
+            ...(deliveries ? { [DELIVER_HEADER]: id } : {}),
+            ...(form ? {} : { 'content-type': 'application/json' }),
+          },
+          body: form ? body : JSON.stringify(body),
+        }),
+        kind,
+        options,
+        (index) => delivered[index]!,
+      );
+    } finally {
+      deliveries?.delete(id);
+    }
+  }
+
+  /** Reads the route's event stream: progress events re-dispatched, completed images as Blobs. */
+  async function answer(
+    response: Response,
+    kind: ImagesProgress['kind'],
+    options: ImageOptions,
+    handed: (index: number) => Uint8Array,
+  ): Promise<ImagesResult> {
     if (!response.ok) {
       const error = ((await response.json().catch(() => ({}))) as { error?: Record<string, string> }).error ?? {};
       throw new ImagesError(
@@ -122,7 +157,12 @@ export function imagesClient(fetcher: typeof fetch, baseURL: string): ImagesClie
           const detail: ImagesProgress = { kind, image: event.image_index, step: event.step, steps: event.steps };
           events.dispatchEvent(new CustomEvent('progress', { detail }));
         } else if (event.type === `${prefix}.completed`) {
-          images.push(blob(event.b64_json, type));
+          // Handed over in the page (image_index), or base64 from a remote.
+          images.push(
+            event.b64_json === undefined
+              ? new Blob([handed(event.image_index) as Uint8Array<ArrayBuffer>], { type })
+              : blob(event.b64_json, type),
+          );
           size = event.size;
         }
       }

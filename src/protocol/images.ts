@@ -1,6 +1,12 @@
 import type { ModelJob } from './jobs';
 /** The image types shared by the images routes and the images engine. */
 
+/**
+ * The header by which `ai.images` asks for its images handed over in the page (Services.deliveries),
+ * not as base64 in the route's stream; never sent to a remote.
+ */
+export const DELIVER_HEADER = 'x-vaani-deliver';
+
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 
 export interface ImageParams {
@@ -72,4 +78,6 @@ export interface ImagesJob<P extends ImageParams = ImageParams> extends ModelJob
   params: P;
   /** How the worker holds the sessions (the model source's `image.sessions`; default 'auto'). */
   sessions?: 'auto' | 'resident' | 'stagewise';
+  /** Bytes the upscaler may take in one pass (the model source's `image.upscaleMemory`). */
+  upscaleMemory?: number;
 }

@@ -1,4 +1,5 @@
 import { EngineError } from '../protocol/errors';
+import { DELIVER_HEADER } from '../protocol/images';
 
 export interface RemoteOptions {
   baseURL: string;
@@ -10,6 +11,8 @@ export interface RemoteOptions {
 }
 
 const HOP_BY_HOP = ['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding'];
+/** Headers that only mean something inside the page (ai.images' handover), never sent on. */
+const IN_PAGE = [DELIVER_HEADER];
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -47,7 +50,7 @@ export class Remote {
     streaming: boolean,
   ): Promise<Response> {
     const headers = new Headers(request.headers);
-    for (const name of HOP_BY_HOP) headers.delete(name);
+    for (const name of [...HOP_BY_HOP, ...IN_PAGE]) headers.delete(name);
     if (this.options.apiKey) headers.set('authorization', `Bearer ${this.options.apiKey}`);
     const init: RequestInit = {
       method: request.method,

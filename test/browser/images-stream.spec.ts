@@ -54,7 +54,17 @@ test('ai.images: a progress event after every step of every image (generate and 
     };
     const progress: { kind: string; image: number; step: number; steps: number }[] = [];
     ai.images.addEventListener('progress', (event) => progress.push((event as CustomEvent).detail));
+    // Answered in the page, the images are handed over as bytes: no base64 written or read on the way.
+    const proto = Uint8Array.prototype as Uint8Array & { toBase64?: () => string };
+    const [toBase64, atob] = [proto.toBase64, window.atob];
+    let base64Calls = 0;
+    proto.toBase64 = function (this: Uint8Array) {
+      base64Calls++;
+      return toBase64!.call(this);
+    };
+    window.atob = (data: string) => (base64Calls++, atob(data));
     const made = await ai.images.generate('a Madhubani fish', { seed: 3, n: 2 });
+    [proto.toBase64, window.atob] = [toBase64, atob];
     const generated = progress.splice(0);
     const plain = await client.images.generate({
       model: 'image-v1',
@@ -74,6 +84,7 @@ test('ai.images: a progress event after every step of every image (generate and 
     ai.dispose();
     return {
       generated,
+      base64Calls,
       edits: progress,
       made: { size: made.size, seed: made.seed, types: made.images.map((image) => image.type) },
       mine: await Promise.all(made.images.map(b64)),
@@ -94,6 +105,7 @@ test('ai.images: a progress event after every step of every image (generate and 
   expect(got.edits).toEqual(steps('edit', 1));
   expect(got.made).toEqual({ size: '64x64', seed: 3, types: ['image/png', 'image/png'] });
   expect(got.mine).toEqual(got.plain);
+  expect(got.base64Calls).toBe(0);
   expect(got.edited).toEqual({ size: '64x64', count: 1, differs: true });
   expect(got.failure).toEqual({ name: 'ImagesError', status: 400, param: 'size' });
 });

@@ -4,7 +4,7 @@ import { parse, readForm } from '../body';
 import { requireModel } from '../models-check';
 import { dispatchTo, type Services } from '../services';
 import { imageParams, imagesResponse, pickSeed, SIZE_PATTERN } from './response';
-import { streamImages } from './stream';
+import { deliveryFor, streamImages } from './stream';
 import { STYLE_PRESETS, type StylePreset } from './styles';
 
 const file = v.pipe(
@@ -59,6 +59,7 @@ export async function imageEdits(ctx: Services, request: Request, path: string):
         body,
         seed,
         request,
+        deliveryFor(ctx, request),
       );
     const result = await engine.edit(params, request.signal);
     return imagesResponse(result, body, seed, body.style ? params.prompt : undefined);

@@ -3,7 +3,7 @@ import { parse, readJson } from '../body';
 import { requireModel } from '../models-check';
 import { dispatchTo, type Services } from '../services';
 import { imageParams, imagesResponse, pickSeed, SIZE_PATTERN } from './response';
-import { streamImages } from './stream';
+import { deliveryFor, streamImages } from './stream';
 import { STYLE_PRESETS, type StylePreset } from './styles';
 
 export const generationsSchema = v.object({
@@ -44,7 +44,7 @@ export async function imageGenerations(ctx: Services, request: Request, path: st
       const streamed = { ...params, partialImages: body.partial_images };
       const run = (signal: AbortSignal, onProgress: Parameters<typeof engine.generate>[2]) =>
         engine.generate(streamed, signal, onProgress);
-      return streamImages('image_generation', run, body, seed, request);
+      return streamImages('image_generation', run, body, seed, request, deliveryFor(ctx, request));
     }
     const result = await engine.generate(params, request.signal);
     return imagesResponse(result, body, seed, body.style ? params.prompt : undefined);

@@ -2,6 +2,7 @@ import { createSession, type Ort } from '../../backends/ort';
 import type { RuntimeBackend } from '../../backends/plan';
 import type { FileLoader, LoadOptions } from '../../store';
 import { DiffusionPipeline } from './pipeline';
+import { upscalerBytesPerPixel } from './upscale';
 import { readSchedulerConfig } from './schedule';
 import { Stages, type SessionPolicy, type Stage } from './stages';
 import { PromptTokenizer } from './tokenizer';
@@ -20,6 +21,8 @@ export async function loadDiffusion(
   backend: RuntimeBackend,
   options: LoadOptions = {},
   policy: SessionPolicy = 'resident',
+  /** Bytes the upscaler may take in one pass (default UPSCALE_MEMORY). */
+  upscaleMemory?: number,
 ): Promise<DiffusionPipeline> {
   const json = async (file: string) => JSON.parse(utf8.decode(await loader.load(file, options))) as Json;
   const [scheduler, tokenizer, tokenizerConfig, vae] = await Promise.all([
@@ -39,6 +42,10 @@ export async function loadDiffusion(
       graph: await loader.load(`${stage}/model.onnx`, options),
       externalData: [],
     });
+  const upscaler =
+    optional.includes('upscaler') && (await loader.has('upscaler/config.json', options))
+      ? await json('upscaler/config.json')
+      : {};
   const stages = await Stages.open(session, ['text_encoder', 'unet', 'vae_decoder', ...optional], policy);
   return new DiffusionPipeline(
     ort,
@@ -46,5 +53,6 @@ export async function loadDiffusion(
     new PromptTokenizer(tokenizer, tokenizerConfig),
     readSchedulerConfig(scheduler),
     Number(vae.scaling_factor ?? 0.18215),
+    { memory: upscaleMemory, perPixel: upscalerBytesPerPixel(upscaler) },
   );
 }

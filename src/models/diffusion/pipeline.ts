@@ -4,7 +4,7 @@ import { SeededNoise } from './noise';
 import type { SchedulerConfig } from './schedule';
 import { sampler, type Sampler } from './scheduler';
 import { floatFeed, floats, intFeed } from './tensors';
-import { upscaleTiled } from './upscale';
+import { tilesFor, UPSCALE_MEMORY, upscalerBytesPerPixel, upscaleTiled } from './upscale';
 import type { StageMeta, Stages, StageTimings } from './stages';
 
 type Tensor = import('onnxruntime-web').Tensor;
@@ -17,6 +17,14 @@ export interface EditRequest extends Omit<GenerateRequest, 'steps'> {
   keep?: Uint8Array;
   /** How far into the noise the image goes, (0, 1]: 1 redraws it, small values stay close. */
   strength: number;
+}
+
+/** How HD runs: the upscaler's memory budget for one pass and its estimated bytes per input pixel. */
+export interface UpscaleSettings {
+  /** Bytes one pass may take (default UPSCALE_MEMORY); an image past it is tiled. */
+  memory?: number;
+  /** Estimated bytes per input pixel (from the upscaler's config.json). */
+  perPixel?: number;
 }
 
 export interface GenerateRequest {
@@ -51,6 +59,7 @@ export class DiffusionPipeline {
     private readonly tokenizer: PromptTokenizer,
     private readonly scheduler: SchedulerConfig,
     private readonly vaeScale: number,
+    private readonly upscaling: UpscaleSettings = {},
   ) {}
 
   /** Whether the export has a super-resolution stage (`upscaler/model.onnx`) for HD output. */
@@ -58,9 +67,17 @@ export class DiffusionPipeline {
     return this.stages.has('upscaler');
   }
 
-  /** HD: the image through the upscaler in 128-pixel tiles with 16 pixels of context. */
+  /**
+   * HD: the image through the upscaler in one pass when its activations fit the memory budget,
+   * else in the largest tiles that fit, each with 16 pixels of context.
+   */
+  tiles(width: number, height: number) {
+    const { memory = UPSCALE_MEMORY, perPixel = upscalerBytesPerPixel() } = this.upscaling;
+    return tilesFor(width, height, memory, perPixel);
+  }
+
   upscale(image: GeneratedImage, signal?: AbortSignal, timings?: StageTimings): Promise<GeneratedImage> {
-    const tiles = { tile: 128, overlap: 16 };
+    const tiles = this.tiles(image.width, image.height);
     return this.stages.use('upscaler', (session) => upscaleTiled(this.ort, session, image, tiles, signal), timings);
   }
 

@@ -42,7 +42,7 @@ export function sessionPolicy(
  */
 export async function startDiffusion(
   loader: FileLoader,
-  request: { backend: Backend; threads?: number; sessions?: SessionPolicy | 'auto' },
+  request: { backend: Backend; threads?: number; sessions?: SessionPolicy | 'auto'; upscaleMemory?: number },
   options: LoadOptions = {},
 ): Promise<StartedDiffusion> {
   const gpu = request.backend === 'wasm' ? undefined : await probeWebGpu();
@@ -63,5 +63,5 @@ export async function startDiffusion(
     if (chosen === 'auto') policy = sessionPolicy(backend, sizes);
   }
   const ort = await loadOrt(backend === 'webgpu', request.threads);
-  return { pipeline: await loadDiffusion(ort, loader, backend, options, policy), backend };
+  return { pipeline: await loadDiffusion(ort, loader, backend, options, policy, request.upscaleMemory), backend };
 }

@@ -9,6 +9,57 @@ export interface TileOptions {
   overlap: number;
 }
 
+/**
+ * The upscaler's activations may take this many bytes in one pass by default: an image within it
+ * runs in one pass, a larger one in tiles that each fit (`models['image-v1'].image.upscaleMemory`).
+ */
+export const UPSCALE_MEMORY = 256 * 2 ** 20;
+/** Context around each tile when an image is tiled, in input pixels (Swin2SR's 8-pixel windows, shifted by 4, twice). */
+export const TILE_OVERLAP = 16;
+
+/**
+ * Bytes of activations per input pixel of one upscaler pass, estimated from Swin2SR's
+ * `config.json` (its defaults where a field is absent: the classical ×2 model): a Swin block holds
+ * the token features, their residual and normalised copies and the MLP's hidden layer
+ * ((4 + mlp_ratio) × embed_dim floats per pixel), the attention scores of its window (heads ×
+ * window² per pixel), and the output grows by upscale² × 3 channels, held twice (float and clamped).
+ * An estimate from the architecture (the classical ×2 model: ≈ 5.8 KiB per pixel); for the test
+ * fixture, whose config states its plain convolutions (embed_dim 8, no heads, no MLP), 224 B per
+ * pixel against ≈ 148 measured at 512×512. Not measured against the real export.
+ */
+export function upscalerBytesPerPixel(config: Record<string, unknown> = {}): number {
+  const number = (key: string, fallback: number) =>
+    typeof config[key] === 'number' ? (config[key] as number) : fallback;
+  const heads = Array.isArray(config.num_heads) ? Math.max(0, ...(config.num_heads as number[])) : 6;
+  const [channels, mlp, window, scale] = [
+    number('embed_dim', 180),
+    number('mlp_ratio', 2),
+    number('window_size', 8),
+    number('upscale', 2),
+  ];
+  return 4 * (channels * (4 + mlp) + heads * window * window + 6 * scale * scale);
+}
+
+/**
+ * The tiles for a `width` × `height` image within `memory` bytes at `perPixel` bytes per input
+ * pixel: one pass (no overlap, nothing computed twice) when the whole image fits, else square
+ * tiles whose side with `overlap` pixels of context on each side fits, evened out over the image
+ * and a multiple of 8 (at least 8).
+ */
+export function tilesFor(
+  width: number,
+  height: number,
+  memory: number,
+  perPixel: number,
+  overlap = TILE_OVERLAP,
+): TileOptions {
+  const pixels = memory / perPixel;
+  if (width * height <= pixels) return { tile: Math.max(width, height), overlap: 0 };
+  const largest = Math.max(8, Math.floor((Math.sqrt(pixels) - 2 * overlap) / 8) * 8);
+  const across = Math.ceil(Math.max(width, height) / largest);
+  return { tile: Math.min(largest, Math.ceil(Math.max(width, height) / across / 8) * 8), overlap };
+}
+
 /** Crops [x0, x1) × [y0, y1) of an RGBA image into [1, 3, h, w] in [0, 1]. */
 function crop(image: GeneratedImage, x0: number, y0: number, x1: number, y1: number): Float32Array {
   const [w, h] = [x1 - x0, y1 - y0];

@@ -28,5 +28,7 @@ describe('ai.images through a remote', () => {
     const sent = JSON.parse(remote.requests[0]!.body);
     expect(remote.requests[0]!.url).toBe('/v1/images/generations');
     expect(sent).toEqual({ prompt: 'a Warli peacock', seed: 7, style: 'warli', stream: true });
+    // The in-page handover header stays in the page.
+    expect(Object.keys(remote.requests[0]!.headers)).not.toContain('x-vaani-deliver');
   });
 });

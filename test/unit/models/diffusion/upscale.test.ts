@@ -1,7 +1,15 @@
 import * as ortNode from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import type { Ort, OrtSession } from '../../../../src/backends/ort';
-import { upscaleTiled } from '../../../../src/models/diffusion/upscale';
+import { loadDiffusion } from '../../../../src/models/diffusion/load';
+import {
+  tilesFor,
+  UPSCALE_MEMORY,
+  upscalerBytesPerPixel,
+  upscaleTiled,
+} from '../../../../src/models/diffusion/upscale';
+import { directoryLoader } from '../encoder/support';
+import { ort as nodeOrt } from './node-ort';
 import { ensureTinyDiffusion } from '../../../fixtures/diffusion/ensure';
 import { maxAbsDiff } from '../encoder/support';
 
@@ -43,5 +51,42 @@ describe('tiled super-resolution', () => {
     // Without context the seams differ: the overlap is what makes tiles exact.
     const seams = await upscaleTiled(ort, session as unknown as OrtSession, image, { tile: 16, overlap: 0 });
     expect(maxAbsDiff(seams.rgba, reference)).toBeGreaterThan(1);
+  });
+
+  it('chooses one pass when the image fits the memory budget, and the largest even tiles that fit when not', () => {
+    // The fixture's config (8-channel convolutions): 224 B per input pixel, so 512×512 (56 MiB) is one pass.
+    const fixture = upscalerBytesPerPixel({ embed_dim: 8, num_heads: [], mlp_ratio: 0, upscale: 2, window_size: 8 });
+    expect(fixture).toBe(224);
+    expect(tilesFor(512, 512, UPSCALE_MEMORY, fixture)).toEqual({ tile: 512, overlap: 0 });
+    // Swin2SR classical ×2 (its defaults): ≈ 5.8 KiB per pixel, so 512×512 is tiled: 3 × 3 tiles of 176 + 2 × 16.
+    const swin = upscalerBytesPerPixel();
+    expect(swin).toBe(5952);
+    const { tile, overlap } = tilesFor(512, 512, UPSCALE_MEMORY, swin);
+    expect([tile, overlap]).toEqual([176, 16]);
+    expect((tile + 2 * overlap) ** 2 * swin).toBeLessThanOrEqual(UPSCALE_MEMORY);
+    expect(Math.ceil(512 / tile)).toBe(3);
+    // A budget too small for any tile still runs, in 8-pixel tiles.
+    expect(tilesFor(64, 64, 1000, swin)).toEqual({ tile: 8, overlap: 16 });
+  });
+
+  it("HD through the pipeline: a small memory budget forces tiles, and they give the one pass's pixels", async () => {
+    const dir = await ensureTinyDiffusion();
+    const image = await (
+      await loadDiffusion(nodeOrt, directoryLoader(dir), 'wasm')
+    ).generate({
+      prompt: 'a Warli village dance',
+      seed: 3,
+      steps: 1,
+    });
+    const onePass = await loadDiffusion(nodeOrt, directoryLoader(dir), 'wasm');
+    // 40 × 40 input pixels' worth of the fixture's 224 B: 8-pixel tiles with 16 of context, 64 of them.
+    const tight = await loadDiffusion(nodeOrt, directoryLoader(dir), 'wasm', {}, 'resident', 224 * 40 * 40);
+    expect(onePass.tiles(64, 64)).toEqual({ tile: 64, overlap: 0 });
+    expect(tight.tiles(64, 64)).toEqual({ tile: 8, overlap: 16 });
+    const [whole, tiled] = [await onePass.upscale(image), await tight.upscale(image)];
+    expect([tiled.width, tiled.height]).toEqual([128, 128]);
+    expect(maxAbsDiff(tiled.rgba, whole.rgba)).toBeLessThanOrEqual(1);
+    expect(new Set(tiled.rgba).size).toBeGreaterThan(50);
+    for (const pipeline of [onePass, tight]) await pipeline.stages.dispose();
   });
 });
