@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 
 /**
@@ -7,13 +7,14 @@ import { createServer } from 'node:http';
  * a `.gz`: application/gzip, no Content-Encoding), GET /paced/<MiB per s>/<file> (a file of
  * test/.fixtures/bench-store/ sent at that rate, as a link of that speed would; 404 for any other).
  */
-/** Sends `/paced/<rate>/<file>` in 256 KiB slices, each no earlier than the rate allows. */
+/** Sends `/paced/<rate>/<file>` in 256 KiB slices read as they go, each no earlier than the rate allows. */
 function paced(path, res) {
   const [, , rate, name] = path.split('/');
   const file = new URL(`../test/.fixtures/bench-store/${name.replace(/[^\w.-]/g, '')}`, import.meta.url);
   const size = statSync(file, { throwIfNoEntry: false })?.size;
   if (size === undefined || !(Number(rate) > 0)) return void res.writeHead(404).end();
-  const bytes = readFileSync(file);
+  const fd = openSync(file, 'r');
+  res.once('close', () => closeSync(fd));
   const perMs = (Number(rate) * 1024 * 1024) / 1000;
   const started = performance.now();
   res.writeHead(200, {
@@ -25,9 +26,10 @@ function paced(path, res) {
   const next = () => {
     if (res.destroyed) return;
     if (sent >= size) return void res.end();
-    const end = Math.min(size, sent + 262144);
-    res.write(bytes.subarray(sent, end));
-    sent = end;
+    const slice = Buffer.allocUnsafe(Math.min(262144, size - sent));
+    readSync(fd, slice, 0, slice.length, sent);
+    res.write(slice);
+    sent += slice.length;
     setTimeout(next, Math.max(0, started + sent / perMs - performance.now()));
   };
   next();
