@@ -8,11 +8,12 @@ const port = Number(process.env.VAANI_TEST_PORT ?? 5174);
  */
 const REAL_TIME = /\/recorder[\w-]*\.spec\.ts$/;
 /**
- * The longest spec files (2.5–4.7 min each; a file's tests run in order on one worker). Their project
- * comes first, so the workers start them first and fill in with the short files: in the
- * alphabetical order `widgets` started last and one worker idled for 3.8 min at the end.
+ * Spec files the workers start first, so both finish together: the longest (2.5–4.7 min each; a
+ * file's tests run in order on one worker — in alphabetical order `widgets` started last while the
+ * other worker idled for 3.8 min) and `consumer`, whose own browser launch options gave it a worker of
+ * its own after every other file had ended.
  */
-const LONG = /\/(widgets|demo|chat|share)\.spec\.ts$/;
+const LONG = /\/(widgets|demo|chat|share|consumer)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'test/browser',

@@ -48,7 +48,9 @@ test('records the fake microphone at 16 kHz mono: duration and loudness match th
   const captured = envelope(result.samples);
   const [sourceStart, sourceEnd] = speechBounds(source);
   const [capturedStart, capturedEnd] = speechBounds(captured);
-  expect(Math.abs(capturedEnd - capturedStart - (sourceEnd - sourceStart))).toBeLessThanOrEqual(0.05);
+  // Within 100 ms of the 11 s source (a wrong sample rate is off by seconds): at load 8, Chromium's
+  // fake capture device dropped or repeated 70 ms of buffers.
+  expect(Math.abs(capturedEnd - capturedStart - (sourceEnd - sourceStart))).toBeLessThanOrEqual(0.1);
   const onsetLag = Math.round((capturedStart - sourceStart) * 100);
   const aligned = (lag: number) => correlation(captured.slice(Math.max(0, lag)), source.slice(Math.max(0, -lag)));
   const best = Math.max(...Array.from({ length: 21 }, (_, i) => aligned(onsetLag + i - 10)));
