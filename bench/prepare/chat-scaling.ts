@@ -22,9 +22,10 @@ const dtypes = list(process.env.CHAT_SCALING_DTYPES);
 const contexts = list(process.env.CHAT_SCALING_CONTEXTS)?.map(Number);
 const contenders = list(process.env.CHAT_SCALING_CONTENDERS);
 const tokens = process.env.CHAT_SCALING_TOKENS ? Number(process.env.CHAT_SCALING_TOKENS) : undefined;
+const threads = process.env.CHAT_SCALING_THREADS ? Number(process.env.CHAT_SCALING_THREADS) : undefined;
 await writeFile(
   join(fixturesRoot, 'bench-chat-scaling.json'),
-  JSON.stringify({ url: fixture.url, dtypes, contexts, contenders, tokens }),
+  JSON.stringify({ url: fixture.url, dtypes, contexts, contenders, tokens, threads }),
 );
 const seconds = ((performance.now() - started) / 1000).toFixed(0);
 console.log(`chat scaling bench model at ${fixture.dir}, served at ${fixture.url} (${seconds} s)`);

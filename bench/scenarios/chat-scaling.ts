@@ -43,6 +43,8 @@ interface Pointer {
   /** CHAT_SCALING_CONTENDERS (e.g. vaani,bare) and CHAT_SCALING_TOKENS: quicker runs while iterating. */
   contenders?: string[];
   tokens?: number;
+  /** CHAT_SCALING_THREADS: WASM threads for every contender (default: wasmThreads(), every core up to 4). */
+  threads?: number;
 }
 
 interface Contender {
@@ -263,11 +265,12 @@ const chatScaling: Scenario = async (env) => {
     contexts = [128, 1024, 2048, 4096],
     contenders: chosen = ['vaani', 'bare', 'transformers.js'],
     tokens = 17,
+    threads: requested,
   } = (await pointer.json()) as Pointer;
   DECODE_TOKENS = tokens;
   /** A narrowed run (fewer contenders or tokens) skips the sampling rows, which repeat whole answers. */
-  const quick = chosen.length < 3 || tokens !== 17;
-  const threads = wasmThreads();
+  const quick = chosen.length < 3 || tokens !== 17 || requested !== undefined;
+  const threads = wasmThreads(requested);
   const config = await (await fetch(`${base}config.json`)).json();
   const vocab = (await (await fetch(`${base}tokenizer.json`)).json()).model.vocab as Record<string, number>;
   const forced = vocab['a']!;
