@@ -105,7 +105,7 @@ export function vaani(ai: Vaani, quality: 'standard' | 'hd', steps?: number): Co
  * One image through `ai.images.generate`: the route's event stream with a progress event per step,
  * and the PNG handed over in the page as a Blob (no base64); `steps` absent: the scheduler's own.
  */
-function vaaniBlob(ai: Vaani, quality: 'standard' | 'hd', steps?: number): Contender {
+export function vaaniBlob(ai: Vaani, quality: 'standard' | 'hd', steps?: number): Contender {
   return {
     async run() {
       let events = 0;

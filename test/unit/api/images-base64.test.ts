@@ -29,7 +29,7 @@ describe('images base64', () => {
     }
   });
 
-  it("writes OpenAI's images JSON as bytes: each image's base64 in place, by the byte loop and by toBase64", () => {
+  it("writes OpenAI's images JSON as bytes: each image's base64 in place, past one chunk, with 1- and 2-byte tails", () => {
     const images = [bytes, bytes.subarray(0, 1), bytes.subarray(0, 2), new Uint8Array(0)];
     const fields = { created: 1700000000, output_format: 'png' as const, quality: 'hd', size: '128x128' };
     const expected = (format: 'url' | 'b64_json', revised?: string) => ({
@@ -47,23 +47,7 @@ describe('images base64', () => {
     const revised = 'वारली "dance"\n, madhubani';
     expect(read(imagesJson(images, fields, 'b64_json'))).toEqual(expected('b64_json'));
     expect(read(imagesJson(images, fields, 'url', revised))).toEqual(expected('url', revised));
-    const proto = Uint8Array.prototype as Uint8Array & { toBase64?: () => string };
-    const had = Object.getOwnPropertyDescriptor(proto, 'toBase64');
-    let called = 0;
-    Object.defineProperty(proto, 'toBase64', {
-      configurable: true,
-      value(this: Uint8Array) {
-        called++;
-        return Buffer.from(this.buffer, this.byteOffset, this.byteLength).toString('base64');
-      },
-    });
-    try {
-      expect(read(imagesJson(images, fields, 'b64_json', revised))).toEqual(expected('b64_json', revised));
-      expect(called).toBe(images.length);
-    } finally {
-      if (had) Object.defineProperty(proto, 'toBase64', had);
-      else delete proto.toBase64;
-    }
+    expect(read(imagesJson(images, fields, 'b64_json', revised))).toEqual(expected('b64_json', revised));
     const { quality: _none, ...standard } = fields;
     expect(Object.keys(read(imagesJson([bytes], standard, 'b64_json')))).toEqual([
       'created',
