@@ -1,8 +1,12 @@
 import { generate } from '../models/llm/generate';
 import { loadLlm, type LoadedLlm } from '../models/llm/load';
+import { installOutputPool } from '../models/llm/output-pool';
 import type { ChatEvents, ChatJob, ChatOutcome } from '../protocol/chat';
 import { blockingRuns, cancelToken, exposeEngine } from './expose';
 import { modelSlot } from './model-slot';
+
+// Before onnxruntime-web loads: its KV cache outputs reuse recycled buffers (src/models/llm/output-pool.ts).
+installOutputPool();
 
 const load = modelSlot<LoadedLlm>('chat model', loadLlm);
 /** Each prefill chunk tells the host how long it may block: 5 minutes before any is measured, then 4× the last rate. */

@@ -1,6 +1,7 @@
 import type { Ort, OrtSession } from '../../backends/ort';
 import type { LlmConfig } from './config';
 import { lastRow } from './logits';
+import { outputPool } from './output-pool';
 
 type Tensor = import('onnxruntime-web').Tensor;
 
@@ -136,7 +137,12 @@ export class KvDecoder {
   }
 
   private release(): void {
-    for (const tensor of Object.values(this.cache)) tensor.dispose();
+    const pool = outputPool();
+    for (const tensor of Object.values(this.cache)) {
+      // onnxruntime copied the old cache into its heap when the run began: its arrays can be reused.
+      if (pool && tensor.location === 'cpu' && tensor.type === 'float32') pool.recycle(tensor.data as Float32Array);
+      tensor.dispose();
+    }
     this.cache = {};
   }
 }
