@@ -64,6 +64,10 @@ async function each(
   // One prompt for all n images: the text encoder runs once.
   const context = await started.pipeline.encodePrompt(job.params.prompt, timings);
   const images: Uint8Array[] = [];
+  // Progress events travel on the callback's own port, the result on the engine's: the result must
+  // wait for them, or it can overtake them (1 of 8 tiny LCM steps arrived before it) and the page
+  // closes the event stream first.
+  const delivered: Promise<unknown>[] = [];
   try {
     for (let i = 0; i < job.params.n; i++) {
       let previews = 0;
@@ -77,12 +81,13 @@ async function each(
         // A preview is awaited (at most partialImages per image); a plain progress event is not, so
         // the next step does not wait for the page's round trip.
         if (preview) await sent;
-        else void Promise.resolve(sent).catch(() => {});
+        else delivered.push(Promise.resolve(sent).catch(() => {}));
       };
       let image = await make(job.params.seed + i, onStep, timings, context);
       if (job.params.hd) image = await started.pipeline.upscale(image, cancelToken().signal, timings);
       images.push(await encode(image, 'encode'));
     }
+    await Promise.all(delivered);
   } finally {
     if (context.location !== 'cpu') context.dispose();
   }

@@ -122,12 +122,18 @@ test('steps (extension, 1–8): the LCM fixture runs the steps asked for, with a
     const two = await ai.images.generate('a Mughal garden', { seed: 5, steps: 2 });
     const twoSteps = progress.splice(0).map(({ step, steps }) => `${step}/${steps}`);
     const four = await ai.images.generate('a Mughal garden', { seed: 5 });
+    const fourSteps = progress.splice(0).length;
+    // Eight fast steps: every progress event arrives before the image (none overtaken by the result).
+    await ai.images.generate('a Mughal garden', { seed: 5, steps: 8 });
+    const eightSteps = progress.splice(0).map(({ step }) => step);
     const again = await ai.images.generate('a Mughal garden', { seed: 5, steps: 2 });
     const response = await post('/images/generations', { prompt: 'x', steps: 9 });
     const refused = { status: response.status, param: (await response.json()).error?.param };
     ai.dispose();
     return {
       twoSteps,
+      fourSteps,
+      eightSteps,
       differs: (await bytes(two.images[0]!)) !== (await bytes(four.images[0]!)),
       repeatable: (await bytes(two.images[0]!)) === (await bytes(again.images[0]!)),
       refused,
@@ -135,6 +141,8 @@ test('steps (extension, 1–8): the LCM fixture runs the steps asked for, with a
   }, `${FIXTURE_URL}tiny-lcm/`);
   expect(errors).toEqual([]);
   expect(got.twoSteps).toEqual(['1/2', '2/2']);
+  expect(got.fourSteps).toBe(4);
+  expect(got.eightSteps).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   expect(got.differs).toBe(true);
   expect(got.repeatable).toBe(true);
   expect(got.refused).toEqual({ status: 400, param: 'steps' });
