@@ -42,6 +42,12 @@ describe('output pool', () => {
       // A buffer too small for the array asked is not used.
       expect(new Pooled(100_000).buffer.byteLength).toBeGreaterThan(400_000);
       expect(pool.reused).toBe(1);
+      // A buffer with more room than a new one would get is not spent on a much smaller array.
+      const large = new Pooled(100_000);
+      pool.recycle(large);
+      expect(new Pooled(512).buffer).not.toBe(large.buffer);
+      expect(new Pooled(100_100).buffer).toBe(large.buffer);
+      expect(pool.reused).toBe(2);
       // At most maxBuffers wait.
       const more = Array.from({ length: 4 }, () => new Pooled(512));
       for (const array of more) pool.recycle(array);
