@@ -63,8 +63,14 @@ interface Contender {
  */
 const dtypeContexts = (dtype: Dtype, contexts: number[]) =>
   dtype === 'q4' ? contexts.filter((length) => length <= 1024) : contexts;
-/** Three rounds at 128 tokens (with `order`, each contender runs once first, second and third); one above. */
-const roundsAt = (context: number) => (context <= 128 ? 3 : 1);
+/**
+ * Rounds per length: 5 at 128 tokens (a round takes seconds there, and one disturbed by the shared
+ * machine is then outvoted), 2 up to 4,096 tokens, so each contender's time to first
+ * token is the shorter of two runs after different predecessors (a run right after another
+ * contender's can be slowed by that worker's garbage collection or spinning threads on the 2
+ * cores); one above (a 16,384-token prompt takes minutes).
+ */
+const roundsAt = (context: number) => (context <= 128 ? 5 : context <= 4096 ? 2 : 1);
 
 /** Intervals between consecutive token times. */
 const intervals = (times: number[]) => times.slice(1).map((time, i) => time - times[i]!);
@@ -290,7 +296,7 @@ const chatScaling: Scenario = async (env) => {
       threads,
       cores: navigator.hardwareConcurrency,
       decodeTokens: DECODE_TOKENS,
-      rounds: '3 at 128 tokens (each contender first once), 1 above',
+      rounds: '5 at 128 tokens (rotating who goes first), 2 up to 4,096, 1 above',
       method:
         'streamed answers, contenders in turn, each round starting one later: TTFT = first token (the shortest of the rounds); decode = 1000 / median step ms of the round with the lowest median (the median over all rounds in pooledMedianStepMs, the first-to-last figure in firstToLastTps)',
     };
@@ -318,7 +324,12 @@ const chatScaling: Scenario = async (env) => {
           // The previous contender's onnxruntime threads spin for a while after its last run: let them settle.
           await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
           try {
-            samples[i]!.push(await contender.run(context));
+            const timing = await contender.run(context);
+            samples[i]!.push(timing);
+            env.log(
+              `${dtype} ctx ${context} round ${round + 1}: ${contender.name} ttft ${timing.ttftMs.toFixed(0)} ms, ` +
+                `decode ${decodeTps(timing).toFixed(2)} tok/s`,
+            );
           } catch (error) {
             failed[contender.name] = error instanceof Error ? error.message : String(error);
             env.log(`${dtype} ctx ${context}: ${contender.name} failed: ${failed[contender.name]}`);
