@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { normalizeL2 } from '../models/encoder/pooling';
 import type { Embeddings } from '../protocol/embeddings';
+import { base64 } from './base64';
 import { parse, readJson } from './body';
 import { dispatchTo, type Services } from './services';
 import { badRequest } from './errors';
@@ -46,9 +47,7 @@ export function float32Base64(vector: Float32Array): string {
   const bytes = new Uint8Array(vector.length * 4);
   const view = new DataView(bytes.buffer);
   vector.forEach((value, i) => view.setFloat32(i * 4, value, true));
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
+  return base64(bytes);
 }
 
 /** `dimensions`: the full width as it is; shorter only for truncatable models (slice, then renormalise). */

@@ -3,19 +3,6 @@ import { styledPrompt, type StylePreset } from './styles';
 
 const MIME: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
-/**
- * Base64 of encoded image bytes: the engine's `Uint8Array.prototype.toBase64` where it exists
- * (Chromium 140+, Firefox 133+, Safari 18.2+; 0.1 ms for a 128×128 PNG where the string-building
- * fallback took 2–3 ms), else btoa over 32 KiB chunks.
- */
-export function base64(bytes: Uint8Array): string {
-  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
-  if (typeof native === 'function') return native.call(bytes);
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
 /** `auto` or WIDTHxHEIGHT as the engine takes it. */
 export const parseSize = (size: string) => {
   if (size === 'auto') return undefined;

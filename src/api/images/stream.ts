@@ -1,7 +1,7 @@
 import { DELIVER_HEADER, type GeneratedImages, type ImageProgress } from '../../protocol/images';
 import { sseResponse } from '../sse';
 import type { Services } from '../services';
-import { base64 } from './response';
+import { base64 } from '../base64';
 
 /** The receiver a request's `x-vaani-deliver` names, if this page registered one. */
 export const deliveryFor = (ctx: Services, request: Request) =>
