@@ -9,6 +9,7 @@ import {
   ONE_UTTERANCE,
   openWidgets,
   recordEvents,
+  SHORT_ANSWER,
   type WidgetModels,
 } from './support/widgets';
 
@@ -278,7 +279,8 @@ test('the voice assistant completes a turn: hears, answers from the chat model, 
   const errors = await openWidgets(
     page,
     models,
-    'scripted',
+    // A one-sentence answer: the turn ends when it has been spoken.
+    'short',
     `<vaani-voice-assistant voice="en-US-female-1" language="en" silence-ms="1200"></vaani-voice-assistant>`,
   );
   await recordEvents(page);
@@ -289,7 +291,7 @@ test('the voice assistant completes a turn: hears, answers from the chat model, 
   const turn = (await result) as Record<string, number | string | boolean>;
   expect(turn.interrupted).toBe(false);
   expect(String(turn.heard).length).toBeGreaterThan(0);
-  expect(turn.answer).toBe(ANSWER.join(''));
+  expect(turn.answer).toBe(SHORT_ANSWER.join(''));
   const t = turn as unknown as Required<AssistantTurn>;
   expect(t.speechEnd).toBeLessThan(t.detected);
   expect(t.detected).toBeLessThan(t.transcribed);
@@ -306,7 +308,7 @@ test('the voice assistant completes a turn: hears, answers from the chat model, 
   const messages = await assistant.evaluate((element: VaaniVoiceAssistant) => element.messages);
   expect(messages).toEqual([
     { role: 'user', content: turn.heard },
-    { role: 'assistant', content: ANSWER.join('') },
+    { role: 'assistant', content: SHORT_ANSWER.join('') },
   ]);
   const states = (await events(page))
     .filter((e) => e.tag === 'vaani-voice-assistant' && e.type === 'vaani-state')
@@ -340,7 +342,8 @@ const focused = (page: Page) =>
 
 test('keyboard only: every control is reached with Tab and works with Enter, Space and Escape', async ({ page }) => {
   test.setTimeout(900_000);
-  const errors = await openWidgets(page, models, 'scripted', ALL);
+  // The short scripted answer: the push-to-talk turn ends when it has been spoken.
+  const errors = await openWidgets(page, models, 'short', ALL);
   await page.locator('#field').focus();
   await page.keyboard.press('Tab');
   expect(await focused(page)).toBe('vaani-dictate > button');
@@ -370,7 +373,7 @@ test('keyboard only: every control is reached with Tab and works with Enter, Spa
   await page.keyboard.type('Hello there');
   const answered = resultOf(page, 'vaani-chat');
   await page.keyboard.press('Enter');
-  expect(((await answered) as { content: string }).content).toBe(ANSWER.join(''));
+  expect(((await answered) as { content: string }).content).toBe(SHORT_ANSWER.join(''));
   await page.keyboard.press('Tab');
   expect(await focused(page)).toBe('vaani-chat > mic > button');
   await page.keyboard.press('Tab');
@@ -387,7 +390,7 @@ test('keyboard only: every control is reached with Tab and works with Enter, Spa
   await page.keyboard.up('Space');
   const result = (await turn) as { heard: string; answer: string; latency: number };
   expect(result.heard.length).toBeGreaterThan(0);
-  expect(result.answer).toBe(ANSWER.join(''));
+  expect(result.answer).toBe(SHORT_ANSWER.join(''));
   expect(result.latency).toBeGreaterThan(0);
   expect(errors).toEqual([]);
 });

@@ -17,6 +17,12 @@ export const ANSWER = [
   '\n\n- one\n- two <img src="x" onerror="window.__pwned = 1"><script>window.__pwned = 2</script>',
 ];
 
+/**
+ * The answer of a second scripted model, for turns that must be spoken to the end: one short sentence
+ * plays in about a second where ANSWER's take some 15 s of real time.
+ */
+export const SHORT_ANSWER = ['Namaste! I am **Vaani**.'];
+
 /** One common_voice utterance with 3 s of silence before and 4 s after (48 kHz, for the fake microphone). */
 export const ONE_UTTERANCE = () =>
   convert(join('common_voice_en_59751.mp3'), join(FIXTURE_ROOT, 'audio/widgets-one-48k.wav'), [
@@ -42,10 +48,12 @@ export const TWO_UTTERANCES = () =>
 export interface WidgetModels {
   whisper: string;
   scripted: string;
+  /** Writes SHORT_ANSWER. */
+  short: string;
   random: string;
 }
 
-/** The generated models the widget tests use: tiny Whisper, a chat model that writes ANSWER, a random one. */
+/** The generated models the widget tests use: tiny Whisper, chat models that write ANSWER or SHORT_ANSWER, a random one. */
 export async function ensureWidgetModels(): Promise<WidgetModels> {
   await ensureTinyWhisper();
   const scripted = await ensureDecoderFixture('tiny-widget-answer', {
@@ -54,12 +62,23 @@ export async function ensureWidgetModels(): Promise<WidgetModels> {
     seed: 11,
     scripted: { chain: ['Ċ', ...ANSWER, '<|im_end|>'], addedTokens: ANSWER },
   });
+  const short = await ensureDecoderFixture('tiny-widget-short-answer', {
+    ...tinyLlama,
+    dtypes: ['fp32'],
+    seed: 12,
+    scripted: { chain: ['Ċ', ...SHORT_ANSWER, '<|im_end|>'], addedTokens: SHORT_ANSWER },
+  });
   const random = await ensureDecoderFixture('tiny-llama', tinyLlama);
-  return { whisper: `${FIXTURE_URL}tiny/`, scripted: scripted.url, random: random.url };
+  return { whisper: `${FIXTURE_URL}tiny/`, scripted: scripted.url, short: short.url, random: random.url };
 }
 
 /** Opens the widgets page with one Vaani (given to `widgets.use`) whose chat-v2 is `chat`, and `html` in <main>. */
-export async function openWidgets(page: Page, models: WidgetModels, chat: 'scripted' | 'random', html: string) {
+export async function openWidgets(
+  page: Page,
+  models: WidgetModels,
+  chat: 'scripted' | 'short' | 'random',
+  html: string,
+) {
   const errors = await openHarness(page, PAGE);
   await page.evaluate(
     ({ models, chat, espeak, html }) => {
