@@ -42,7 +42,8 @@ const MIC: MediaTrackConstraints = {
 /**
  * Records 16 kHz mono PCM on an AudioWorklet. Events: 'level' (CustomEvent<LevelDetail> per 64 ms
  * block), 'speechstart' and 'speechend' (VAD), 'stop' (CustomEvent<Recording>, also when VAD stops
- * after a silence).
+ * after a silence), 'error' (CustomEvent<Error>: the VAD failed; the recorder stops, `stop()` rejects
+ * with the error and no 'stop' follows).
  */
 export class Recorder extends EventTarget {
   state: RecorderState = 'inactive';
@@ -72,6 +73,10 @@ export class Recorder extends EventTarget {
           speechStart: () => this.dispatchEvent(new Event('speechstart')),
           speechEnd: () => this.dispatchEvent(new Event('speechend')),
           silence: () => void this.stop(),
+          error: (error) => {
+            this.dispatchEvent(new CustomEvent<Error>('error', { detail: error }));
+            void this.stop().catch(() => undefined);
+          },
         })
       : undefined;
     node.port.onmessage = (event: MessageEvent<RecorderMessage>) => this.receive(event.data);
@@ -126,8 +131,12 @@ export class Recorder extends EventTarget {
     if (!this.options.stream) for (const track of this.stream?.getTracks() ?? []) track.stop();
     await this.context?.close();
     const all = concat(this.blocks);
-    const speech = await this.tracker?.span();
-    this.tracker?.dispose();
+    let speech: SpeechSpan | undefined;
+    try {
+      speech = await this.tracker?.span();
+    } finally {
+      this.tracker?.dispose();
+    }
     const samples = this.tracker ? trim(all, speech, this.tracker.padMs) : all;
     const recording: Recording = {
       samples,

@@ -51,6 +51,8 @@ export class SpeechTracker {
   private run = 0;
   private onset: number | undefined;
   private work: Promise<void>;
+  /** The first failure of the VAD worker: no frame is tracked after it. */
+  private failure: Error | undefined;
   readonly threshold: number;
   readonly silenceMs: number;
   readonly minSpeechMs: number;
@@ -58,13 +60,22 @@ export class SpeechTracker {
 
   constructor(
     options: VadOptions,
-    private readonly events: { speechStart(): void; speechEnd(): void; silence(): void },
+    private readonly events: { speechStart(): void; speechEnd(): void; silence(): void; error(error: Error): void },
   ) {
     this.threshold = options.threshold ?? 0.5;
     this.silenceMs = options.silenceMs ?? 1600;
     this.minSpeechMs = options.minSpeechMs ?? 100;
     this.padMs = options.padMs ?? 100;
-    this.work = this.host.run((api) => api.reset(new URL(sileroURL, globalThis.location?.href).href));
+    this.work = this.guard(this.host.run((api) => api.reset(new URL(sileroURL, globalThis.location?.href).href)));
+  }
+
+  /** A failed step (the model did not load, the worker crashed or stalled) is reported once, not left to hang the silence. */
+  private guard(step: Promise<void>): Promise<void> {
+    return step.catch((error: unknown) => {
+      if (this.failure) return;
+      this.failure = error instanceof Error ? error : new Error(String(error));
+      this.events.error(this.failure);
+    });
   }
 
   /** Queues samples; whole frames go to the model in order. */
@@ -74,10 +85,13 @@ export class SpeechTracker {
     joined.set(samples, this.pending.length);
     const whole = joined.length - (joined.length % VAD_FRAME);
     this.pending = joined.slice(whole);
-    if (whole === 0) return;
+    if (whole === 0 || this.failure) return;
     const frames = joined.slice(0, whole);
-    this.work = this.work.then(async () =>
-      this.track(await this.host.run((api) => api.probabilities(Comlink.transfer(frames, [frames.buffer])))),
+    this.work = this.guard(
+      this.work.then(async () => {
+        if (!this.failure)
+          this.track(await this.host.run((api) => api.probabilities(Comlink.transfer(frames, [frames.buffer]))));
+      }),
     );
   }
 
@@ -105,9 +119,10 @@ export class SpeechTracker {
     }
   }
 
-  /** Waits for every queued frame; the speech span so far, or undefined when none was heard. */
+  /** Waits for every queued frame; the speech span so far, or undefined when none was heard. Rejects when the VAD failed. */
   async span(): Promise<SpeechSpan | undefined> {
     await this.work;
+    if (this.failure) throw this.failure;
     if (this.firstSpeech === undefined || this.lastSpeech === undefined) return undefined;
     // Silero's probability trails the sound by about a frame: speech ends where the last speech frame begins.
     return {

@@ -1,7 +1,7 @@
 import type { LevelDetail, Recorder, Recording } from '../recorder/recorder';
 import { VaaniElement } from './base';
 import { CaretKeeper } from './caret';
-import { closeMicrophone, openMicrophone } from './microphone';
+import { closeMicrophone, openMicrophone, recordingOf } from './microphone';
 import { transcribe } from './service';
 import { ICONS } from './styles';
 
@@ -118,7 +118,13 @@ export class VaaniDictate extends VaaniElement {
           continue;
         }
         if (!this.hasAttribute('continuous')) this.session = undefined;
-        pending = pending.then(() => this.transcribe(recording, session.signal));
+        // A failed transcription ends the session at once (continuous included): not kept for its end.
+        pending = pending
+          .then(() => this.transcribe(recording, session.signal))
+          .catch((error: unknown) => {
+            this.fail(error);
+            session.abort();
+          });
         if (!this.hasAttribute('continuous')) await pending;
       } while (this.hasAttribute('continuous') && this.session === session && !session.signal.aborted);
       await pending;
@@ -139,14 +145,16 @@ export class VaaniDictate extends VaaniElement {
   private async listen(stream: MediaStream, signal: AbortSignal): Promise<Recording> {
     const silenceMs = this.numberAttribute('silence-ms', 1000)!;
     const recorder = (this.recorder = this.vaani.recorder({ stream, vad: { silenceMs } }));
-    const stopped = new Promise<Recording>((resolve) =>
-      recorder.addEventListener('stop', (event) => resolve((event as CustomEvent<Recording>).detail), { once: true }),
-    );
+    const stopped = recordingOf(recorder);
     const onAbort = () => void recorder.stop().catch(() => undefined);
     recorder.addEventListener('level', (event) => this.showLevel((event as CustomEvent<LevelDetail>).detail));
     await recorder.start();
-    signal.addEventListener('abort', onAbort, { once: true });
-    this.setState('listening');
+    // Cancelled (or a transcription failed) while the recorder started: it stops at once, the state stays.
+    if (signal.aborted) onAbort();
+    else {
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.setState('listening');
+    }
     const started = performance.now();
     this.timer = setInterval(() => this.showTime((performance.now() - started) / 1000), 250);
     try {

@@ -1,3 +1,4 @@
+import type { Recorder, Recording } from '../recorder/recorder';
 import { WidgetError } from './service';
 
 /**
@@ -24,3 +25,10 @@ export async function openMicrophone(echoCancellation = false): Promise<MediaStr
 export const closeMicrophone = (stream: MediaStream | undefined) => {
   for (const track of stream?.getTracks() ?? []) track.stop();
 };
+
+/** The recording once the recorder stops (a press, or VAD after a silence); rejects when its VAD fails. */
+export const recordingOf = (recorder: Recorder) =>
+  new Promise<Recording>((resolve, reject) => {
+    recorder.addEventListener('stop', (event) => resolve((event as CustomEvent<Recording>).detail), { once: true });
+    recorder.addEventListener('error', (event) => reject((event as CustomEvent<Error>).detail), { once: true });
+  });

@@ -1,7 +1,7 @@
 import type { Recorder, Recording } from '../recorder/recorder';
 import { VaaniElement } from './base';
 import { renderMarkdown, speakable } from './markdown';
-import { closeMicrophone, openMicrophone } from './microphone';
+import { closeMicrophone, openMicrophone, recordingOf } from './microphone';
 import { SpeechQueue } from './player';
 import { SentenceStream } from './sentences';
 import { streamChat, synthesize, transcribe, voiceFor } from './service';
@@ -189,9 +189,7 @@ export class VaaniVoiceAssistant extends VaaniElement {
     const silenceMs = this.numberAttribute('silence-ms', 700)!;
     const recorder = (this.recorder = this.vaani.recorder({ stream: this.active, vad: vad ? { silenceMs } : false }));
     let detected = 0;
-    const stopped = new Promise<Recording>((resolve) =>
-      recorder.addEventListener('stop', (event) => resolve((event as CustomEvent<Recording>).detail), { once: true }),
-    );
+    const stopped = recordingOf(recorder);
     recorder.addEventListener('speechstart', () => {
       if (this.turn && !this.hasAttribute('no-barge-in')) {
         this.interrupt();

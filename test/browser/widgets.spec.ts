@@ -140,6 +140,33 @@ test('a denied microphone and missing model files are clear error states with va
   await expect(page.locator('vaani-dictate [part=status]')).toHaveText(/Microphone blocked/);
   await expect(page.locator('vaani-dictate [part=status]')).toHaveAttribute('role', 'status');
 
+  // A microphone again (the test's own), but the VAD model unreachable: the recording ends with an
+  // error instead of listening for a silence it can never detect.
+  await testMicrophone(page);
+  await page.evaluate(() => {
+    document.querySelector('vaani-dictate')!.stream = (
+      window as unknown as { mic: { stream: MediaStream } }
+    ).mic.stream;
+  });
+  await page.route(/silero_vad_v5[^/]*\.onnx/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.locator('vaani-dictate button').click();
+  await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'error');
+  await expect(page.locator('vaani-dictate [part=status]')).toHaveText(/Silero VAD model .* HTTP 404/);
+  await expect(page.locator('vaani-dictate button')).toHaveAttribute('aria-pressed', 'false');
+  // The model back; continuous dictation whose transcription fails ends its session with the error
+  // at once (it is not kept until the user presses stop).
+  await page.unroute(/silero_vad_v5[^/]*\.onnx/);
+  await page.locator('vaani-dictate').evaluate((element) => {
+    element.setAttribute('continuous', '');
+    element.setAttribute('model', 'no-such-model');
+  });
+  await page.locator('vaani-dictate button').click();
+  await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'listening');
+  await say(page);
+  await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'error', { timeout: 120_000 });
+  await expect(page.locator('vaani-dictate [part=status]')).toHaveText(/no-such-model/);
+  await expect(page.locator('vaani-dictate button')).toHaveAttribute('aria-pressed', 'false');
+
   await page.evaluate(() => {
     const ai = window.Vaani.createVaani({
       backend: 'wasm',
@@ -157,6 +184,8 @@ test('a denied microphone and missing model files are clear error states with va
   const errorEvents = (await events(page)).filter((e) => e.type === 'vaani-error').map((e) => [e.tag, e.detail.code]);
   expect(errorEvents).toEqual([
     ['vaani-dictate', 'mic_denied'],
+    ['vaani-dictate', 'internal_error'],
+    ['vaani-dictate', 'model_not_found'],
     ['vaani-speak', 'tts_plugin_failed'],
   ]);
 });
@@ -496,7 +525,11 @@ test('continuous dictation: each of two utterances goes in as it is transcribed,
   expect(await page.locator('#note').inputValue()).toBe(
     `Start:${lead(String(first!.detail.text))}${String(first!.detail.text)}`,
   );
-  // Still listening (a new recording: its clock restarted), still the stop button.
+  // Still listening (a new recording: its clock restarted), still the stop button. The second
+  // recording is open once its own 'listening' came (a word said before it would not be heard).
+  const listening = async () =>
+    (await events(page)).filter((e) => e.type === 'vaani-state' && e.detail.state === 'listening').length;
+  await expect.poll(listening, { timeout: 120_000 }).toBe(2);
   await expect(page.locator('vaani-dictate')).toHaveAttribute('state', 'listening');
   await expect(page.locator('vaani-dictate button')).toHaveAttribute('aria-label', 'Stop dictating');
   await expect(page.locator('vaani-dictate button')).toHaveAttribute('aria-pressed', 'true');
