@@ -5,12 +5,15 @@
  * Messages: { load: BareLoad } → { loaded: true, heapBytes }; { run: BareRun } → BareTiming.
  */
 import * as ort from 'onnxruntime-web/wasm';
+import { sharedSessionOptions } from '../../src/backends/ort';
 
 export interface BareLoad {
   base: string;
   graph: string;
   externalData: string[];
   threads: number;
+  /** Let onnxruntime's pool threads spin while they wait (its own default) instead of Vaani's blocking threads. */
+  spinning?: boolean;
 }
 
 export interface BareRun {
@@ -63,6 +66,7 @@ async function load(request: BareLoad): Promise<void> {
   session = await ort.InferenceSession.create(await bytes(request.base + request.graph), {
     executionProviders: ['wasm'],
     graphOptimizationLevel: 'all',
+    ...(request.spinning ? {} : sharedSessionOptions()),
     externalData: await Promise.all(
       request.externalData.map(async (file) => ({
         path: file.slice(folder.length),

@@ -1,4 +1,4 @@
-import type { Ort, OrtSession } from '../backends/ort';
+import { sharedSessionOptions, type Ort, type OrtSession } from '../backends/ort';
 import { VAD_FRAME } from '../recorder/vad-frame';
 
 /** Silero VAD v5/v6 at 16 kHz: VAD_FRAME new samples per step, with the previous CONTEXT as context. */
@@ -57,6 +57,7 @@ export async function loadSilero(ort: Ort, modelURL: string): Promise<SileroVad>
   if (!response.ok) throw new Error(`Could not load the Silero VAD model from ${modelURL}: HTTP ${response.status}.`);
   const session = await ort.InferenceSession.create(new Uint8Array(await response.arrayBuffer()), {
     executionProviders: ['wasm'],
+    ...sharedSessionOptions(),
   });
   return new SileroVad(ort, session);
 }

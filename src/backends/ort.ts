@@ -38,6 +38,13 @@ export function loadOrt(withWebGpu: boolean, threads?: number): Promise<Ort> {
   return loaded;
 }
 
+/**
+ * Options every engine's sessions share: the threads of onnxruntime's pool block while they wait
+ * for work instead of spinning. A page runs several engines at once (the voice assistant: VAD,
+ * Whisper, chat and a voice), and a spinning thread takes the core another engine, or the page, needs.
+ */
+export const sharedSessionOptions = () => ({ extra: { session: { intra_op: { allow_spinning: '0' } } } });
+
 export interface SessionRequest {
   backend: RuntimeBackend;
   graph: Uint8Array;
@@ -49,6 +56,7 @@ export async function createSession(ort: Ort, request: SessionRequest): Promise<
     executionProviders: [request.backend],
     externalData: request.externalData,
     graphOptimizationLevel: 'all',
+    ...sharedSessionOptions(),
     // On WebGPU outputs stay on the GPU: the KV cache is fed back without a copy; logits are read out.
     ...(request.backend === 'webgpu' ? { preferredOutputLocation: 'gpu-buffer' as const } : {}),
   });

@@ -1,4 +1,4 @@
-import { loadOrt, type Ort } from '../../backends/ort';
+import { loadOrt, sharedSessionOptions, type Ort } from '../../backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
 import type { FileLoader, LoadOptions, FileSpec } from '../../store';
@@ -110,6 +110,7 @@ export async function loadEncoder(
         executionProviders: request.ort ? undefined : [attempt.backend],
         externalData,
         graphOptimizationLevel: 'all',
+        ...sharedSessionOptions(),
       });
       const encoder = new Encoder(ort, session, config, tokenizer.padId, request.limits, kvShape);
       const probe = await encoder.embed([tokenizer.encode('a').ids]);

@@ -1,4 +1,4 @@
-import { loadOrt, type Ort, type OrtSession } from '../../backends/ort';
+import { loadOrt, sharedSessionOptions, type Ort, type OrtSession } from '../../backends/ort';
 import type { RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
 import type { FileLoader, LoadOptions } from '../../store';
@@ -37,7 +37,13 @@ const session = (
   backend: RuntimeBackend,
   graph: Uint8Array,
   externalData: { path: string; data: Uint8Array }[] = [],
-) => ort.InferenceSession.create(graph, { executionProviders: [backend], externalData, graphOptimizationLevel: 'all' });
+) =>
+  ort.InferenceSession.create(graph, {
+    executionProviders: [backend],
+    externalData,
+    graphOptimizationLevel: 'all',
+    ...sharedSessionOptions(),
+  });
 
 /** config.json's values with the published script's defaults (SOS 5632, 10 symbols a frame, 2 × 640 LSTM). */
 export function readIndicConfig(json: unknown): Config {

@@ -1,5 +1,5 @@
 import type { FileLoader } from '../../store';
-import { loadOrt as loadRuntime, type Ort } from '../../backends/ort';
+import { loadOrt as loadRuntime, sharedSessionOptions, type Ort } from '../../backends/ort';
 import { EngineError } from '../../protocol/errors';
 
 export type { Ort };
@@ -28,7 +28,7 @@ export const loadJson = async <T>(loader: FileLoader, file: string): Promise<T> 
 export async function openSession(loader: FileLoader, file: string): Promise<Session> {
   const [runtime, bytes] = await Promise.all([loadOrt(), loadFile(loader, file)]);
   try {
-    return await runtime.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
+    return await runtime.InferenceSession.create(bytes, { executionProviders: ['wasm'], ...sharedSessionOptions() });
   } catch (error) {
     throw new EngineError(
       'unavailable',
