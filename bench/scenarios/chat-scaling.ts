@@ -58,12 +58,6 @@ interface Contender {
 }
 
 /**
- * q4 runs MatMulNBits, which onnxruntime-web's WASM build computes by dequantising every weight on
- * every call (about 0.5 tokens/s here): it stops at 1,024 tokens, or a run would take an hour.
- */
-const dtypeContexts = (dtype: Dtype, contexts: number[]) =>
-  dtype === 'q4' ? contexts.filter((length) => length <= 1024) : contexts;
-/**
  * Rounds per length: 5 at 128 tokens (a round takes seconds there, and one disturbed by the shared
  * machine is then outvoted), 2 up to 4,096 tokens, so each contender's time to first
  * token is the shorter of two runs after different predecessors (a run right after another
@@ -310,11 +304,10 @@ const chatScaling: Scenario = async (env) => {
     const results = new Map<number, (Timing | undefined)[]>();
     /** A contender that failed at a length (e.g. out of WASM memory): its message, kept in the rows' notes. */
     const failures = new Map<number, Record<string, string>>();
-    const lengths = dtypeContexts(dtype, contexts);
     // A first answer of the shortest length, not timed: the first run at a new size is slower (buffers grow).
-    for (const contender of contenders) await contender?.run(lengths[0]!);
+    for (const contender of contenders) await contender?.run(contexts[0]!);
     let turn = 0;
-    for (const context of lengths) {
+    for (const context of contexts) {
       const samples: Timing[][] = contenders.map(() => []);
       const failed: Record<string, string> = {};
       for (let round = 0; round < roundsAt(context); round++) {
@@ -354,7 +347,7 @@ const chatScaling: Scenario = async (env) => {
         const runs: number[] = [];
         for (let round = 0; round < 2; round++) {
           await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
-          runs.push(await contenders[0]!.sampled!(lengths[0]!, sampling));
+          runs.push(await contenders[0]!.sampled!(contexts[0]!, sampling));
         }
         sampledMs[name] = Math.min(...runs);
         env.log(`${dtype} sampled ${name}: ${sampledMs[name]!.toFixed(1)} ms per step`);
@@ -407,7 +400,7 @@ const chatScaling: Scenario = async (env) => {
       rows.push(
         row(
           `chat-scaling.${dtype}.decode.${name}`,
-          `decode speed at ${lengths[0]} tokens, sampling (${JSON.stringify(SAMPLINGS[name])}), whole answers`,
+          `decode speed at ${contexts[0]} tokens, sampling (${JSON.stringify(SAMPLINGS[name])}), whole answers`,
           'tokens/s',
           1000 / ms,
           { name: 'Vaani greedy, whole answers (same method)', value: 1000 / sampledMs.greedy! },
@@ -416,27 +409,27 @@ const chatScaling: Scenario = async (env) => {
         ),
       );
     }
-    const shortest = results.get(lengths[0]!)?.[0];
-    const longest = results.get(lengths.at(-1)!)?.[0];
-    if (shortest && longest && lengths.length > 1)
+    const shortest = results.get(contexts[0]!)?.[0];
+    const longest = results.get(contexts.at(-1)!)?.[0];
+    if (shortest && longest && contexts.length > 1)
       rows.push(
         row(
           `chat-scaling.${dtype}.decode.long-vs-short`,
-          `Vaani decode speed at ${lengths.at(-1)} tokens of context`,
+          `Vaani decode speed at ${contexts.at(-1)} tokens of context`,
           'tokens/s',
           decodeTps(longest),
-          { name: `Vaani at ${lengths[0]} tokens (goal ≥ 0.7×)`, value: decodeTps(shortest) },
+          { name: `Vaani at ${contexts[0]} tokens (goal ≥ 0.7×)`, value: decodeTps(shortest) },
           true,
           notes,
         ),
       );
     if (shortest) {
       // Each decode step reads every weight once (the tied embedding as the output layer; q8 its folded transpose).
-      const roofline = bandwidth / (weightBytes + cacheBytesPerToken * lengths[0]!);
+      const roofline = bandwidth / (weightBytes + cacheBytesPerToken * contexts[0]!);
       rows.push(
         row(
           `chat-scaling.${dtype}.roofline`,
-          `Vaani decode speed at ${lengths[0]} tokens vs the memory-bandwidth limit (bytes read per token ÷ copy bandwidth)`,
+          `Vaani decode speed at ${contexts[0]} tokens vs the memory-bandwidth limit (bytes read per token ÷ copy bandwidth)`,
           'tokens/s',
           decodeTps(shortest),
           { name: 'copy bandwidth ÷ (weight + KV cache bytes per token)', value: roofline },
@@ -444,18 +437,18 @@ const chatScaling: Scenario = async (env) => {
           {
             ...notes,
             copyBandwidthGBs: bandwidth / 1e9,
-            bytesPerToken: weightBytes + cacheBytesPerToken * lengths[0]!,
+            bytesPerToken: weightBytes + cacheBytesPerToken * contexts[0]!,
           },
         ),
       );
     }
     if (memory) {
       const mib = (bytes: number) => bytes / 2 ** 20;
-      const cache = cacheBytesPerToken * (lengths.at(-1)! + DECODE_TOKENS);
+      const cache = cacheBytesPerToken * (contexts.at(-1)! + DECODE_TOKENS);
       rows.push(
         row(
           `chat-scaling.${dtype}.memory`,
-          `peak memory of Vaani's chat worker after a ${lengths.at(-1)}-token context`,
+          `peak memory of Vaani's chat worker after a ${contexts.at(-1)}-token context`,
           'MiB',
           mib(memory['chat.worker'] ?? 0),
           { name: 'weight files + KV cache (goal ≤ 1.05×)', value: mib(weightBytes + cache) },
