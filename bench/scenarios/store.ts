@@ -1,6 +1,7 @@
 import { createVaani } from '../../src/index';
 import { CHUNKS_DB, clearAll, deleteFile, readManifest } from '../../src/store/idb';
 import { storeLoader } from '../../src/store';
+import { toHex } from '../../src/store/checks';
 import { heldBytes } from '../support/memory';
 import { quantile, timePaired } from '../support/stats';
 import type { Scenario, ScenarioResult } from '../types';
@@ -10,6 +11,8 @@ const FILE = 'weights.bin';
 const URL_ = new URL(FILE, BASE).href;
 const MB = 1024 * 1024;
 const CHUNK = 32 * MB;
+/** A smaller chunk, timed beside the default: a shorter write left after the last byte arrives. */
+const SMALL_CHUNK = 8 * MB;
 
 const request = <T>(r: IDBRequest<T>) =>
   new Promise<T>((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
@@ -48,17 +51,21 @@ async function blobFloor(url: string): Promise<Blob[]> {
 }
 
 /**
- * Cold loads (the cache emptied first, not timed) and plain fetches of `url`, plus `floor` when
- * given, in rotating order so drift hits each alike; the first round warms up and is dropped.
+ * Cold loads through each store loader (the cache emptied first, not timed) and plain fetches of
+ * `url`, plus `floor` when given, in rotating order so drift hits each alike; the first round warms
+ * up and is dropped.
  */
 async function coldLoads(
-  loader: ReturnType<typeof storeLoader>,
+  loaders: Record<string, ReturnType<typeof storeLoader>>,
   url: string,
   rounds: number,
   extra: { floor?: (url: string) => Promise<unknown> } = {},
 ) {
   const runs: [string, () => Promise<unknown>][] = [
-    ['store', () => loader.load(FILE)],
+    ...Object.entries(loaders).map(([name, loader]): [string, () => Promise<unknown>] => [
+      name,
+      () => loader.load(FILE),
+    ]),
     ['plain', () => plainFetch(url)],
   ];
   if (extra.floor) runs.push(['floor', () => extra.floor!(url)]);
@@ -66,7 +73,7 @@ async function coldLoads(
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < runs.length; i++) {
       const [name, run] = runs[(round + i) % runs.length]!;
-      if (name === 'store') await deleteFile(url);
+      if (name in loaders) await deleteFile(url);
       const started = performance.now();
       await run();
       if (round > 0) times[name]!.push(performance.now() - started);
@@ -110,9 +117,22 @@ const store: Scenario = async (env) => {
   const size = plain.byteLength;
   env.log(`file ${(size / MB).toFixed(0)} MiB`);
 
-  const cold = await coldLoads(loader, URL_, 7, { floor: blobFloor });
+  // The SHA-256 a vaani-manifest.json gives: checked over the whole file once it is in.
+  const hashStarted = performance.now();
+  const sha256 = toHex(await crypto.subtle.digest('SHA-256', plain));
+  const hashMs = performance.now() - hashStarted;
+  const loaders = {
+    store: loader,
+    checked: storeLoader(BASE, { model: 'bench-store', files: [{ name: FILE, size, sha256 }] }),
+    small: storeLoader(BASE, { model: 'bench-store', chunkSize: SMALL_CHUNK }),
+  };
+  const cold = await coldLoads(loaders, URL_, 7, { floor: blobFloor });
   const pacedURL = new URL(FILE, `${env.remoteURL}/paced/${PACED_MIBPS}/`).href;
-  const paced = await coldLoads(storeLoader(new URL('./', pacedURL).href, { model: 'bench-store' }), pacedURL, 4);
+  const paced = await coldLoads(
+    { store: storeLoader(new URL('./', pacedURL).href, { model: 'bench-store' }) },
+    pacedURL,
+    4,
+  );
 
   const manifest = (await readManifest(URL_))!;
   const open = indexedDB.open(CHUNKS_DB);
@@ -170,6 +190,17 @@ const store: Scenario = async (env) => {
       cold.store!,
       cold.floor!,
       'the least a stored copy costs: the same fetch with each 32 MiB chunk copied into a Blob, nothing written',
+    ),
+    download('store.download.checked.mbps', 'loopback', cold.checked!, cold.plain!, PLAIN, {
+      check: 'size and SHA-256 known (a vaani-manifest.json): the digest is taken once the file is in',
+      sha256Ms: hashMs,
+    }),
+    download(
+      'store.download.small-chunks.mbps',
+      'loopback',
+      cold.small!,
+      cold.store!,
+      `the store with its default ${CHUNK / MB} MiB chunks (this row: ${SMALL_CHUNK / MB} MiB)`,
     ),
     download('store.download.paced.mbps', `a link paced at ${PACED_MIBPS} MiB/s`, paced.store!, paced.plain!, PLAIN, {
       server: 'bench/remote.mjs /paced/',
