@@ -294,55 +294,38 @@ const chat: Scenario = async (env) => {
     );
   }
   if (env.isolated && threads > 1) {
-    const one = await bare(base, 1, promptTokens);
-    const [many, single] = (await interleave([floor, one], env)) as [Figures, Figures];
-    await one.dispose();
-    rows.push(
-      row(
-        'chat.wasm.threads.decode',
-        `bare-loop decode speed with ${threads} WASM threads`,
-        'tokens/s',
-        many.decodeTps,
-        { name: 'the same with 1 thread', value: single.decodeTps },
-        true,
-        notes,
-      ),
-    );
-    rows.push(
-      row(
-        'chat.wasm.threads.prefill',
-        `bare-loop prefill speed with ${threads} WASM threads`,
-        'tokens/s',
-        many.prefillTps,
-        { name: 'the same with 1 thread', value: single.prefillTps },
-        true,
-        notes,
-      ),
+    /** The bare loop as it runs (`floor`) against a variant of it: a decode row and a prefill row. */
+    const against = async (id: string, what: string, variant: Contender, name: string) => {
+      const [ours, theirs] = (await interleave([floor, variant], env)) as [Figures, Figures];
+      await variant.dispose();
+      for (const [metric, key] of [
+        ['decode', 'decodeTps'],
+        ['prefill', 'prefillTps'],
+      ] as const)
+        rows.push(
+          row(
+            `${id}.${metric}`,
+            `bare-loop ${metric} speed${what}`,
+            'tokens/s',
+            ours[key],
+            { name, value: theirs[key] },
+            true,
+            notes,
+          ),
+        );
+    };
+    await against(
+      'chat.wasm.threads',
+      ` with ${threads} WASM threads`,
+      await bare(base, 1, promptTokens),
+      'the same with 1 thread',
     );
     // Vaani's pool threads block while they wait; onnxruntime's default lets them spin.
-    const spinning = await bare(base, threads, promptTokens, true);
-    const [blocking, spun] = (await interleave([floor, spinning], env)) as [Figures, Figures];
-    await spinning.dispose();
-    const SPUN = "the same with spinning threads (onnxruntime's default)";
-    rows.push(
-      row(
-        'chat.wasm.threads.blocking.decode',
-        `bare-loop decode speed, ${threads} threads that block while they wait (Vaani's session option)`,
-        'tokens/s',
-        blocking.decodeTps,
-        { name: SPUN, value: spun.decodeTps },
-        true,
-        notes,
-      ),
-      row(
-        'chat.wasm.threads.blocking.prefill',
-        `bare-loop prefill speed, ${threads} threads that block while they wait (Vaani's session option)`,
-        'tokens/s',
-        blocking.prefillTps,
-        { name: SPUN, value: spun.prefillTps },
-        true,
-        notes,
-      ),
+    await against(
+      'chat.wasm.threads.blocking',
+      `, ${threads} threads that block while they wait (Vaani's session option)`,
+      await bare(base, threads, promptTokens, true),
+      "the same with spinning threads (onnxruntime's default)",
     );
   }
   await floor.dispose();
