@@ -1,5 +1,6 @@
 import type { Ort, OrtSession } from '../../backends/ort';
 import type { LlmConfig } from './config';
+import { takesChunks } from './graph-ops';
 import { lastRow } from './logits';
 import { outputPool } from './output-pool';
 
@@ -13,11 +14,18 @@ export interface DecoderLayout {
   cacheType: 'float32' | 'float16';
   positionIds: boolean;
   logitsToKeep: boolean;
+  /** A prompt runs in chunks of `PREFILL_CHUNK` (see takesChunks); else in one run. */
+  chunkedPrefill: boolean;
 }
 
 const PAST = /^past_key_values\.(\d+)\.key$/;
 
-export function layoutOf(session: OrtSession, config: LlmConfig): DecoderLayout {
+/** The layout of a decoder session; `operators` are its graph's (graphOperators), which decide how a prompt is fed. */
+export function layoutOf(
+  session: OrtSession,
+  config: LlmConfig,
+  operators: ReadonlySet<string> = new Set(),
+): DecoderLayout {
   const inputs = session.inputMetadata.filter((input) => input.isTensor);
   const past = inputs.filter((input) => PAST.test(input.name));
   const first = past[0];
@@ -36,6 +44,7 @@ export function layoutOf(session: OrtSession, config: LlmConfig): DecoderLayout 
     cacheType: first.type,
     positionIds: inputs.some((input) => input.name === 'position_ids'),
     logitsToKeep: inputs.some((input) => input.name === 'num_logits_to_keep'),
+    chunkedPrefill: takesChunks(operators),
   };
 }
 
@@ -46,7 +55,8 @@ const int64 = (values: number[]) => BigInt64Array.from(values, BigInt);
  * result), so between chunks the worker reports progress and a cancel can land: one run of a
  * 1,024-token prompt on Qwen2.5-0.5B q4 outlasted the host's 60 s watchdog on a busy 2-core machine.
  * 512 by measurement (q8, 24 layers): chunks of 128, 256 and 1,024 were no faster on 2,048- and
- * 4,096-token prompts, and 1,024 grew the WASM heap by 445 MiB (README, chat-scaling).
+ * 4,096-token prompts, and 1,024 grew the WASM heap by 445 MiB (README, chat-scaling). A graph that
+ * cannot take a chunk beside a past (`chunkedPrefill` false) gets the whole prompt in one run.
  */
 export const PREFILL_CHUNK = 512;
 
@@ -96,18 +106,20 @@ export class KvDecoder {
   }
 
   /**
-   * Appends a prompt in chunks of `PREFILL_CHUNK` tokens and returns the logits after its last
-   * token, or undefined when `between` (awaited between chunks) answers false: cancelled.
+   * Appends a prompt in chunks of `PREFILL_CHUNK` tokens (in one run where the graph takes no
+   * chunks) and returns the logits after its last token, or undefined when `between` (awaited
+   * between chunks) answers false: cancelled.
    */
   async prefill(
     ids: number[],
     between: () => Promise<boolean> = async () => true,
     blocking: BlockingRun = (_, run) => run(),
   ): Promise<Float32Array | undefined> {
-    for (let at = 0; ; at += PREFILL_CHUNK) {
-      const chunk = ids.slice(at, at + PREFILL_CHUNK);
+    const size = this.layout.chunkedPrefill ? PREFILL_CHUNK : Math.max(1, ids.length);
+    for (let at = 0; ; at += size) {
+      const chunk = ids.slice(at, at + size);
       const logits = await blocking(chunk.length, () => this.step(chunk));
-      if (at + PREFILL_CHUNK >= ids.length) return logits;
+      if (at + size >= ids.length) return logits;
       if (!(await between())) return undefined;
     }
   }

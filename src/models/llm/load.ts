@@ -10,6 +10,7 @@ import type { Backend } from '../../types';
 import { readConfig, type Json, type LlmConfig } from './config';
 import { KvDecoder, layoutOf } from './decoder';
 import { findGraphFiles, loadExternalData } from './files';
+import { graphOperators } from './graph-ops';
 
 /** A decoder LLM ready to generate: tokenizer, chat template, config and a KV-cached session. */
 export interface LoadedLlm {
@@ -88,8 +89,9 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
         loader.load(files.graph, options),
         loadExternalData(loader, files, options),
       ]);
+      const operators = graphOperators(graph);
       const session = await createSession(ort, { backend: attempt.backend, graph, externalData });
-      const layout = layoutOf(session, llmConfig);
+      const layout = layoutOf(session, llmConfig, operators);
       if (attempt.backend === 'webgpu' && layout.cacheType === 'float16' && !gpu?.f16) {
         await session.release();
         throw new Error(`${files.graph} computes in float16 but this WebGPU adapter lacks shader-f16`);
