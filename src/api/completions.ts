@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { ChatDelta, ChatEngine, ChatParams, TokenLogprob } from '../protocol/chat';
-import { legacyLogprobs } from './legacy-logprobs';
+import { legacyLogprobs, TextOffsets } from './legacy-logprobs';
 import type { Channel } from '../runtime/channel';
 import { parse, readJson } from './body';
 import { startChat } from './chat/start';
@@ -102,10 +102,12 @@ export async function runCompletion(
   const headers = { 'x-vaani-backend': backend };
   const echo = body.echo ? (params.prompt ?? '') : '';
   const wantLogprobs = body.logprobs != null;
-  const choice = (text: string, finish_reason: string | null, tokens: TokenLogprob[] = [], offset = 0) => ({
+  // Token offsets count from the end of any echoed prompt, across the chunks of a stream.
+  const offsets = new TextOffsets(echo.length);
+  const choice = (text: string, finish_reason: string | null, tokens: TokenLogprob[] = []) => ({
     text,
     index: 0,
-    logprobs: wantLogprobs ? legacyLogprobs(tokens, offset) : null,
+    logprobs: wantLogprobs ? legacyLogprobs(tokens, offsets) : null,
     finish_reason,
   });
   if (!body.stream) {
@@ -115,16 +117,16 @@ export async function runCompletion(
     return Response.json(
       {
         ...meta,
-        choices: [{ ...choice(text, outcome.finish_reason, tokens, echo.length), ...body.extra?.(text) }],
+        choices: [{ ...choice(text, outcome.finish_reason, tokens), ...body.extra?.(text) }],
         usage: outcome.usage,
       },
       { headers },
     );
   }
   const usage = body.stream_options?.include_usage === true;
-  const chunk = (text: string, finish: string | null, tokens: TokenLogprob[] = [], offset = 0) => ({
+  const chunk = (text: string, finish: string | null, tokens: TokenLogprob[] = []) => ({
     ...meta,
-    choices: [choice(text, finish, tokens, offset)],
+    choices: [choice(text, finish, tokens)],
     ...(usage ? { usage: null } : {}),
   });
   return sseResponse(
@@ -132,11 +134,9 @@ export async function runCompletion(
     async (sink) => {
       sink.signal.addEventListener('abort', () => stop.abort(sink.signal.reason), { once: true });
       if (echo) sink.send(chunk(echo, null));
-      let offset = echo.length;
       for await (const delta of deltas) {
         if (!delta.content && !delta.logprobs?.length) continue;
-        sink.send(chunk(delta.content ?? '', null, delta.logprobs, offset));
-        offset += (delta.logprobs ?? []).reduce((sum, token) => sum + token.token.length, 0);
+        sink.send(chunk(delta.content ?? '', null, delta.logprobs));
       }
       const outcome = await done;
       sink.send(chunk('', outcome.finish_reason));

@@ -70,6 +70,13 @@ export interface ChatParams {
   top_logprobs?: number;
   /** Token id → bias added to its logit (−100…100). */
   logit_bias?: Record<string, number>;
+  /**
+   * Render the chat template in its thinking mode (`enable_thinking`, Qwen3); the model's
+   * `<think>…</think>` comes back as `reasoning_content`. Absent or false: thinking off.
+   */
+  thinking?: boolean;
+  /** More variables for the chat template (`chat_template_kwargs`, as vLLM); they cannot replace the messages or tools. */
+  template_kwargs?: Record<string, unknown>;
 }
 
 export interface ToolCallDelta {
@@ -81,6 +88,8 @@ export interface ToolCallDelta {
 
 export interface ChatDelta {
   content?: string;
+  /** The model's thinking (its `<think>…</think>` block), never part of `content`. */
+  reasoning_content?: string;
   /** Log-probabilities of the tokens behind this delta's content (when asked). */
   logprobs?: TokenLogprob[];
   tool_calls?: ToolCallDelta[];
@@ -90,6 +99,8 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** Present when the model thought: how many of the completion tokens were its thinking. */
+  completion_tokens_details?: { reasoning_tokens: number };
 }
 
 export interface ChatOutcome {

@@ -11,6 +11,10 @@ export interface RenderInput {
   tools?: ToolDefinition[];
   bosToken?: string;
   eosToken?: string;
+  /** The template's thinking mode (`enable_thinking`); off unless asked. */
+  thinking?: boolean;
+  /** Further template variables (`chat_template_kwargs`); the ones set here win over them. */
+  kwargs?: Record<string, unknown>;
 }
 
 /** A tokenizer_config `chat_template`: a string, or named templates ('default', 'tool_use'). */
@@ -39,6 +43,12 @@ function templateMessage(message: ChatMessage) {
   return { ...message, content: message.content ?? '', ...(tool_calls ? { tool_calls } : {}) };
 }
 
+/** Variables the renderer sets itself: `kwargs` cannot replace them. */
+const RESERVED = new Set(['messages', 'tools', 'add_generation_prompt', 'enable_thinking', 'bos_token', 'eos_token']);
+
+const extraVariables = (kwargs: Record<string, unknown> = {}) =>
+  Object.fromEntries(Object.entries(kwargs).filter(([key]) => !RESERVED.has(key)));
+
 /** A compiled chat template, rendered with a generation prompt. */
 export class ChatTemplate {
   private readonly template: Template;
@@ -47,14 +57,15 @@ export class ChatTemplate {
     this.template = new Template(source);
   }
 
-  /** `enable_thinking: false` asks templates that have a thinking mode (Qwen3) for a direct answer. */
+  /** `enable_thinking: false` (the default) asks templates that have a thinking mode (Qwen3) for a direct answer. */
   render(input: RenderInput): string {
     try {
       return this.template.render({
+        ...extraVariables(input.kwargs),
         messages: input.messages.map(templateMessage),
         ...(input.tools?.length ? { tools: input.tools } : {}),
         add_generation_prompt: true,
-        enable_thinking: false,
+        enable_thinking: input.thinking === true,
         bos_token: input.bosToken ?? '',
         eos_token: input.eosToken ?? '',
       });

@@ -30,3 +30,33 @@ export class StreamingDecoder {
     return text.slice(prefix.length);
   }
 }
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * Holds back the last grapheme cluster of streamed text until later text starts a new one, so that
+ * no piece ends inside a cluster (a consonant waiting for its virama or vowel sign, an emoji for its
+ * modifier or ZWJ sequence). A line feed always ends its cluster, so it is never held.
+ */
+export class GraphemeHold {
+  private held = '';
+
+  /** Adds text; returns what is now known to end on a cluster boundary. */
+  push(piece: string): string {
+    const text = this.held + piece;
+    if (!text || text.endsWith('\n')) {
+      this.held = '';
+      return text;
+    }
+    const last = graphemes.segment(text).containing(text.length - 1)!.index;
+    this.held = text.slice(last);
+    return text.slice(0, last);
+  }
+
+  /** The held cluster, at the end of the stream. */
+  flush(): string {
+    const rest = this.held;
+    this.held = '';
+    return rest;
+  }
+}

@@ -17,6 +17,7 @@ import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
 import { addToolCallParts, startChat } from './start';
 import { chatRequestSchema, type ChatRequest } from './schema';
+import { effortThinks, thinkingOf } from './thinking';
 
 type Content = string | { type: string; text?: string }[] | null | undefined;
 
@@ -37,6 +38,17 @@ function requireTextParts(body: ChatRequest): void {
         );
     });
   });
+}
+
+/** The template variables and thinking switch of a request (see docs/api.md, thinking). */
+function thinkingParams(body: ChatRequest): Pick<ChatParams, 'thinking' | 'template_kwargs'> {
+  const kwargs = body.chat_template_kwargs ?? undefined;
+  const thinking = thinkingOf([
+    { param: 'chat_template_kwargs.enable_thinking', on: kwargs?.enable_thinking ?? undefined },
+    { param: 'enable_thinking', on: body.enable_thinking ?? undefined },
+    { param: 'reasoning_effort', on: effortThinks(body.reasoning_effort) },
+  ]);
+  return { thinking, ...(kwargs ? { template_kwargs: kwargs } : {}) };
 }
 
 function toParams(body: ChatRequest): ChatParams {
@@ -61,6 +73,7 @@ function toParams(body: ChatRequest): ChatParams {
     logprobs: body.logprobs ?? undefined,
     top_logprobs: body.top_logprobs ?? undefined,
     logit_bias: body.logit_bias ?? undefined,
+    ...thinkingParams(body),
   };
 }
 
@@ -135,17 +148,20 @@ async function collect(
   wantLogprobs: boolean,
 ) {
   let content = '';
+  let reasoning = '';
   const calls: ToolCall[] = [];
   const logprobs: TokenLogprob[] = [];
   for await (const delta of deltas) {
     content += delta.content ?? '';
+    reasoning += delta.reasoning_content ?? '';
     logprobs.push(...(delta.logprobs ?? []));
     addToolCallParts(calls, delta.tool_calls);
   }
   const outcome = await done;
+  const thought = reasoning ? { reasoning_content: reasoning } : {};
   const message = calls.length
-    ? { role: 'assistant', content: content || null, tool_calls: calls, refusal: null }
-    : { role: 'assistant', content, refusal: null };
+    ? { role: 'assistant', content: content || null, ...thought, tool_calls: calls, refusal: null }
+    : { role: 'assistant', content, ...thought, refusal: null };
   return {
     ...meta,
     object: 'chat.completion',

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { REASONING_EFFORTS } from './thinking';
 
 const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
 const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -92,6 +93,10 @@ export const chatRequestSchema = v.object({
   top_logprobs: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(20)))),
   logit_bias: v.optional(v.nullable(v.record(v.string(), range(-100, 100)))),
   response_format: v.optional(v.nullable(responseFormat)),
+  reasoning_effort: v.optional(v.nullable(v.picklist(REASONING_EFFORTS))),
+  /** vLLM's template variables; `enable_thinking` turns thinking on or off. */
+  chat_template_kwargs: v.optional(v.nullable(v.looseObject({ enable_thinking: v.optional(v.nullable(v.boolean())) }))),
+  enable_thinking: v.optional(v.nullable(v.boolean())),
   user: v.optional(v.string()),
 });
 

@@ -3,6 +3,7 @@ import type { ChatDelta, ChatEngine, ChatMessage, ChatOutcome, ChatParams } from
 import { parse, readJson } from '../body';
 import { requireEnforceable } from '../chat/completions';
 import { startChat } from '../chat/start';
+import { effortThinks, thinkingOf } from '../chat/thinking';
 import { dispatchChat, type Services } from '../services';
 import { ApiError } from '../errors';
 import { requireModel, requireWithinContext } from '../models-check';
@@ -43,6 +44,7 @@ function toParams(body: ResponsesRequest, messages: ChatMessage[]): ChatParams {
     tool_choice: toolChoiceOf(body),
     parallel_tool_calls: body.parallel_tool_calls ?? undefined,
     response_format: formatOf(body),
+    thinking: thinkingOf([{ param: 'reasoning.effort', on: effortThinks(body.reasoning?.effort) }]),
   };
 }
 
@@ -106,7 +108,7 @@ async function run(
     output,
     parallel_tool_calls: body.parallel_tool_calls ?? true,
     previous_response_id: body.previous_response_id ?? null,
-    reasoning: { effort: null, summary: null },
+    reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
     store: body.store !== false,
     temperature: params.temperature,
     text: { format: body.text?.format ?? { type: 'text' } },
@@ -119,7 +121,9 @@ async function run(
           input_tokens: outcome.usage.prompt_tokens,
           input_tokens_details: { cached_tokens: 0 },
           output_tokens: outcome.usage.completion_tokens,
-          output_tokens_details: { reasoning_tokens: 0 },
+          output_tokens_details: {
+            reasoning_tokens: outcome.usage.completion_tokens_details?.reasoning_tokens ?? 0,
+          },
           total_tokens: outcome.usage.total_tokens,
         }
       : null,

@@ -26,6 +26,7 @@ export function inputMessages(input: ResponsesRequest['input']): ChatMessage[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
   const messages: ChatMessage[] = [];
   input.forEach((item: InputItem, i) => {
+    if (item.type === 'reasoning') return;
     if (item.type === 'function_call') {
       const last = messages.at(-1);
       const call = {

@@ -27,7 +27,21 @@ export interface FunctionCallItem {
   arguments: string;
 }
 
-export type OutputItem = MessageItem | FunctionCallItem | FileSearchCallItem;
+interface ReasoningText {
+  type: 'reasoning_text';
+  text: string;
+}
+
+/** The model's thinking (OpenAI's reasoning item, with the text in `content` as open-weight models give it). */
+export interface ReasoningItem {
+  id: string;
+  type: 'reasoning';
+  status: 'in_progress' | 'completed';
+  summary: never[];
+  content: ReasoningText[];
+}
+
+export type OutputItem = MessageItem | FunctionCallItem | FileSearchCallItem | ReasoningItem;
 export type ResponseEvent = { type: string } & Record<string, unknown>;
 
 /**
@@ -58,6 +72,7 @@ export class ResponseOutput {
   }
 
   push(delta: ChatDelta): void {
+    if (delta.reasoning_content) this.reasoning(delta.reasoning_content);
     if (delta.content) this.text(delta.content);
     for (const part of delta.tool_calls ?? []) this.call(part);
   }
@@ -83,6 +98,10 @@ export class ResponseOutput {
       );
       this.emit({ type: 'response.output_text.done', ...at, content_index: 0, text: part.text, logprobs: [] });
       this.emit({ type: 'response.content_part.done', ...at, content_index: 0, part });
+    } else if (item.type === 'reasoning') {
+      const part = item.content[0]!;
+      this.emit({ type: 'response.reasoning_text.done', ...at, content_index: 0, text: part.text });
+      this.emit({ type: 'response.content_part.done', ...at, content_index: 0, part });
     } else if (item.type === 'function_call')
       this.emit({ type: 'response.function_call_arguments.done', ...at, arguments: item.arguments });
     this.emit({ type: 'response.output_item.done', output_index: at.output_index, item });
@@ -93,6 +112,26 @@ export class ResponseOutput {
     this.items.push(item);
     this.open = item;
     this.emit({ type: 'response.output_item.added', output_index: this.items.length - 1, item });
+  }
+
+  private reasoning(piece: string): void {
+    let item = this.open;
+    if (item?.type !== 'reasoning') {
+      item = { id: `rs_${hex()}`, type: 'reasoning', status: 'in_progress', summary: [], content: [] };
+      this.begin(item);
+      const part: ReasoningText = { type: 'reasoning_text', text: '' };
+      item.content.push(part);
+      this.emit({
+        type: 'response.content_part.added',
+        item_id: item.id,
+        output_index: this.items.length - 1,
+        content_index: 0,
+        part,
+      });
+    }
+    item.content[0]!.text += piece;
+    const at = { item_id: item.id, output_index: this.items.indexOf(item), content_index: 0 };
+    this.emit({ type: 'response.reasoning_text.delta', ...at, delta: piece });
   }
 
   private text(piece: string): void {

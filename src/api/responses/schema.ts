@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { REASONING_EFFORTS } from '../chat/thinking';
 import { filterSchema } from '../memory/schema';
 
 const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
@@ -27,10 +28,13 @@ const functionOutput = v.object({
   output: v.union([v.string(), v.array(part)]),
 });
 
-/** An input item: a message (with or without `type`), a function call or its output. */
+/** A reasoning item from an earlier response's output: accepted, and not shown to the model again. */
+const reasoningItem = v.looseObject({ type: v.literal('reasoning') });
+
+/** An input item: a message (with or without `type`), a function call or its output (or earlier reasoning). */
 export const inputItem = v.union(
-  [message, functionCall, functionOutput],
-  'must be a message ({role, content}), a function_call or a function_call_output',
+  [message, functionCall, functionOutput, reasoningItem],
+  'must be a message ({role, content}), a function_call, a function_call_output or a reasoning item',
 );
 
 const functionTool = v.object({
@@ -99,6 +103,14 @@ export const responsesSchema = v.object({
   temperature: v.optional(v.nullable(range(0, 2))),
   top_p: v.optional(v.nullable(range(0, 1))),
   text: v.optional(v.nullable(v.object({ format: v.optional(format) }))),
+  reasoning: v.optional(
+    v.nullable(
+      v.object({
+        effort: v.optional(v.nullable(v.picklist(REASONING_EFFORTS))),
+        summary: v.optional(v.nullable(v.string())),
+      }),
+    ),
+  ),
   stream: v.optional(v.nullable(v.boolean()), false),
   previous_response_id: v.optional(v.nullable(v.string())),
   store: v.optional(v.nullable(v.boolean()), true),

@@ -5,13 +5,15 @@ import { BoundaryCut } from '../../text/boundary';
 import { TemplateRejected } from '../../text/chat-template';
 import { fimPrompt, fimTokens, rawStopIds } from '../../text/fim';
 import { OutputText } from '../../text/output';
+import { thinkingStart, type ThinkingStart } from '../../text/reasoning';
 import { closingStage, GrammarRejected, type TokenConstraint } from '../../text/grammar/constraint';
 import { grammarRequest, type GrammarRequest } from '../../text/grammar/request';
 import { HERMES_SYNTAX, toolCallSyntaxOf, type ToolCallSyntax } from '../../text/tool-calls';
 import type { BlockingRun } from './decoder';
 import type { LoadedLlm } from './load';
-import { applyBias, tokenLogprob } from './logprobs';
+import { applyBias, tokenLogprob, TokenTexts } from './logprobs';
 import { Sampler } from './sampler';
+import { guide, thinkTags } from './thinking';
 
 function offeredTools(params: ChatParams): ToolDefinition[] | undefined {
   const choice = params.tool_choice;
@@ -32,9 +34,16 @@ function fimIds(model: LoadedLlm, prefix: string, suffix: string): number[] {
   return fimPrompt(model.tokenizer, fim, prefix, suffix);
 }
 
-function promptIds(model: LoadedLlm, params: ChatParams, tools: ToolDefinition[] | undefined): number[] {
-  if (params.prompt !== undefined && params.suffix !== undefined) return fimIds(model, params.prompt, params.suffix);
-  if (params.prompt !== undefined) return model.tokenizer.encodeRaw(params.prompt);
+/** The prompt's ids, and how the answer begins (inside a thinking block the template opened, or not). */
+function promptOf(
+  model: LoadedLlm,
+  params: ChatParams,
+  tools: ToolDefinition[] | undefined,
+  thinking: boolean,
+): { ids: number[]; start: ThinkingStart } {
+  if (params.prompt !== undefined && params.suffix !== undefined)
+    return { ids: fimIds(model, params.prompt, params.suffix), start: 'off' };
+  if (params.prompt !== undefined) return { ids: model.tokenizer.encodeRaw(params.prompt), start: 'off' };
   const template = model.template(tools !== undefined);
   try {
     const text = template.render({
@@ -42,8 +51,10 @@ function promptIds(model: LoadedLlm, params: ChatParams, tools: ToolDefinition[]
       tools,
       bosToken: model.tokenizer.bosToken,
       eosToken: model.tokenizer.eosToken,
+      thinking,
+      kwargs: params.template_kwargs,
     });
-    return model.tokenizer.encode(text);
+    return { ids: model.tokenizer.encode(text), start: thinkingStart(template.source, text) };
   } catch (error) {
     if (error instanceof TemplateRejected)
       throw invalidInput(
@@ -103,29 +114,6 @@ function biasOf(params: ChatParams, size: number): [number, number][] {
   });
 }
 
-/** How many earlier tokens give a token its text (SentencePiece spaces, byte sequences). */
-const TEXT_CONTEXT = 6;
-
-/**
- * A token's text where it stands: the decoded text of the last few tokens with it, minus without it
- * (decoding it alone would lose a SentencePiece leading space).
- */
-function tokenTexts(model: LoadedLlm) {
-  const recent: number[] = [];
-  let before = '';
-  return {
-    of(id: number): string {
-      const after = model.tokenizer.decode([...recent, id]);
-      return after.startsWith(before) ? after.slice(before.length) : after;
-    },
-    push(id: number): void {
-      recent.push(id);
-      if (recent.length > TEXT_CONTEXT) recent.shift();
-      before = model.tokenizer.decode(recent);
-    },
-  };
-}
-
 /**
  * Generates one chat completion, streaming deltas; stops early when `cancelled()` turns true.
  * `blocking` wraps each prefill run (the worker's `blockingRuns`: the host then waits for it).
@@ -138,12 +126,15 @@ export async function generate(
   blocking?: BlockingRun,
 ): Promise<ChatOutcome> {
   const tools = offeredTools(params);
-  const prompt = promptIds(model, params, tools);
-  const budget = completionBudget(model, params, prompt.length);
   const syntax: ToolCallSyntax | undefined = toolSyntax(model, params, tools);
   const grammar = grammarRequest(params, tools, syntax);
+  const tags = thinkTags(model.tokenizer);
+  // A constrained answer thinks only where it can be made to close its thinking (the tags are tokens).
+  const thinking = params.thinking === true && (!grammar || tags !== undefined);
+  const prompt = promptOf(model, params, tools, thinking);
+  const budget = completionBudget(model, params, prompt.ids.length);
   const boundary = params.boundary && new BoundaryCut(params.boundary, params.prompt ?? '');
-  const output = new OutputText((ids) => model.tokenizer.decode(ids), params.stop, syntax, boundary);
+  const output = new OutputText((ids) => model.tokenizer.decode(ids), params.stop, syntax, boundary, prompt.start);
   const sampler = new Sampler(params);
   const eos = new Set([...model.config.eosIds, ...(params.prompt === undefined ? [] : rawStopIds(model.tokenizer))]);
   events.onStart({ backend: model.backend, contextLength: model.config.contextLength });
@@ -153,17 +144,20 @@ export async function generate(
     await yieldToEvents();
     return !cancelled();
   };
-  const prefilled = await model.decoder.prefill(prompt, between, blocking);
+  const prefilled = await model.decoder.prefill(prompt.ids, between, blocking);
+  const promptTokens = prompt.ids.length;
   if (!prefilled)
     return {
       finish_reason: 'stop',
-      usage: { prompt_tokens: prompt.length, completion_tokens: 0, total_tokens: prompt.length },
+      usage: { prompt_tokens: promptTokens, completion_tokens: 0, total_tokens: promptTokens },
     };
   let logits = prefilled;
   const bias = biasOf(params, logits.length);
   const constraint = grammar && (await openConstraint(model, grammar, logits.length));
-  const texts = tokenTexts(model);
-  // Log-probabilities wait for the content delta their tokens end up in.
+  const texts = new TokenTexts(model.tokenizer);
+  // A template that opens <think> itself thinks whatever the request asked.
+  const thinksFirst = thinking || prompt.start === 'open' ? tags : undefined;
+  // Log-probabilities (the answer's tokens only) wait for the content delta their tokens end up in.
   const pending: TokenLogprob[] = [];
   const emit = (deltas: ChatDelta[]) => {
     for (const delta of deltas) {
@@ -172,25 +166,29 @@ export async function generate(
     }
   };
   let generated = 0;
+  let reasoningTokens = 0;
   let finish: ChatOutcome['finish_reason'] = 'length';
   let stopped = false;
   try {
     while (generated < budget) {
       if (bias.length) applyBias(logits, bias);
-      if (constraint) await constraint.mask(logits, closingStage(budget - generated, budget));
+      const closing = closingStage(budget - generated, budget);
+      const guided = constraint ? await guide(logits, constraint, output, thinksFirst, eos, closing) : false;
       const scored = params.logprobs ? logits.slice() : undefined;
       const token = sampler.next(logits);
-      constraint?.accept(token);
+      if (guided) constraint?.accept(token);
       if (eos.has(token)) {
         finish = 'stop';
         break;
       }
       generated++;
-      if (scored) {
-        pending.push(tokenLogprob(scored, token, params.top_logprobs ?? 0, texts.of));
-        texts.push(token);
-      }
+      const entry = scored && tokenLogprob(scored, token, params.top_logprobs ?? 0, (id) => texts.of(id));
+      if (scored) texts.push(token);
+      const wasThinking = output.thinking;
       const result = output.push(token);
+      if (wasThinking || output.thinking) reasoningTokens++;
+      if (entry && output.inAnswer && !wasThinking) pending.push(entry);
+      else if (!output.inAnswer) pending.length = 0;
       emit(result.deltas);
       if (result.stopped) {
         finish = 'stop';
@@ -212,6 +210,11 @@ export async function generate(
   if (pending.length) emit([{ content: '', logprobs: pending.splice(0) }]);
   return {
     finish_reason: output.toolCalls > 0 ? 'tool_calls' : finish,
-    usage: { prompt_tokens: prompt.length, completion_tokens: generated, total_tokens: prompt.length + generated },
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: generated,
+      total_tokens: promptTokens + generated,
+      ...(reasoningTokens ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}),
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StreamingDecoder } from '../../../src/text/detokenizer';
-import { llamaTokenizer } from './support';
+import { GraphemeHold, StreamingDecoder } from '../../../src/text/detokenizer';
+import { clusterCuts, llamaTokenizer, qwen3Tokenizer } from './support';
 
 const tokenizer = llamaTokenizer();
 
@@ -44,5 +44,47 @@ describe('StreamingDecoder', () => {
     const stream = new StreamingDecoder((part) => tokenizer.decode(part));
     for (const id of byteIds('ॐ').slice(0, 2)) expect(stream.push(id)).toBe('');
     expect(stream.flush()).toBe('\uFFFD');
+  });
+});
+
+describe('GraphemeHold', () => {
+  const qwen3 = qwen3Tokenizer();
+  /** Streams `text` token by token through the decoder and the hold, as OutputText does. */
+  const stream = (text: string) => {
+    const decoder = new StreamingDecoder((ids) => qwen3.decode(ids));
+    const hold = new GraphemeHold();
+    const pieces = qwen3.encode(text).map((id) => hold.push(decoder.push(id)));
+    pieces.push(hold.push(decoder.flush()) + hold.flush());
+    return pieces;
+  };
+
+  for (const [name, text] of Object.entries(SAMPLES)) {
+    it(`streams ${name} through Qwen3's tokenizer in whole grapheme clusters`, () => {
+      const pieces = stream(text);
+      expect(pieces.join('')).toBe(text);
+      expect(clusterCuts(pieces)).toEqual([]);
+    });
+  }
+
+  it("is needed: Qwen3's bare deltas cut Hindi and Tamil clusters (vowel signs and viramas are tokens of their own)", () => {
+    for (const text of [SAMPLES.hindi, SAMPLES.tamil]) {
+      const decoder = new StreamingDecoder((ids) => qwen3.decode(ids));
+      const pieces = qwen3.encode(text).map((id) => decoder.push(id));
+      pieces.push(decoder.flush());
+      expect(clusterCuts(pieces).length).toBeGreaterThan(5);
+    }
+  });
+
+  it('holds only the last cluster, releases a line feed at once, and gives everything back at the end', () => {
+    const hold = new GraphemeHold();
+    expect(hold.push('नमस')).toBe('नम');
+    expect(hold.push('्')).toBe('');
+    expect(hold.push('ते')).toBe('');
+    expect(hold.push(', ')).toBe('स्ते,');
+    expect(hold.push('ok\n')).toBe(' ok\n');
+    expect(hold.push('👍')).toBe('');
+    expect(hold.push('🏽')).toBe('');
+    expect(hold.flush()).toBe('👍🏽');
+    expect(hold.flush()).toBe('');
   });
 });
