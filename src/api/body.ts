@@ -101,6 +101,25 @@ export async function readForm(request: Request): Promise<Body<Record<string, Fo
   return { value: fields, raw };
 }
 
+/**
+ * `v.record` for a JSON object: valibot's own record takes an array too (`["a"]` becomes `{"0": "a"}`),
+ * so an array, like any other non-object, fails as a wrong type (400 `invalid_type`).
+ */
+export const objectRecord = <
+  const Key extends v.GenericSchema<string, string | number | symbol>,
+  const Value extends v.GenericSchema,
+>(
+  key: Key,
+  value: Value,
+) =>
+  v.pipe(
+    v.custom<Record<string, unknown>>(
+      (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
+      (issue) => `Invalid type: Expected Object but received ${issue.received}`,
+    ),
+    v.record(key, value),
+  );
+
 function describe(issue: v.BaseIssue<unknown>): { param: string | null; message: string; code: string } {
   const path = issue.path ?? [];
   const param =

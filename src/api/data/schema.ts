@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { objectRecord } from '../body';
 import { filterSchema, metadataSchema } from '../memory/schema';
 
 /** Limits (**Choice**, OpenAI's where it has them). */
@@ -11,7 +12,7 @@ const attributesSchema = metadataSchema;
 
 /** A vector store's metadata: OpenAI's 16 string pairs. */
 const storeMetadata = v.pipe(
-  v.record(v.pipe(v.string(), v.maxLength(64)), v.pipe(v.string(), v.maxLength(512))),
+  objectRecord(v.pipe(v.string(), v.maxLength(64)), v.pipe(v.string(), v.maxLength(512))),
   v.check((metadata) => Object.keys(metadata).length <= 16, 'at most 16 keys'),
 );
 

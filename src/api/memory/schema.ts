@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { objectRecord } from '../body';
 import type { Filter } from '../../retrieval/index';
 
 /** Limits (**Choice**, OpenAI's attribute limits where they exist). */
@@ -12,11 +13,11 @@ const scalar = v.union([
 ]);
 
 export const scopeSchema = v.pipe(
-  v.record(key, v.pipe(v.string(), v.minLength(1), v.maxLength(MEMORY_LIMITS.stringChars))),
+  objectRecord(key, v.pipe(v.string(), v.minLength(1), v.maxLength(MEMORY_LIMITS.stringChars))),
   v.check((scope) => Object.keys(scope).length <= 8, 'at most 8 scope fields'),
 );
 export const metadataSchema = v.pipe(
-  v.record(key, scalar),
+  objectRecord(key, scalar),
   v.check(
     (metadata) => Object.keys(metadata).length <= MEMORY_LIMITS.metadataKeys,
     `at most ${MEMORY_LIMITS.metadataKeys} keys`,
