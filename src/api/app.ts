@@ -16,6 +16,7 @@ import { dataQuery } from './data/query';
 import { mountMemory } from './memory/index';
 import { getModel, listModels } from './models';
 import { createResponse, deleteResponse, getResponse } from './responses/create';
+import { listInputItems } from './responses/input-items';
 import { listVoices } from './voices';
 
 type Route = (ctx: Services, request: Request, path: string) => Promise<Response>;
@@ -83,6 +84,8 @@ export function createApp(ctx: Services, basePath: string, auth: 'required' | 'o
     app.get(path, (c) => route(ctx, c));
     app.all(path, () => methodNotAllowed('GET'));
   }
+  app.get('/responses/:id/input_items', (c) => listInputItems(ctx, c.req.raw, c.req.param('id')));
+  app.all('/responses/:id/input_items', () => methodNotAllowed('GET'));
   app.get('/responses/:id', (c) => getResponse(ctx, c.req.param('id')));
   app.delete('/responses/:id', (c) => deleteResponse(ctx, c.req.param('id')));
   app.all('/responses/:id', () => methodNotAllowed('GET, DELETE'));

@@ -184,3 +184,53 @@ test('bad input to /responses is an OpenAI-shaped 400 the SDK raises, and the ne
   expect(result.image).toEqual({ status: 400, param: 'input[0].content[0].type' });
   expect(['completed', 'incomplete']).toContain(result.next);
 });
+
+test('client.responses.inputItems.list: a chained response lists the earlier inputs and outputs, newest first, page by page', async ({
+  page,
+}) => {
+  const errors = await openHarness(page, PAGE);
+  const result = await page.evaluate(
+    async ({ base, parameters }) => {
+      const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base } } });
+      const client = new window.OpenAI({
+        baseURL: ai.baseURL,
+        apiKey: 'k',
+        fetch: ai.fetch,
+        dangerouslyAllowBrowser: true,
+      });
+      const tools = [{ type: 'function' as const, name: 'get_weather', parameters, strict: true }];
+      const body = { model: 'chat-v2', tools, temperature: 0 };
+      const first = await client.responses.create({ ...body, input: 'पुणे में मौसम कैसा है?' });
+      const call = first.output[0] as { call_id: string };
+      const second = await client.responses.create({
+        ...body,
+        input: [{ type: 'function_call_output', call_id: call.call_id, output: '{"temperature": 27}' }],
+        previous_response_id: first.id,
+      });
+      const newest = await client.responses.inputItems.list(second.id);
+      const pages = [];
+      let current = await client.responses.inputItems.list(second.id, { order: 'asc', limit: 2 });
+      for (;;) {
+        pages.push(current.data.map((item) => item.id));
+        if (!current.hasNextPage()) break;
+        current = await current.getNextPage();
+      }
+      const missing = await client.responses.inputItems.list('resp_missing').catch((e: { status: number }) => e.status);
+      ai.dispose();
+      return { first, second: second.id, newest: newest.data, pages, missing };
+    },
+    { base: caller.url, parameters: PARAMETERS },
+  );
+  expect(errors).toEqual([]);
+  const { first, newest, pages, missing } = result;
+  expect(newest.map((item) => item.type)).toEqual(['function_call_output', 'function_call', 'message']);
+  expect(newest[2]).toMatchObject({
+    type: 'message',
+    role: 'user',
+    content: [{ type: 'input_text', text: 'पुणे में मौसम कैसा है?' }],
+  });
+  expect(newest[1]).toEqual(first.output[0]);
+  expect(newest[0]).toMatchObject({ type: 'function_call_output', output: '{"temperature": 27}' });
+  expect(pages).toEqual([[newest[2]!.id, newest[1]!.id], [newest[0]!.id]]);
+  expect(missing).toBe(404);
+});

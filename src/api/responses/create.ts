@@ -10,6 +10,7 @@ import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
 import { annotationOf, fileSearch, type FileSearch } from './file-search';
 import { formatOf, inputMessages, toolChoiceOf, toolsOf } from './input';
+import { inputItemsOf, type ListedItem } from './input-items';
 import { assistantMessage, ResponseOutput, type OutputItem, type ResponseEvent } from './output';
 import { responsesSchema, type ResponsesRequest } from './schema';
 import type { StoredResponse } from './store';
@@ -62,7 +63,8 @@ export async function createResponse(ctx: Services, request: Request, path: stri
     const params = toParams(body, history);
     if (search) params.messages = grounded(params.messages, search);
     requireEnforceable(params);
-    return run(ctx, engine, body, params, history, request.signal, search);
+    const input = [...(previous ? [...previous.input, ...previous.output] : []), ...inputItemsOf(body.input)];
+    return run(ctx, engine, body, params, { messages: history, input }, request.signal, search);
   });
 }
 
@@ -87,7 +89,7 @@ async function run(
   engine: ChatEngine,
   body: ResponsesRequest,
   params: ChatParams,
-  history: ChatMessage[],
+  history: { messages: ChatMessage[]; input: ListedItem[] },
   signal: AbortSignal,
   search: FileSearch | undefined,
 ): Promise<Response> {
@@ -134,7 +136,12 @@ async function run(
     output.close();
     const response = shape(output.items, await done);
     if (body.store !== false)
-      ctx.responses.put(id, { messages: [...history, assistantMessage(output.items)], response });
+      ctx.responses.put(id, {
+        messages: [...history.messages, assistantMessage(output.items)],
+        response,
+        input: history.input,
+        output: output.items.map((item) => (item === search?.item ? { ...item, results: search.results } : item)),
+      });
     return response;
   };
 

@@ -32,6 +32,8 @@ export interface FileSearch {
   /** The passages as a system message (numbered, within the model's context). */
   grounding: ChatMessage;
   passages: SearchResult[];
+  /** The results, kept with the response for `input_items?include[]=file_search_call.results`. */
+  results: FileSearchCallItem['results'];
 }
 
 /** The latest user message's text: what file_search looks for. */
@@ -66,23 +68,23 @@ export async function fileSearch(
     answerTokens: body.max_output_tokens ?? 512,
   });
   const include = body.include?.includes('file_search_call.results') ?? false;
+  const found = passages.map((passage) => ({
+    file_id: passage.file_id,
+    filename: passage.filename,
+    score: passage.score,
+    attributes: passage.attributes,
+    text: passage.content.map((part) => part.text).join('\n'),
+  }));
   return {
     passages,
     grounding: prompt[0]!,
+    results: found,
     item: {
       id: `fs_${hex()}`,
       type: 'file_search_call',
       status: 'completed',
       queries: [query],
-      results: include
-        ? passages.map((passage) => ({
-            file_id: passage.file_id,
-            filename: passage.filename,
-            score: passage.score,
-            attributes: passage.attributes,
-            text: passage.content.map((part) => part.text).join('\n'),
-          }))
-        : null,
+      results: include ? found : null,
     },
   };
 }
