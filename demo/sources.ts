@@ -1,4 +1,4 @@
-import type { VaaniOptions } from './vaani';
+import { SHARED_FILES, type VaaniOptions } from './vaani';
 
 /** The hub the library's default model sources point at. */
 const HUB_PROBE = 'https://huggingface.co/onnx-community/Qwen3-0.6B-ONNX/resolve/main/config.json';
@@ -45,7 +45,7 @@ const INDIC_FOLDER = 'speech-stt-v1.indic';
  * Each sub-folder of the local folder becomes `models[id] = { baseURL, files }`; speech-stt-v1.indic/
  * is speech-stt-v1's IndicConformer (without it, a local folder means Whisper only). Every other
  * local model points at the folder too, so using it names the folder, the missing files and the
- * `vaani pull` line instead of reaching for the hub.
+ * `vaani pull` line instead of reaching for the hub; agent-v1 without a folder reads chat-v2's.
  */
 export async function folderModels(folder: string): Promise<FileSource['models']> {
   const base = new URL(folder.replace(/\/?$/, '/'), location.href);
@@ -58,7 +58,8 @@ export async function folderModels(folder: string): Promise<FileSource['models']
       .filter((id) => id !== INDIC_FOLDER)
       .map((id) => [id, source(id)]),
   );
-  for (const id of LOCAL_MODELS) models[id] ??= { baseURL: new URL(`${id}/`, base).href };
+  // An id that reads another's files (agent-v1 → chat-v2) gets no folder of its own unless it has one.
+  for (const id of LOCAL_MODELS) if (!SHARED_FILES[id]) models[id] ??= { baseURL: new URL(`${id}/`, base).href };
   if (models['speech-stt-v1'])
     models['speech-stt-v1'] = {
       ...models['speech-stt-v1'],
@@ -91,6 +92,6 @@ export async function chooseSource(mode: 'auto' | 'hub' | 'folder', folder: stri
     ids.length > 0
       ? `models ${ids.join(', ')}`
       : 'no models found there (put one sub-folder per model id, e.g. chat-v2/: npx vaani pull chat-v2 --to <folder>)';
-  const missing = LOCAL_MODELS.filter((id) => !models[id]?.files);
+  const missing = LOCAL_MODELS.filter((id) => !models[id]?.files && !models[SHARED_FILES[id] ?? id]?.files);
   return { mode: 'folder', reason: `${why} files come from the local folder ${folder} — ${what}.`, models, missing };
 }

@@ -31,6 +31,8 @@ export type { SpeechSpan, VadOptions } from './recorder/vad';
 export type { ImportedFile, ModelLoadOptions, Models } from './store';
 export type { CachedModel, FileProgress, FileSpec, ModelProgress, ModelStatus, StoreOptions } from './store';
 
+export { SHARED_FILES } from './catalogue/sources';
+
 /** The in-page /v1 service with every built-in engine registered. */
 export function createVaani(options: VaaniOptions = {}): Vaani {
   return createVaaniWith(options, registerBuiltins);

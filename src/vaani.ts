@@ -12,7 +12,7 @@ import { Recorder } from './recorder/recorder';
 import { Remote } from './runtime/remote';
 import { ModelStore } from './store';
 import { modelResolver } from './engines/model-files';
-import { modelSource, sourceBase } from './catalogue/sources';
+import { filesOwner, modelSource, sourceBase } from './catalogue/sources';
 import type { Routing, Vaani, VaaniOptions } from './types';
 import { abortError } from './protocol/cancel';
 import { pageInstances } from './instances';
@@ -28,8 +28,11 @@ export function createVaaniWith(
   const registry = new EngineRegistry();
   const hosts = engineHosts(options.share, options.engineBudget);
   register(registry, options, hosts);
-  const models = new ModelStore(modelResolver(options, registry), options.store, (id) =>
-    sourceBase(modelSource(id, options.models)),
+  const models = new ModelStore(
+    modelResolver(options, registry),
+    options.store,
+    (id) => sourceBase(modelSource(id, options.models)),
+    (id) => filesOwner(id, options.models),
   );
 
   const routing = (modelId: string): Routing =>

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import type { ChatDelta, ChatEngine, ChatParams, TokenLogprob } from '../protocol/chat';
+import { EngineError } from '../protocol/errors';
+import { pullCommand } from '../store';
 import { legacyLogprobs, TextOffsets } from './legacy-logprobs';
 import type { Channel } from '../runtime/channel';
 import { parse, readJson } from './body';
@@ -69,9 +71,35 @@ export async function completions(ctx: Services, request: Request, path: string)
   );
 }
 
-/** code-v1's raw completions and fill-in-the-middle run on its base model (`code-v1-base`). */
-export const completionEngine = (ctx: Services, model: string, engine: ChatEngine): ChatEngine =>
-  (model === 'code-v1' && ctx.registry.get('chat', 'code-v1-base')) || engine;
+/**
+ * code-v1's raw completions and fill-in-the-middle run on its base model (`code-v1-base`), whose
+ * files are not code-v1's: when they cannot be loaded, the error says so.
+ */
+export function completionEngine(ctx: Services, model: string, engine: ChatEngine): ChatEngine {
+  const base = model === 'code-v1' ? ctx.registry.get('chat', BASE_MODEL) : undefined;
+  if (!base) return engine;
+  return {
+    complete: (params, hooks) =>
+      base.complete(params, hooks).catch((error: unknown) => {
+        throw error instanceof EngineError && error.kind === 'unavailable' ? baseUnavailable(error) : error;
+      }),
+  };
+}
+
+const BASE_MODEL = 'code-v1-base';
+
+function baseUnavailable(error: EngineError): EngineError {
+  const pull = pullCommand(BASE_MODEL);
+  const fix = error.message.includes(pull)
+    ? ''
+    : ` Fetch them with \`${pull}\`, or point createVaani({ models: { '${BASE_MODEL}': { baseURL } } }) at them.`;
+  return new EngineError(
+    error.kind,
+    `Completions and fill-in-the-middle on code-v1 run on its base model, ${BASE_MODEL}, whose files are not code-v1's and could not be loaded. ${error.message}${fix}`,
+    error.code,
+    error.param,
+  );
+}
 
 /** How a text completion is answered: echo, streaming, and extra choice fields from the whole text. */
 export interface CompletionShape {

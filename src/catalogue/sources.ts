@@ -25,7 +25,7 @@ export const DEFAULT_SOURCES: Record<string, ModelSource> = {
   'code-v1': { repo: 'onnx-community/Qwen2.5-Coder-0.5B-Instruct' },
   /** The base model (Apache-2.0), trained on fill-in-the-middle: code-v1's `complete` mode. */
   'code-v1-base': { repo: 'onnx-community/Qwen2.5-Coder-0.5B' },
-  /** agent-v1: Qwen3 0.6B, the chat model, whose template teaches Hermes tool calls. */
+  /** agent-v1: Qwen3 0.6B, the chat model, whose template teaches Hermes tool calls (SHARED_FILES). */
   'agent-v1': { repo: 'onnx-community/Qwen3-0.6B-ONNX' },
   /** Whisper base (multilingual, Hindi and 10 more Indian languages; q8: 23 MB encoder + 54 MB decoder). */
   'speech-stt-v1': { repo: 'onnx-community/whisper-base' },
@@ -36,15 +36,42 @@ export const DEFAULT_SOURCES: Record<string, ModelSource> = {
   },
 };
 
-/** A model's source: the user's override (merged over the default, so `{ dtype }` alone works). */
+/**
+ * Ids that are another id's model (the same default source): they read that id's files — its folder,
+ * baseURL or repo from `createVaani({ models })`, one copy in the cache, one engine — unless their
+ * own `models` entry names a repo or baseURL.
+ */
+export const SHARED_FILES: Readonly<Record<string, string>> = { 'agent-v1': 'chat-v2' };
+
+const hasLocation = (source: ModelSource) => Boolean(source.repo || source.baseURL);
+
+/** The id whose files `id` reads: the id it shares them with unless its own entry names a location (SHARED_FILES). */
+export function filesOwner(id: string, overrides: Record<string, ModelSource> = {}): string {
+  const owner = SHARED_FILES[id];
+  const own = overrides[id];
+  return owner && !(own && hasLocation(own)) ? owner : id;
+}
+
+/**
+ * The source configured for a model: its own `models` entry, or the entry of the id whose files it
+ * reads (with its own settings such as `dtype` over it); undefined when neither is configured.
+ */
+export function configuredSource(id: string, overrides: Record<string, ModelSource> = {}): ModelSource | undefined {
+  const owner = filesOwner(id, overrides);
+  const own = overrides[id];
+  const shared = owner === id ? undefined : overrides[owner];
+  return shared && own ? { ...shared, ...own } : (shared ?? own);
+}
+
+/** A model's source: the configured one (merged over the default, so `{ dtype }` alone works), else the default. */
 export function modelSource(id: string, overrides: Record<string, ModelSource> = {}): ModelSource {
-  const override = overrides[id];
+  const configured = configuredSource(id, overrides);
   const fallback = DEFAULT_SOURCES[id];
-  if (!override) {
+  if (!configured) {
     if (!fallback) throw new Error(`No source is known for model '${id}'.`);
     return fallback;
   }
-  return override.repo || override.baseURL ? override : { ...fallback, ...override };
+  return hasLocation(configured) ? configured : { ...fallback, ...configured };
 }
 
 /**
@@ -63,8 +90,6 @@ export interface SpeechRecognitionSources {
   indic?: ModelSource & { decoding?: 'ctc' | 'rnnt' };
   languages: Record<string, 'indic-conformer' | 'whisper'>;
 }
-
-const hasLocation = (source: ModelSource) => Boolean(source.repo || source.baseURL);
 
 /** The two families' sources of speech-stt-v1 from `createVaani({ models })`, defaults filled in. */
 export function speechRecognitionSources(options: Pick<VaaniOptions, 'models' | 'backend'>): SpeechRecognitionSources {

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST } from '../catalogue/sources';
 import { describe } from './hub';
-import { parseTarget, planPull, PULLABLE, type Plan } from './plan';
+import { parseTarget, planPull, PULLABLE, sharedWith, type Plan } from './plan';
 import { formatSize } from './progress';
 import { pull, readManifestIn, snippet } from './pull';
 
@@ -17,7 +17,8 @@ const HELP = `vaani — model files for Vaani, served from your own site
       Sizes first: what each model weighs, and whether <to> already has it.
 
   <model> is one of ${PULLABLE.join(', ')},
-  a hub repo (owner/name), or id=owner/name (that repo for that id).
+  a hub repo (owner/name), or id=owner/name (that repo for that id). agent-v1 is the chat model:
+  it reads chat-v2's folder, so pulling it pulls chat-v2 (agent-v1=owner/name gives it its own).
   --host defaults to $HF_ENDPOINT or ${DEFAULT_HOST}.
 `;
 
@@ -34,6 +35,9 @@ async function pullCommand(ids: string[], values: Values) {
   if (!ids.length) throw new Error(`Name a model to pull: ${PULLABLE.join(', ')}, or a hub repo.`);
   const plans: Plan[] = [];
   for (const id of ids) {
+    const shared = sharedWith(id);
+    if (shared) process.stderr.write(`${id} reads ${shared}'s files (the same model): pulling ${shared}.\n`);
+    if (shared && ids.includes(shared)) continue;
     const plan = await planPull(parseTarget(id, host(values), values.revision), values.dtype ?? []);
     await pull(plan, { to: values.to, retries: values.retries === undefined ? undefined : Number(values.retries) });
     plans.push(plan);
@@ -57,6 +61,11 @@ async function lsCommand(ids: string[], values: Values) {
   const rows: [string, string, string, string][] = [['SIZE', 'MODEL', 'STATE', 'SOURCE']];
   const unknown = new Set<string>();
   for (const id of ids.length ? ids : PULLABLE) {
+    const shared = sharedWith(id);
+    if (shared) {
+      rows.push(['-', id, `reads ${shared}'s files`, `${join(values.to, shared)}${sep}`]);
+      continue;
+    }
     const target = parseTarget(id, host(values), values.revision);
     const folder = join(values.to, target.id);
     const manifest = await readManifestIn(folder).catch(() => undefined);

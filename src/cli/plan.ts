@@ -1,5 +1,5 @@
 import { WASM_DTYPES } from '../backends/plan';
-import { DEFAULT_SOURCES, DEFAULT_HOST } from '../catalogue/sources';
+import { DEFAULT_SOURCES, DEFAULT_HOST, SHARED_FILES } from '../catalogue/sources';
 import { encoderFiles } from '../models/encoder/load';
 import { llmFiles } from '../models/llm/manifest';
 import { whisperFiles } from '../models/whisper/files';
@@ -68,11 +68,17 @@ const voiceWeights = () => {
 /** Every id `vaani pull` takes without a repo: catalogue models, then neural voices' weights. */
 export const PULLABLE: readonly string[] = [...Object.keys(CATALOGUE_FAMILY), ...voiceWeights().keys()];
 
+/** The id whose files a bare id reads (agent-v1 → chat-v2: one folder serves both), else undefined. */
+export const sharedWith = (arg: string): string | undefined => (arg.includes('=') ? undefined : SHARED_FILES[arg]);
+
 /**
  * `chat-v2`, `kokoro-82m`, `owner/repo` (family guessed from its files) or `chat-v2=owner/repo`
- * (that repo for that id) → what to pull.
+ * (that repo for that id) → what to pull. An id that reads another's files pulls that id
+ * (`agent-v1` → chat-v2/); `agent-v1=owner/repo` gives it a folder of its own.
  */
 export function parseTarget(arg: string, host = DEFAULT_HOST, revision?: string): Target {
+  const shared = sharedWith(arg);
+  if (shared) return parseTarget(shared, host, revision);
   const [id, repoArg] = arg.includes('=') ? (arg.split('=', 2) as [string, string]) : [arg, undefined];
   const voice = voiceWeights().get(id);
   const known = CATALOGUE_FAMILY[id] ?? voice?.family;

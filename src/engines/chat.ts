@@ -3,7 +3,8 @@ import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
 import type { ChatEngine, ChatEvents, StartInfo } from '../protocol/chat';
 import type { EngineFactory } from '../runtime/engines';
-import type { EngineHosts } from '../runtime/engine-host';
+import type { EngineHost, EngineHosts } from '../runtime/engine-host';
+import type { WorkerHostOptions } from '../runtime/worker-host';
 import { modelFiles, modelJob } from './model-files';
 import type { VaaniOptions } from '../types';
 import { llmFiles } from '../models/llm/manifest';
@@ -11,29 +12,51 @@ import type { ChatWorkerApi } from '../workers/chat.worker';
 
 /**
  * Ids answered by a local decoder LLM: the chat models, code-v1 (instruct) with its base model for
- * completion and fill-in-the-middle (`code-v1-base`, not a catalogue id), and agent-v1.
+ * completion and fill-in-the-middle (`code-v1-base`, not a catalogue id), and agent-v1 (on chat-v2's
+ * files and engine unless configured on its own: SHARED_FILES).
  */
 export const LOCAL_CHAT_MODELS = ['chat-v2', 'chat-v2-pro', 'code-v1', 'code-v1-base', 'agent-v1'] as const;
+
+type Acquire = (key: string, options: WorkerHostOptions) => { host: EngineHost<ChatWorkerApi>; release(): void };
+
+/** Hosts by share key: ids with one source (agent-v1 reading chat-v2's files) run on one engine, not two. */
+function hostPool(hosts: EngineHosts): Acquire {
+  const pool = new Map<string, { host: EngineHost<ChatWorkerApi>; users: number }>();
+  return (key, options) => {
+    const entry = pool.get(key) ?? { host: hosts.host<ChatWorkerApi>(options, key), users: 0 };
+    pool.set(key, entry);
+    entry.users++;
+    let held = true;
+    return {
+      host: entry.host,
+      release() {
+        if (!held) return;
+        held = false;
+        if (--entry.users > 0) return;
+        pool.delete(key);
+        entry.host.dispose();
+      },
+    };
+  };
+}
 
 function chatEngine(
   modelId: string,
   options: VaaniOptions,
   onStart: (info: StartInfo) => void,
-  hosts: EngineHosts,
+  acquire: Acquire,
 ): ChatEngine & { dispose(): void } {
   const source = modelSource(modelId, options.models);
-  const host = hosts.host<ChatWorkerApi>(
-    {
-      create: () =>
-        new Worker(new URL('../workers/chat.worker.ts', import.meta.url), {
-          type: 'module',
-          name: `vaani-chat-${modelId}`,
-        }),
-      name: `chat (${modelId})`,
-      maxQueue: options.maxQueue,
-    },
-    `chat:${JSON.stringify(modelJob(modelId, options, source))}`,
-  );
+  const job = modelJob(modelId, options, source);
+  const { host, release } = acquire(`chat:${JSON.stringify(job)}`, {
+    create: () =>
+      new Worker(new URL('../workers/chat.worker.ts', import.meta.url), {
+        type: 'module',
+        name: `vaani-chat-${job.model}`,
+      }),
+    name: `chat (${job.model})`,
+    maxQueue: options.maxQueue,
+  });
   return {
     async complete(params, hooks) {
       const events: ChatEvents = {
@@ -43,17 +66,15 @@ function chatEngine(
         },
         onDelta: (delta) => hooks.onDelta(delta),
       };
-      return host.run(
-        (api) => api.complete({ ...modelJob(modelId, options, source), params }, Comlink.proxy(events)),
-        hooks.signal,
-      );
+      return host.run((api) => api.complete({ ...job, params }, Comlink.proxy(events)), hooks.signal);
     },
-    dispose: () => host.dispose(),
+    dispose: release,
   };
 }
 
 /** One factory per local chat id; /v1/models shows the backend in use and the real context once a model has run. */
 export function chatEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'chat'>[] {
+  const acquire = hostPool(hosts);
   return LOCAL_CHAT_MODELS.map((modelId) => {
     let used: StartInfo | undefined;
     return {
@@ -63,7 +84,7 @@ export function chatEngines(options: VaaniOptions, hosts: EngineHosts): EngineFa
         backends: used ? [used.backend] : possibleBackends(options.backend),
         ...(used?.contextLength ? { contextWindow: used.contextLength } : {}),
       }),
-      create: () => chatEngine(modelId, options, (info) => (used = info), hosts),
+      create: () => chatEngine(modelId, options, (info) => (used = info), acquire),
       files: () => modelFiles(modelId, options, llmFiles),
     };
   });

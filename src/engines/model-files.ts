@@ -1,6 +1,6 @@
 import { backendAttempts } from '../backends/plan';
 import { probeWebGpu } from '../backends/webgpu';
-import { modelSource, sourceBase } from '../catalogue/sources';
+import { configuredSource, filesOwner, modelSource, sourceBase } from '../catalogue/sources';
 import {
   fetchFolderManifest,
   fetchLoader,
@@ -31,15 +31,19 @@ export async function modelFiles(
   const choice = options.backend ?? 'auto';
   const [first] = backendAttempts(choice, choice === 'wasm' ? undefined : await probeWebGpu(), source.dtype);
   if (!isFolderBase(base)) return { base, files: await list(fetchLoader(base), first!.dtypes) };
-  const folder = folderLoader(base, { pull: pullCommand(modelId) }, () => fetchLoader(base));
+  const pull = pullCommand(filesOwner(modelId, options.models));
+  const folder = folderLoader(base, { pull }, () => fetchLoader(base));
   const listed = (await folder.manifest())?.files ?? [];
   const files = await list(folder, first!.dtypes);
   return { base, files: files.map((spec) => ({ ...spec, ...listed.find((file) => file.name === spec.name) })) };
 }
 
-/** Where a worker loads a model from and how it runs it: the part every model job shares. */
+/**
+ * Where a worker loads a model from and how it runs it: the part every model job shares. The files
+ * are recorded under the id that owns them (agent-v1's under chat-v2 while it reads chat-v2's).
+ */
 export const modelJob = (modelId: string, options: VaaniOptions, source: ModelSource): ModelJob => ({
-  model: modelId,
+  model: filesOwner(modelId, options.models),
   base: sourceBase(source),
   store: options.store,
   dtype: source.dtype,
@@ -48,13 +52,13 @@ export const modelJob = (modelId: string, options: VaaniOptions, source: ModelSo
 });
 
 /**
- * A model's files: `options.models[id].files` when given, else what its engine factory lists, else
- * the vaani-manifest.json of the folder its `baseURL` names, else a neural voice family's files
- * (from the voice catalogue: kokoro-82m, mms-tts-hin).
+ * A model's files: `options.models[id].files` when given (or those of the id whose files it reads),
+ * else what its engine factory lists, else the vaani-manifest.json of the folder its `baseURL`
+ * names, else a neural voice family's files (from the voice catalogue: kokoro-82m, mms-tts-hin).
  */
 export function modelResolver(options: VaaniOptions, registry: EngineRegistry): ModelResolver {
   return async (id) => {
-    const source = options.models?.[id];
+    const source = configuredSource(id, options.models);
     if (source?.files)
       return {
         base: sourceBase(source),

@@ -22,14 +22,15 @@ export interface ModelLoadOptions {
   onProgress?(progress: ModelProgress): void;
 }
 
-/**
- * `ai.models`: downloads and manages cached models. Events (CustomEvent, `detail` shown):
- * 'progress' ModelProgress (from any tab or worker loading a model), 'loaded' ModelStatus,
- * 'evicted' / 'deleted' { model }, 'cleared' {}.
- */
 /** A file for `import`: a `File` from a folder picker or a drop (its path inside the folder is read from `webkitRelativePath`), or a path and its bytes. */
 export type ImportedFile = File | { path: string; file: Blob };
 
+/**
+ * `ai.models`: downloads and manages cached models. Events (CustomEvent, `detail` shown):
+ * 'progress' ModelProgress (from any tab or worker loading a model), 'loaded' ModelStatus,
+ * 'evicted' / 'deleted' { model }, 'cleared' {}. An id that reads another id's files (agent-v1 →
+ * chat-v2) is recorded as that id: one copy, listed once by `cached()`, deleted by either id.
+ */
 export interface Models extends EventTarget {
   load(id: string, options?: ModelLoadOptions): Promise<ModelStatus>;
   /**
@@ -76,6 +77,8 @@ export class ModelStore extends EventTarget implements Models {
     private readonly baseOf: (id: string) => string = () => {
       throw new StoreError('unknown_model', 'This store cannot import: it knows no model sources.');
     },
+    /** The id a model's files are recorded under: another id's when it reads that id's files (agent-v1 → chat-v2). */
+    private readonly recordOf: (id: string) => string = (id) => id,
   ) {
     super();
   }
@@ -100,8 +103,9 @@ export class ModelStore extends EventTarget implements Models {
       0,
     );
     const where = planned[0] ? new URL('.', planned[0].url).href : '';
-    await ensureSpace({ needed, model: id, budget: this.options.budget, file: `model ${id}`, url: where });
-    await touchRecord(id, Object.fromEntries(planned.map((file) => [file.spec.name, file.url])));
+    const record = this.recordOf(id);
+    await ensureSpace({ needed, model: record, budget: this.options.budget, file: `model ${id}`, url: where });
+    await touchRecord(record, Object.fromEntries(planned.map((file) => [file.spec.name, file.url])));
 
     const current = new Map(
       planned.map((file) => [
@@ -131,7 +135,7 @@ export class ModelStore extends EventTarget implements Models {
               await ensureFile({
                 spec: file.spec,
                 url: file.url,
-                model: id,
+                model: record,
                 options: this.options,
                 signal: stopAll.signal,
                 onProgress(progress) {
@@ -162,6 +166,7 @@ export class ModelStore extends EventTarget implements Models {
     if (!(await storageAvailable()))
       throw new StoreError('storage_unavailable', `Model ${id} cannot be imported: IndexedDB is not available here.`);
     const base = this.baseOf(id);
+    const record = this.recordOf(id);
     const given = [...files].map((item) => (item instanceof File ? { path: relativePath(item), file: item } : item));
     if (!given.length) throw new StoreError('file_not_found', `No files were given to import as model ${id}.`);
     const manifestFile = given.find((item) => item.path === FOLDER_MANIFEST);
@@ -169,7 +174,7 @@ export class ModelStore extends EventTarget implements Models {
       ? parseFolderManifest(await manifestFile.file.text(), `${id}'s ${FOLDER_MANIFEST}`).files
       : [];
     const total = given.reduce((sum, item) => sum + item.file.size, 0);
-    await ensureSpace({ needed: total, model: id, budget: this.options.budget, file: `model ${id}`, url: base });
+    await ensureSpace({ needed: total, model: record, budget: this.options.budget, file: `model ${id}`, url: base });
     const urls: Record<string, string> = {};
     let done = 0;
     for (const { path, file } of given) {
@@ -195,7 +200,7 @@ export class ModelStore extends EventTarget implements Models {
         {
           spec,
           url,
-          model: id,
+          model: record,
           signal,
           chunkSize: this.options.chunkSize ?? DEFAULT_CHUNK_SIZE,
           budget: this.options.budget,
@@ -205,7 +210,7 @@ export class ModelStore extends EventTarget implements Models {
       );
       done += file.size;
       urls[path] = url;
-      broadcast({ type: 'cached', url, model: id });
+      broadcast({ type: 'cached', url, model: record });
     }
     const missing = listed.filter((entry) => !urls[entry.name]).map((entry) => entry.name);
     if (missing.length)
@@ -213,8 +218,8 @@ export class ModelStore extends EventTarget implements Models {
         'file_not_found',
         `The import of ${id} lacks files its ${FOLDER_MANIFEST} lists: ${missing.join(', ')}. The files given are cached; import the rest to complete it.`,
       );
-    await touchRecord(id, { ...(await readRecord(id))?.files, ...urls });
-    return (await cachedModels()).find((model) => model.id === id)!;
+    await touchRecord(record, { ...(await readRecord(record))?.files, ...urls });
+    return (await cachedModels()).find((model) => model.id === record)!;
   }
 
   async status(id: string): Promise<ModelStatus> {
@@ -246,7 +251,7 @@ export class ModelStore extends EventTarget implements Models {
       state,
       bytes: files.reduce((sum, file) => sum + file.bytes, 0),
       total,
-      lastUsed: stored ? (await readRecord(id))?.lastUsed : undefined,
+      lastUsed: stored ? (await readRecord(this.recordOf(id)))?.lastUsed : undefined,
       files,
     };
   }
@@ -257,9 +262,10 @@ export class ModelStore extends EventTarget implements Models {
 
   async delete(id: string): Promise<boolean> {
     if (!(await storageAvailable())) return false;
-    const deleted = await deleteModel(id);
-    this.seen.delete(id);
-    if (deleted) broadcast({ type: 'deleted', model: id });
+    const record = this.recordOf(id);
+    const deleted = await deleteModel(record);
+    this.seen.delete(record);
+    if (deleted) broadcast({ type: 'deleted', model: record });
     return deleted;
   }
 
@@ -279,7 +285,7 @@ export class ModelStore extends EventTarget implements Models {
   private async targets(id: string): Promise<{ spec: FileSpec; url: string }[]> {
     const resolved = await this.resolve(id);
     if (resolved) return resolved.files.map((spec) => ({ spec, url: new URL(spec.name, resolved.base).href }));
-    const record = (await storageAvailable()) ? await readRecord(id) : undefined;
+    const record = (await storageAvailable()) ? await readRecord(this.recordOf(id)) : undefined;
     if (record) return Object.entries(record.files).map(([name, url]) => ({ spec: { name }, url }));
     throw new StoreError(
       'unknown_model',

@@ -140,3 +140,45 @@ test('a suffix on a model without FIM tokens is a 400 naming suffix, and the nex
   expect(result.badMode).toEqual({ status: 400, param: 'mode', code: 'invalid_value' });
   expect(result.next.object).toBe('text_completion');
 });
+
+test("legacy completions on code-v1 without code-v1-base's files: the 503 names code-v1-base, its folder and the pull line; explain still runs on code-v1", async ({
+  page,
+}) => {
+  const errors = await openHarness(page, PAGE);
+  const result = await page.evaluate(
+    async ({ plainUrl }) => {
+      const ai = window.Vaani.createVaani({
+        backend: 'wasm',
+        models: { 'code-v1': { baseURL: plainUrl }, 'code-v1-base': { baseURL: '/test/.fixtures/no-code-v1-base/' } },
+      });
+      const client = new window.OpenAI({
+        baseURL: ai.baseURL,
+        apiKey: 'k',
+        fetch: ai.fetch,
+        dangerouslyAllowBrowser: true,
+        maxRetries: 0,
+      });
+      const failure = (e: { status: number; code: string; message: string }) => ({
+        status: e.status,
+        code: e.code,
+        message: e.message,
+      });
+      const legacy = await client.completions
+        .create({ model: 'code-v1', prompt: 'def add(a, b):', max_tokens: 4 })
+        .catch(failure);
+      const explain = (await client.post('/code/completions', {
+        body: { prompt: 'a + b', mode: 'explain', max_tokens: 4, temperature: 0 },
+      })) as { object: string };
+      ai.dispose();
+      return { legacy, explain: explain.object };
+    },
+    { plainUrl: plain.url },
+  );
+  expect(errors).toEqual([]);
+  expect(result.legacy).toMatchObject({ status: 503, code: 'model_unavailable' });
+  const { message } = result.legacy as { message: string };
+  expect(message).toContain('on code-v1 run on its base model, code-v1-base');
+  expect(message).toMatch(/The folder http:\/\/localhost:\d+\/test\/\.fixtures\/no-code-v1-base\/ has no /);
+  expect(message).toContain('npx vaani pull code-v1-base');
+  expect(result.explain).toBe('text_completion');
+});

@@ -42,7 +42,10 @@ let to: string;
 const quiet = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
 
 beforeAll(async () => {
-  hub = await startHub({ [REPO]: files, [WHISPER]: whisper }, (req, res, count) => script?.(req, res, count) ?? false);
+  hub = await startHub(
+    { [REPO]: files, [WHISPER]: whisper, 'onnx-community/Qwen3-0.6B-ONNX': files },
+    (req, res, count) => script?.(req, res, count) ?? false,
+  );
 });
 afterAll(() => hub.close());
 afterEach(async () => {
@@ -224,6 +227,21 @@ describe('vaani ls and the command line', () => {
     expect(lines[2]).toMatch(/^\d[\d.]* KB\s+speech-stt-v1\s+not pulled \(q8\)\s+test-org\/tiny-whisper$/);
     await rm(join(to, 'public/models/chat-v2/tokenizer.json'));
     expect((await run(['ls', `chat-v2=${REPO}`, ...args])).out).toContain('incomplete: tokenizer.json missing');
+  });
+
+  it("agent-v1 reads chat-v2's folder: pulling it pulls chat-v2 once, ls says so; agent-v1=repo gets its own", async () => {
+    await fresh();
+    const models = join(to, 'public/models');
+    const args = ['--to', models, '--host', hub.url];
+    const pulled = await run(['pull', 'agent-v1', ...args]);
+    expect(pulled.code).toBe(0);
+    expect(pulled.out).toContain("agent-v1 reads chat-v2's files (the same model): pulling chat-v2.");
+    expect(pulled.out).toContain(`createVaani({ models: { 'chat-v2': { baseURL: '/models/chat-v2/' } } });`);
+    expect(await readdir(models)).toEqual(['chat-v2']);
+    const listed = (await run(['ls', 'chat-v2', 'agent-v1', ...args])).out.trim().split('\n');
+    expect(listed[1]).toMatch(/\schat-v2\s+pulled \(q8\)\s+onnx-community\/Qwen3-0\.6B-ONNX@main$/);
+    expect(listed[2]).toMatch(new RegExp(`^-\\s+agent-v1\\s+reads chat-v2's files\\s+${models}/chat-v2/$`));
+    expect(parseTarget(`agent-v1=${REPO}`, hub.url)).toMatchObject({ id: 'agent-v1', repo: { repo: REPO } });
   });
 
   it('exits 2 with the help on bad arguments and 1 with the reason on failure', async () => {

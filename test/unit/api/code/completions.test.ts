@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EngineError } from '../../../../src/protocol/errors';
 import { scriptedChat } from '../../../support/chat-engine';
 import { BASE, postJson, service } from '../helpers';
 
@@ -67,5 +68,33 @@ describe('POST /code/completions', () => {
     expect(await error({ prompt: 3 })).toMatchObject({ status: 400, param: 'prompt' });
     expect(await error({ model: 'chat-v2' })).toMatchObject({ status: 400, code: 'model_not_supported' });
     expect((await post({})).status).toBe(200);
+  });
+
+  it("complete on code-v1 with code-v1-base's files missing: the error says the base model's files are the ones", async () => {
+    const missing = new EngineError(
+      'unavailable',
+      'The chat model could not be loaded from https://site.test/models/code-v1-base/: The folder https://site.test/models/code-v1-base/ has no onnx/model.onnx.',
+      'model_unavailable',
+      'model',
+    );
+    const base = scriptedChat([], { models: ['code-v1-base'], failBeforeOutput: missing });
+    const instruct = scriptedChat(['It adds.'], { models: ['code-v1'] });
+    const ai = service({}, [base.factory, instruct.factory]);
+    const error = async (path: string, body: object) => {
+      const res = await ai.fetch(`${BASE}${path}`, postJson({ prompt: 'def add(a, b):', ...body }));
+      return { status: res.status, ...(await res.json()).error };
+    };
+    for (const [path, body] of [
+      ['/completions', { model: 'code-v1' }],
+      ['/code/completions', { suffix: '\n' }],
+    ] as const) {
+      const answer = await error(path, body);
+      expect(answer).toMatchObject({ status: 503, code: 'model_unavailable' });
+      expect(answer.message).toContain('on code-v1 run on its base model, code-v1-base');
+      expect(answer.message).toContain('https://site.test/models/code-v1-base/ has no onnx/model.onnx');
+      expect(answer.message).toContain('`npx vaani pull code-v1-base');
+    }
+    const explain = await ai.fetch(`${BASE}/code/completions`, postJson({ prompt: 'a + b', mode: 'explain' }));
+    expect(explain.status).toBe(200);
   });
 });
