@@ -41,6 +41,7 @@ const parts = (content: string | Part[], type: string): Part[] =>
 export function inputItemsOf(input: ResponsesRequest['input']): ListedItem[] {
   const items = typeof input === 'string' ? [{ role: 'user' as const, content: input }] : input;
   return items.map((item): ListedItem => {
+    if (item.type === 'reasoning') return { id: `rs_${hex()}`, ...item } as ListedItem;
     if (item.type === 'function_call')
       return {
         id: item.id ?? `fc_${hex()}`,
