@@ -19,17 +19,19 @@ export class OutputText {
   private readonly shownReasoning = new GraphemeHold();
   private readonly shownContent = new GraphemeHold();
 
+  /** `callsFirst`: calls can only open the answer (see ToolCallStream). */
   constructor(
     decode: (ids: number[]) => string,
     stops: readonly string[],
     toolSyntax?: ToolCallSyntax,
     private readonly boundary?: BoundaryCut,
     thinking: ThinkingStart = 'off',
+    callsFirst = false,
   ) {
     this.text = new StreamingDecoder(decode);
     this.split = new ReasoningSplit(thinking);
     this.stops = new StopStrings(stops);
-    this.tools = toolSyntax && new ToolCallStream(toolSyntax);
+    this.tools = toolSyntax && new ToolCallStream(toolSyntax, callsFirst);
   }
 
   /** Tool calls emitted so far. */

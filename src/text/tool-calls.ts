@@ -65,11 +65,34 @@ export class ToolCallStream {
   private callBody = '';
   private pendingSpace = '';
   calls = 0;
+  /** The answer is not calls (see `callsFirst`): everything is content. */
+  private plain = false;
 
-  constructor(private readonly syntax: ToolCallSyntax) {}
+  /**
+   * `callsFirst`: calls can only open the answer (tools offered with a JSON answer format: the answer
+   * is calls or JSON), so an answer that starts otherwise is all content, a tag in a JSON string too.
+   */
+  constructor(
+    private readonly syntax: ToolCallSyntax,
+    private readonly callsFirst = false,
+  ) {}
 
   push(piece: string): ChatDelta[] {
+    if (this.plain) return this.content(piece, false);
     this.buffer += piece;
+    const start = this.buffer.trimStart();
+    if (
+      this.callsFirst &&
+      !this.calls &&
+      !this.inCall &&
+      start &&
+      !this.syntax.open.startsWith(start.slice(0, this.syntax.open.length))
+    ) {
+      this.plain = true;
+      const text = this.buffer;
+      this.buffer = '';
+      return this.content(text, false);
+    }
     const out: ChatDelta[] = [];
     for (;;) {
       const marker = this.inCall ? this.syntax.close : this.syntax.open;

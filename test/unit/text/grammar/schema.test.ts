@@ -64,4 +64,42 @@ describe('checkSchema', () => {
       '#/prefixItems/0 is not a schema (an object or a boolean)',
     ]);
   });
+
+  it('names what XGrammar would fail on (and lose some of its WASM stack): regex escapes, unknown types, unresolved $refs, crossed bounds', () => {
+    const { problems, enforceable } = checkSchema(
+      {
+        type: 'object',
+        $defs: { word: { type: 'string', pattern: '\\bword\\b' } },
+        properties: {
+          a: { $ref: '#/$defs/word' },
+          b: { $ref: '#/$defs/missing' },
+          c: { type: ['string', 'text'] },
+          d: { type: 'integer', minimum: 5, maximum: 1 },
+          e: { type: 'string', minLength: 3, maxLength: 8, pattern: '\\p{L}+' },
+          f: { type: 'array', minItems: 4, maxItems: 2 },
+        },
+      },
+      false,
+    );
+    expect(problems).toEqual([
+      "'pattern' at #/$defs/word uses a word boundary or a Unicode property escape",
+      "'$ref: #/$defs/missing' at #/properties/b (only references inside this schema resolve)",
+      '\'type: ["string","text"]\' (types: string, number, integer, boolean, object, array, null) at #/properties/c',
+      "'minimum' (5) is greater than 'maximum' (1) at #/properties/d",
+      "'pattern' at #/properties/e uses a word boundary or a Unicode property escape",
+      "'minItems' (4) is greater than 'maxItems' (2) at #/properties/f",
+    ]);
+    expect(enforceable).toEqual({
+      type: 'object',
+      $defs: { word: { type: 'string' } },
+      properties: {
+        a: { $ref: '#/$defs/word' },
+        b: {},
+        c: {},
+        d: { type: 'integer' },
+        e: { type: 'string', minLength: 3, maxLength: 8 },
+        f: { type: 'array' },
+      },
+    });
+  });
 });
