@@ -54,6 +54,11 @@ export class OutputText {
     return this.split.answering || this.split.mayThink;
   }
 
+  /** Whether generation ended inside a tool call that could not be read (dropped, never shown as text). */
+  get callCut(): boolean {
+    return this.tools?.cut ?? false;
+  }
+
   /** Adds a token; `stopped` when a stop string (or the boundary) appeared (the deltas then end just before it). */
   push(token: number): { deltas: ChatDelta[]; stopped: boolean } {
     const piece = this.split.push(this.text.push(token));

@@ -55,8 +55,10 @@ const partialTail = (text: string, marker: string) => {
 
 /**
  * Splits streamed model text into content deltas and OpenAI-style tool_calls deltas: a call's
- * first delta carries index, id, type and name; the next carries its arguments. Text that only
- * looks like a call (bad JSON) is passed on as content. Whitespace around calls is dropped.
+ * first delta carries index, id, type and name; the next carries its arguments. Nothing from an
+ * open tag on is shown until the call is read, so its markup never streams as text. Text that
+ * only looks like a call (closed, with bad JSON) is passed on as content. Whitespace around calls
+ * is dropped.
  */
 export class ToolCallStream {
   private buffer = '';
@@ -65,6 +67,8 @@ export class ToolCallStream {
   private callBody = '';
   private pendingSpace = '';
   calls = 0;
+  /** Whether the text ended inside a call that could not be read (it is dropped). */
+  cut = false;
   /** The answer is not calls (see `callsFirst`): everything is content. */
   private plain = false;
 
@@ -118,7 +122,7 @@ export class ToolCallStream {
 
   /**
    * Ends the stream: an unclosed call (the budget ran out, maybe inside its close tag) is parsed if
-   * it can be, else given back as the text that was written.
+   * it can be, else dropped and `cut` set (**Choice**: a half-written call is neither a call nor text).
    */
   flush(): ChatDelta[] {
     const rest = this.callBody + this.buffer;
@@ -127,7 +131,9 @@ export class ToolCallStream {
     if (!this.inCall) return this.content(rest, true);
     this.inCall = false;
     const call = parseCall(rest.slice(0, rest.length - partialTail(rest, this.syntax.close)).trim());
-    return call ? this.callDeltas(call) : this.content(this.syntax.open + rest, true);
+    if (call) return this.callDeltas(call);
+    this.cut = true;
+    return [];
   }
 
   private finishCall(body: string): ChatDelta[] {

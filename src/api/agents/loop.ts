@@ -37,7 +37,7 @@ export type AgentEvent =
 
 export interface AgentResult {
   status: 'completed' | 'incomplete';
-  incomplete_details: { reason: 'max_steps' } | null;
+  incomplete_details: { reason: 'max_steps' | 'max_output_tokens' } | null;
   output_text: string;
   steps: StepRecord[];
   usage: Usage;
@@ -116,7 +116,8 @@ export interface AgentOptions {
 
 /**
  * The agent loop: the model with the tools → its calls run concurrently in the page (results
- * returned in call order) → again, until an answer without calls, `maxSteps`, or abort. After a
+ * returned in call order) → again, until an answer without calls (`incomplete` when `max_tokens`
+ * cut it, a required call included), `maxSteps`, or abort. After a
  * step with calls `tool_choice` goes back to `auto` (**Choice**, as the OpenAI Agents SDK's
  * reset_tool_choice), so a required first call cannot loop for ever.
  */
@@ -164,7 +165,16 @@ export async function runAgent(
       duration_ms: modelMs,
     };
     steps.push(record);
-    if (!calls.length) return { status: 'completed', incomplete_details: null, output_text: content, steps, usage };
+    if (!calls.length)
+      return outcome.finish_reason === 'length'
+        ? {
+            status: 'incomplete',
+            incomplete_details: { reason: 'max_output_tokens' },
+            output_text: content,
+            steps,
+            usage,
+          }
+        : { status: 'completed', incomplete_details: null, output_text: content, steps, usage };
 
     messages.push({ role: 'assistant', content: content || null, tool_calls: calls });
     for (const call of calls)

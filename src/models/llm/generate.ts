@@ -216,7 +216,8 @@ export async function generate(
   if (!stopped) emit(output.finish());
   if (pending.length) emit([{ content: '', logprobs: pending.splice(0) }]);
   return {
-    finish_reason: output.toolCalls > 0 ? 'tool_calls' : finish,
+    // A call cut unfinished (dropped by the parser) leaves the finish reason that cut it.
+    finish_reason: output.toolCalls > 0 && !output.callCut ? 'tool_calls' : finish,
     usage: {
       prompt_tokens: promptTokens,
       completion_tokens: generated,

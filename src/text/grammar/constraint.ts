@@ -219,12 +219,28 @@ async function allowed(matchers: GrammarMatcher[]): Promise<Int32Array> {
   return bits!;
 }
 
+/**
+ * Whether the grammar is in free text (`auto` tools outside a call): the end allowed with most of the
+ * vocabulary. There is nothing to close there, so the closing stage lifts nothing (else it would end
+ * every short answer at once).
+ */
+function freeText(bits: Int32Array, stopIds: number[], size: number): boolean {
+  if (!stopIds.some((id) => (bits[id >>> 5]! >>> (id & 31)) & 1)) return false;
+  let count = 0;
+  for (const word of bits) {
+    let value = word;
+    for (; value; count++) value &= value - 1;
+  }
+  return count > size / 2;
+}
+
 /** Constrains generation to what any of `matchers` accepts; a matcher that refuses a chosen token is dropped. */
 function matcherConstraint(matchers: GrammarMatcher[], scores: Float32Array, stopIds: number[]): TokenConstraint {
   let alive = matchers;
   return {
     async mask(logits, closing) {
       const bits = await allowed(alive);
+      closing &&= !freeText(bits, stopIds, logits.length);
       for (let word = 0; word < bits.length; word++) {
         const value = bits[word]!;
         if (value === -1 && !closing) continue;

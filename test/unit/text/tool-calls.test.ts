@@ -100,14 +100,36 @@ describe('ToolCallStream: a close tag inside the JSON', () => {
 });
 
 describe('ToolCallStream: a call cut by the token budget', () => {
-  it('is still a call when only its close tag was cut; otherwise the text as written, no invented close tag', () => {
+  it('is still a call when only its close tag was cut', () => {
     const cut = new ToolCallStream(HERMES_SYNTAX);
     const deltas = [...cut.push('<tool_call>{"name": "f", "arguments": {"q": ""}}</t'), ...cut.flush()];
     expect(deltas.map((d) => d.tool_calls?.[0]?.function.arguments ?? d.content).join('')).toBe('{"q":""}');
     expect(cut.calls).toBe(1);
-    const broken = new ToolCallStream(HERMES_SYNTAX);
-    const text = [...broken.push('<tool_call>{"name": "f", "argu'), ...broken.flush()];
-    expect(text).toEqual([{ content: '<tool_call>{"name": "f", "argu' }]);
+    expect(cut.cut).toBe(false);
+  });
+
+  it('is dropped when unfinished: its markup never reaches content, streamed or at the end, and `cut` says so', () => {
+    const text = 'Let me look.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Pu';
+    for (const size of [1, 4, 1000]) {
+      const broken = new ToolCallStream(HERMES_SYNTAX);
+      const streamed = chunks(text, size).flatMap((piece) => broken.push(piece));
+      const deltas = [...streamed, ...broken.flush()];
+      expect(deltas.every((d) => d.content !== undefined && !d.tool_calls)).toBe(true);
+      expect(deltas.map((d) => d.content).join('')).toMatch(/^Let me look\.\n?$/);
+      expect(broken.cut).toBe(true);
+      expect(broken.calls).toBe(0);
+    }
+  });
+
+  it('after finished calls, drops only the unfinished one', () => {
+    const parser = new ToolCallStream(HERMES_SYNTAX);
+    const deltas = [
+      ...parser.push(`${'<tool_call>{"name": "f", "arguments": {}}</tool_call>'}\n<tool_call>{"na`),
+      ...parser.flush(),
+    ];
+    expect(deltas.filter((d) => d.content)).toEqual([]);
+    expect(parser.calls).toBe(1);
+    expect(parser.cut).toBe(true);
   });
 });
 
@@ -121,6 +143,7 @@ describe('ToolCallStream with callsFirst (tools offered with a JSON answer forma
       const deltas = [...chunks(json, size).flatMap((piece) => parser.push(piece)), ...parser.flush()];
       expect(deltas.map((d) => d.content ?? '').join('')).toBe(json);
       expect(deltas.some((d) => d.tool_calls)).toBe(false);
+      expect(parser.cut).toBe(false);
     });
 
     it(`an answer that opens with a call is calls (pieces of ${size})`, () => {

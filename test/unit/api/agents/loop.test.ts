@@ -136,6 +136,19 @@ describe('the agent loop', () => {
     expect(seen).toHaveLength(3);
   });
 
+  it('a step cut by max_tokens without a call (a required call that could not finish) is incomplete, not completed', async () => {
+    const { engine } = stepsEngine(
+      [[callDelta(0, 'get_weather', '{"city":"Pune"}')], [{ content: 'It is' }]],
+      undefined,
+      ['tool_calls', 'length'],
+    );
+    const done = await run(engine, [weather(() => 'sunny')]).result;
+    expect(done.status).toBe('incomplete');
+    expect(done.incomplete_details).toEqual({ reason: 'max_output_tokens' });
+    expect(done.output_text).toBe('It is');
+    expect(done.steps.map((step) => step.finish_reason)).toEqual(['tool_calls', 'length']);
+  });
+
   it('abort mid-tool rejects the run and aborts the running tool', async () => {
     const { engine } = stepsEngine([[callDelta(0, 'get_weather', '{"city":"Pune"}')]]);
     const controller = new AbortController();

@@ -226,6 +226,22 @@ describe('Grammars: tool_choice auto with a JSON response_format (either calls o
   }
 });
 
+describe('Grammars: tool_choice auto without a JSON format', () => {
+  it('leaves free text alone in the closing stage: a short budget is not ended at once', async () => {
+    const request: GrammarRequest = {
+      kind: 'tools',
+      tools: [weather],
+      syntax: HERMES_SYNTAX,
+      required: false,
+      parallel: true,
+    };
+    // 20 tokens: the whole budget is in the closing stage.
+    const { text, ended } = await run(request, 41, 20);
+    expect(ended).toBe(false);
+    expect(text.length).toBeGreaterThan(20);
+  });
+});
+
 describe('Grammars: a schema XGrammar refuses', () => {
   it("is GrammarRejected naming the request field, with XGrammar's own message, and the next request still compiles", async () => {
     const refused: GrammarTool = {
