@@ -16,12 +16,32 @@ export function wasmThreads(requested?: number): number {
 
 let loaded: Promise<Ort> | undefined;
 
+/** A terminal's colour codes (ESC [ … m), as onnxruntime's native log lines carry them. */
+const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[\\d;]*m`, 'g');
+
+/**
+ * onnxruntime prints its native log lines (an error it also throws, with the node that failed)
+ * through the worker's console, coloured for a terminal: a browser console shows the codes raw.
+ * In a worker (the library's own), the console drops them; before the runtime binds it.
+ */
+let plain = false;
+function plainConsole(): void {
+  if (plain || !('WorkerGlobalScope' in globalThis)) return;
+  plain = true;
+  for (const level of ['log', 'warn', 'error'] as const) {
+    const write = console[level].bind(console);
+    console[level] = (...args: unknown[]) =>
+      write(...args.map((arg) => (typeof arg === 'string' ? arg.replace(COLOUR, '') : arg)));
+  }
+}
+
 /**
  * onnxruntime-web, once per worker: the WebGPU-capable bundle when WebGPU may be tried (it also
  * runs WASM, so a fallback needs no second runtime), else the smaller WASM-only bundle. The thread
  * count of the first call holds for the worker's life.
  */
 export function loadOrt(withWebGpu: boolean, threads?: number): Promise<Ort> {
+  plainConsole();
   loaded ??= (withWebGpu ? import('onnxruntime-web') : import('onnxruntime-web/wasm'))
     .then(async (module) => {
       const ort = module as Ort;

@@ -101,7 +101,7 @@ export async function loadEncoder(
   const failures: string[] = [];
   for (const attempt of attempts) {
     try {
-      const found = await findGraphFiles(loader, attempt.dtypes, options);
+      const found = await findGraphFiles(loader, attempt.dtypes, options, 'encoder');
       const [graph, externalData] = await Promise.all([
         loader.load(found.graph, options),
         loadExternalData(loader, found, options),
@@ -131,7 +131,7 @@ export async function loadEncoder(
 
 /** Every file `loadEncoder` reads for the first of `dtypes` the source has (what `ai.models.load` fetches). */
 export async function encoderFiles(loader: FileLoader, dtypes: readonly string[]): Promise<FileSpec[]> {
-  const found = await findGraphFiles(loader, dtypes);
+  const found = await findGraphFiles(loader, dtypes, {}, 'encoder');
   const optional = (name: string) => ({ name, optional: true });
   return [
     { name: 'tokenizer.json' },

@@ -36,12 +36,13 @@ async function externalDataOf(loader: FileLoader, graph: string, options: LoadOp
 
 /**
  * Finds the first dtype (in order of preference) the source has, under `onnx/` as onnx-community
- * lays it out or at the top level as other exporters do.
+ * lays it out or at the top level as other exporters do. `kind` names the graph in the error.
  */
 export async function findGraphFiles(
   loader: FileLoader,
   dtypes: readonly string[],
   options: LoadOptions = {},
+  kind: 'decoder' | 'encoder' = 'decoder',
 ): Promise<GraphFiles> {
   for (const dtype of dtypes) {
     const suffix = DTYPE_SUFFIX[dtype];
@@ -54,7 +55,7 @@ export async function findGraphFiles(
     }
   }
   throw new Error(
-    `The model source has no ONNX decoder for dtype ${dtypes.join(' or ')} (looked for onnx/model{suffix}.onnx and model{suffix}.onnx).`,
+    `The model source has no ONNX ${kind} for dtype ${dtypes.join(' or ')} (looked for onnx/model{suffix}.onnx and model{suffix}.onnx).`,
   );
 }
 
