@@ -3,6 +3,8 @@ import { ortWasmGzipped } from './vite.config.ts';
 
 /** `vaani` (the CLI, `bin` in package.json): one Node ES module with everything it imports bundled, beside the library in dist/. */
 export default defineConfig({
+  // The repository's public/ holds the demo's model files (public/models), not the package's.
+  publicDir: false,
   plugins: [ortWasmGzipped(false)],
   build: {
     ssr: 'src/cli/vaani.ts',

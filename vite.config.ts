@@ -150,6 +150,8 @@ export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
   return {
     base: './',
+    // The repository's public/ holds the demo's model files (public/models), not the package's.
+    publicDir: false,
     resolve: { alias: [domFreeEntities] },
     plugins: [
       ortWasmGzipped(),

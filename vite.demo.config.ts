@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
 import { defineConfig, type Plugin } from 'vite';
@@ -8,8 +8,13 @@ import { domFreeEntities, missingAudioDecoders, ortWasmGzipped } from './vite.co
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-/** Where `npm run demo` serves model files from, at /models/. `VAANI_MODELS_DIR` overrides it. */
-const modelsDir = resolve(process.env.VAANI_MODELS_DIR ?? here('models'));
+/**
+ * Where `npm run demo` serves model files from, at /models/: public/models, the folder `vaani pull`
+ * writes to by default and a vite site serves at /models/. `VAANI_MODELS_DIR` overrides it.
+ */
+const modelsDir = resolve(process.env.VAANI_MODELS_DIR ?? here('public/models'));
+/** The folder as the `--to` of a `vaani pull` line run in this checkout. */
+export const modelsFolder = relative(here('.'), modelsDir).split(sep).join('/') || '.';
 
 const sameOrigin = (res: ServerResponse) => res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
 
@@ -27,7 +32,7 @@ const filesUnder = (dir: string, prefix = ''): { name: string; size: number }[] 
       : [{ name: `${prefix}${entry}`, size: stat.size }];
   });
 
-/** `{ models: { [id]: FileSpec[] } }`: one model per sub-folder of the models folder. */
+/** `{ folder, models: { [id]: FileSpec[] } }`: the folder's path, one model per sub-folder. */
 function folderIndex() {
   const entries = (() => {
     try {
@@ -36,7 +41,10 @@ function folderIndex() {
       return [];
     }
   })();
-  return { models: Object.fromEntries(entries.map((id) => [id, filesUnder(join(modelsDir, id))])) };
+  return {
+    folder: modelsFolder,
+    models: Object.fromEntries(entries.map((id) => [id, filesUnder(join(modelsDir, id))])),
+  };
 }
 
 /**
@@ -56,7 +64,12 @@ const localModels = (): Plugin => ({
       }
       files(req, res, () => notFound(res));
     });
-    server.httpServer?.once('listening', () => server.config.logger.info(`  Model files: ${modelsDir} at /models/`));
+    server.httpServer?.once('listening', () => {
+      server.config.logger.info(`  Model files: ${modelsDir} at /models/`);
+      // The folder the demo served before public/models.
+      if (!process.env.VAANI_MODELS_DIR && existsSync(here('models')) && !existsSync(modelsDir))
+        server.config.logger.warn(`  ./models is not served: move its model folders to ${modelsFolder}/.`);
+    });
   },
 });
 

@@ -12,6 +12,8 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  */
 export default defineConfig({
   root: here('.'),
+  // The repository's public/ holds the demo's model files (public/models): tests see only their fixtures.
+  publicDir: false,
   // One pre-bundle cache per port: test servers of parallel runs must not rewrite each other's.
   cacheDir: here(`node_modules/.vite-test-${process.env.VAANI_TEST_PORT ?? 5174}`),
   plugins: [serveShared(here('../shared')), ortWasmGzipped()],

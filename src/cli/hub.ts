@@ -35,7 +35,7 @@ export async function listRepo(source: HubRepo, fetchImpl: typeof fetch = fetch)
     try {
       response = await fetchImpl(url, { headers: { accept: 'application/json' } });
     } catch (error) {
-      throw new Error(`Could not reach ${source.host} to list ${source.repo}: ${describe(error)}.`, { cause: error });
+      throw new HubUnreachable(source.host, error);
     }
     if (!response.ok) {
       await response.body?.cancel();
@@ -56,6 +56,19 @@ export async function listRepo(source: HubRepo, fetchImpl: typeof fetch = fetch)
     if (url) url = new URL(url, start).href;
   }
   return files;
+}
+
+/** No answer at all from the hub or mirror (no such host, refused, cut, timed out): nothing of it can be listed. */
+export class HubUnreachable extends Error {
+  override name = 'HubUnreachable';
+  constructor(
+    readonly host: string,
+    error: unknown,
+  ) {
+    // Node's fetch says only 'fetch failed'; the reason (getaddrinfo ENOTFOUND …) is its cause.
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    super(`Could not reach ${host} (${cause instanceof Error ? cause.message : String(cause)}).`, { cause: error });
+  }
 }
 
 export const describe = (error: unknown) => {

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST } from '../catalogue/sources';
-import { describe } from './hub';
+import { describe, HubUnreachable } from './hub';
 import { parseTarget, planPull, PULLABLE, sharedWith, type Plan } from './plan';
 import { formatSize } from './progress';
 import { pull, readManifestIn, snippet } from './pull';
@@ -22,14 +22,30 @@ const HELP = `vaani — model files for Vaani, served from your own site
   --host defaults to $HF_ENDPOINT or ${DEFAULT_HOST}.
 `;
 
+/** Where models go unless `--to` says: the folder a vite site (and the demo) serves at /models/. */
+export const DEFAULT_TO = 'public/models';
+
 const OPTIONS = {
-  to: { type: 'string', default: 'public/models' },
+  to: { type: 'string', default: DEFAULT_TO },
   dtype: { type: 'string', multiple: true },
   host: { type: 'string' },
   revision: { type: 'string' },
   retries: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** The ways to get a model's files when the hub cannot be reached. */
+export function unreachableHelp(error: HubUnreachable, to: string, ids: string[]): string {
+  const id = ids.length === 1 ? (sharedWith(ids[0]!) ?? ids[0]!.split('=')[0]!) : '<id>';
+  const folder = `${join(to, id)}${sep}`;
+  return [
+    `${error.message} Without the hub, any of these gives a model its files:`,
+    `  - a mirror of the hub: --host <url>, or set HF_ENDPOINT=<url>`,
+    `  - a copy: the model's folder from a machine that has it (e.g. pulled there) copied to ${folder}`,
+    `  - in the browser: ai.models.import(id, files) caches a folder picked on disk (the demo's Models → Import)`,
+    '',
+  ].join('\n');
+}
 
 async function pullCommand(ids: string[], values: Values) {
   if (!ids.length) throw new Error(`Name a model to pull: ${PULLABLE.join(', ')}, or a hub repo.`);
@@ -60,6 +76,8 @@ async function damaged(folder: string, files: { name: string; size: number }[]) 
 async function lsCommand(ids: string[], values: Values) {
   const rows: [string, string, string, string][] = [['SIZE', 'MODEL', 'STATE', 'SOURCE']];
   const unknown = new Set<string>();
+  // A host that did not answer is not asked again: it is said once, with the ways out.
+  const unreachable = new Map<string, HubUnreachable>();
   for (const id of ids.length ? ids : PULLABLE) {
     const shared = sharedWith(id);
     if (shared) {
@@ -77,11 +95,13 @@ async function lsCommand(ids: string[], values: Values) {
       continue;
     }
     try {
+      if (unreachable.has(target.repo.host)) throw unreachable.get(target.repo.host);
       const plan = await planPull(target, values.dtype ?? []);
       const bytes = plan.files.reduce((sum, file) => sum + file.size, 0);
       rows.push([formatSize(bytes), target.id, `not pulled (${plan.dtypes.join(', ')})`, plan.repo.repo]);
     } catch (error) {
-      unknown.add(describe(error));
+      if (error instanceof HubUnreachable) unreachable.set(error.host, error);
+      else unknown.add(describe(error));
       rows.push(['?', target.id, 'not pulled', target.repo.repo]);
     }
   }
@@ -94,6 +114,8 @@ async function lsCommand(ids: string[], values: Values) {
         .trimEnd() + '\n',
     );
   for (const why of unknown) process.stdout.write(`? size unknown: ${why}\n`);
+  for (const error of unreachable.values())
+    process.stderr.write(`\n? sizes unknown. ${unreachableHelp(error, values.to, ids.length === 1 ? ids : [])}`);
 }
 
 type Values = { to: string; dtype?: string[]; host?: string; revision?: string; retries?: string; help?: boolean };
@@ -122,7 +144,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
-    process.stderr.write(`\nvaani ${command}: ${describe(error)}\n`);
+    const why = error instanceof HubUnreachable ? unreachableHelp(error, values.to, ids) : `${describe(error)}\n`;
+    process.stderr.write(`\nvaani ${command}: ${why}`);
     return 1;
   }
 }

@@ -2,9 +2,9 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { readQuickStart } from './support/consumer-project';
+import { readQuickStart, readTarballInstall } from './support/consumer-project';
 
 /**
  * A new project in a temp folder follows the README's quick start as written — its shell lines and
@@ -70,15 +70,27 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   if (!existsSync(join(root, 'dist/vaani.js'))) throw new Error('dist/ is missing: run `npm run build` first.');
   app = mkdtempSync(join(tmpdir(), 'vaani-consumer-'));
+  // The README's way before vaani is on npm: the tarball `npm pack` makes (dist/ is built already), installed.
+  const tarballInstall = readTarballInstall(join(root, 'README.md'));
+  expect(tarballInstall.make.at(-1)).toMatch(/&& npm pack$/);
   run('npm', ['pack', '--pack-destination', app], root);
   const tarball = readdirSync(app).find((file) => file.endsWith('.tgz'))!;
+  const [, , named, ...rest] = tarballInstall.install.split(' ');
+  expect(basename(named!)).toBe(tarball);
   const quickStart = readQuickStart(join(root, 'README.md'));
   for (const line of quickStart.shell) {
     if (line === 'npm install vaani vite')
-      // The library as packed here, and the vite this checkout builds with (tests never reach the hub or a new vite).
+      // The README's tarball line, with the tarball here, and the vite this checkout builds with (tests never reach the hub or a new vite).
       run(
         'npm',
-        ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`, `vite@${viteVersion}`],
+        [
+          'install',
+          '--prefer-offline',
+          '--no-audit',
+          '--no-fund',
+          `./${tarball}`,
+          ...rest.map((name) => (name === 'vite' ? `vite@${viteVersion}` : name)),
+        ],
         app,
       );
     else if (line === 'npx vaani pull chat-v2 --to public/models')
@@ -160,6 +172,18 @@ test('the package installs alone: no runtime dependencies, no reference to a sou
   for (const file of bundles) expect(readFileSync(file, 'utf8'), file).not.toMatch(/sourceMappingURL=/);
   // The README's install weight: 27 MB on disk, onnxruntime-web's .wasm gzipped.
   expect(bytesUnder(installed) / 1e6).toBeLessThan(30);
+});
+
+test('the packed CLI runs in the app: `npx vaani ls` lists the model and says once that the hub is out of reach', async () => {
+  const host = `http://127.0.0.1:${await freePort()}`;
+  const listed = spawnSync('npx', ['vaani', 'ls', 'chat-v2', '--to', 'public/models', '--host', host], {
+    cwd: app,
+    encoding: 'utf8',
+  });
+  expect(listed.status).toBe(0);
+  expect(listed.stdout).toMatch(/^SIZE\s+MODEL\s+STATE\s+SOURCE\n\?\s+chat-v2\s+not pulled\s+/);
+  expect(listed.stderr.match(/Could not reach/g)).toHaveLength(1);
+  expect(listed.stderr).toContain('copied to public/models/chat-v2/');
 });
 
 const bytesUnder = (dir: string): number =>

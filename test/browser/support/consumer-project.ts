@@ -15,6 +15,20 @@ function section(text: string, heading: string): string {
 }
 
 /**
+ * The README's "Before vaani is on npm": the commands a clone makes the tarball with, and the
+ * install line that takes the place of `npm install vaani vite`.
+ */
+export function readTarballInstall(readme: string): { make: string[]; install: string } {
+  const part = section(readFileSync(readme, 'utf8'), '### Before vaani is on npm');
+  const make = [...part.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap(([, body]) =>
+    body!.split('\n').filter((line) => line.trim()),
+  );
+  const install = /`(npm install \S+\.tgz vite)`/.exec(part)?.[1];
+  if (!install) throw new Error('The README names no tarball to install before vaani is on npm.');
+  return { make, install };
+}
+
+/**
  * Reads the quick start from the README itself (the sections "## Quick start (vite)" and "### Script
  * tag"): the `sh` block's lines, and each code block whose file a line names (`` `main.js`: ``, or a
  * sentence ending in `` `public/script.html`: ``).

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -251,4 +253,33 @@ describe('vaani ls and the command line', () => {
     expect(failed.code).toBe(1);
     expect(failed.out).toMatch(/vaani pull: Could not list test-org\/none@main .*no such repo or revision/);
   });
+
+  it('names the ways out once when the hub cannot be reached: a mirror, a copied folder, an import', async () => {
+    await fresh();
+    const host = await closedHost();
+    const pulled = await run(['pull', 'chat-v2', '--to', join(to, 'models'), '--host', host]);
+    expect(pulled.code).toBe(1);
+    expect(pulled.out).toContain(`vaani pull: Could not reach ${host} (`);
+    expect(pulled.out).toContain('--host <url>, or set HF_ENDPOINT=<url>');
+    expect(pulled.out).toContain(`copied to ${join(to, 'models', 'chat-v2')}/`);
+    expect(pulled.out).toContain('ai.models.import(id, files)');
+    expect(pulled.out).not.toContain('fetch failed');
+    // ls asks the host once and says so once, under every model's row.
+    hub.requests.length = 0;
+    const listed = await run(['ls', '--to', join(to, 'models'), '--host', host]);
+    expect(listed.code).toBe(0);
+    expect(listed.out.match(/Could not reach/g)).toHaveLength(1);
+    expect(listed.out.match(/HF_ENDPOINT/g)).toHaveLength(1);
+    expect(listed.out).toMatch(/^\?\s+chat-v2\s+not pulled\s+onnx-community\//m);
+    expect(listed.out).toMatch(/^\?\s+mms-tts-hin\s+not pulled/m);
+  });
 });
+
+/** A loopback address where nothing listens: connections are refused at once. */
+async function closedHost(): Promise<string> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return `http://127.0.0.1:${port}`;
+}
