@@ -20,19 +20,25 @@ export function mountChat(service: Service): void {
   const log = byId('chat-log');
   const status = byId('chat-status');
   const backend = byId('chat-backend');
+  const speed = byId('chat-speed');
   const history: ChatCompletionMessageParam[] = [];
   let running: AbortController | undefined;
+
+  /** Where a model answers: in this browser only when its files are here (or reachable), else the remote or nowhere yet. */
+  async function where(m: ModelInfo) {
+    if (m.runs_on.local.length && (await service.hasFiles(m.id))) return ' (in this browser)';
+    if (m.runs_on.remote) return ' (remote)';
+    return m.runs_on.local.length ? ' (no files here: see Models)' : '';
+  }
 
   async function refreshModels() {
     try {
       const { data } = await service.client.models.list();
       const chat = (data as unknown as ModelInfo[]).filter((m) => m.product === 'chat');
+      const labels = await Promise.all(chat.map(where));
       fillSelect(
         model,
-        chat.map((m) => ({
-          value: m.id,
-          label: `${m.id}${m.runs_on.local.length ? ' (in this browser)' : m.runs_on.remote ? ' (remote)' : ''}`,
-        })),
+        chat.map((m, i) => ({ value: m.id, label: `${m.id}${labels[i]}` })),
       );
       if (!picked && chat.some((m) => m.id === DEFAULT_MODEL)) model.value = DEFAULT_MODEL;
     } catch (error) {
@@ -52,7 +58,15 @@ export function mountChat(service: Service): void {
       el('span', { textContent: text }),
     );
     log.append(node);
+    follow();
     return node.querySelector('span')!;
+  };
+
+  /** Keeps the newest message in view while the reader is at the end of the log (not while they scroll back). */
+  let atEnd = true;
+  log.addEventListener('scroll', () => (atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 24));
+  const follow = () => {
+    if (atEnd) log.scrollTop = log.scrollHeight;
   };
 
   /** Structured outputs: the engine constrains decoding to JSON, or to the schema in the box. */
@@ -72,6 +86,7 @@ export function mountChat(service: Service): void {
     send.disabled = true;
     stop.disabled = false;
     backend.textContent = '…';
+    speed.textContent = '— tok/s';
     say(status, `Waiting for ${model.value} (the first request loads the model)…`, 'busy');
     const started = performance.now();
     let firstToken = 0;
@@ -101,6 +116,7 @@ export function mountChat(service: Service): void {
           firstToken ||= performance.now();
           tokens += 1;
           out.textContent += delta;
+          follow();
           say(status, `Streaming… ${tokens} chunks`, 'busy');
         }
         if (chunk.usage) tokens = chunk.usage.completion_tokens;
@@ -113,7 +129,7 @@ export function mountChat(service: Service): void {
         `${tokens} tokens · ${(tokens / Math.max(seconds, 1e-3)).toFixed(1)} tokens/s · first token after ${(((firstToken || performance.now()) - started) / 1000).toFixed(2)} s`,
         'ok',
       );
-      byId('chat-speed').textContent = `${(tokens / Math.max(seconds, 1e-3)).toFixed(1)} tok/s`;
+      speed.textContent = `${(tokens / Math.max(seconds, 1e-3)).toFixed(1)} tok/s`;
     } catch (error) {
       if (!running.signal.aborted) backend.textContent = '—';
       say(
@@ -154,6 +170,8 @@ export function mountChat(service: Service): void {
   byId('chat-clear').addEventListener('click', () => {
     history.length = 0;
     log.replaceChildren();
+    atEnd = true;
   });
   service.addEventListener('change', () => void refreshModels());
+  service.addEventListener('files', () => void refreshModels());
 }

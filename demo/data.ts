@@ -32,10 +32,13 @@ export function mountData(service: Service): void {
   const status = byId('data-status');
   const files = byId('data-files');
   const results = byId('data-results');
-  const busy = async (what: string, run: () => Promise<string>) => {
+  /** Runs a step and says how it went: its text, or `[text, 'error']` for a failure it reports itself. */
+  const busy = async (what: string, run: () => Promise<string | [string, 'error']>) => {
     say(status, what, 'busy');
     try {
-      say(status, await run(), 'ok');
+      const result = await run();
+      if (typeof result === 'string') say(status, result, 'ok');
+      else say(status, ...result);
     } catch (error) {
       say(status, describeError(error), 'error');
     }
@@ -65,7 +68,9 @@ export function mountData(service: Service): void {
           'li',
           {},
           `${names[i]} `,
-          el('small', { className: 'muted' }, entry.last_error ? `failed: ${entry.last_error.message}` : entry.status),
+          entry.last_error
+            ? el('small', { className: 'failed' }, `failed: ${entry.last_error.message}`)
+            : el('small', { className: 'muted' }, entry.status),
         ),
       ),
     );
@@ -79,13 +84,27 @@ export function mountData(service: Service): void {
     void busy(`Reading ${chosen.length} file(s)…`, async () => {
       const started = performance.now();
       const id = await store();
+      const failed: string[] = [];
       for (const file of chosen) {
         const uploaded = await service.client.files.create({ file, purpose: 'assistants' });
-        await service.client.vectorStores.files.createAndPoll(id, { file_id: uploaded.id }, { pollIntervalMs: 250 });
+        const ingested = await service.client.vectorStores.files.createAndPoll(
+          id,
+          { file_id: uploaded.id },
+          { pollIntervalMs: 250 },
+        );
+        if (ingested.status !== 'completed')
+          failed.push(`${file.name}: ${ingested.last_error?.message ?? ingested.status}`);
       }
       input.value = '';
       const total = await refresh();
-      return `Ingested in ${Math.round(performance.now() - started)} ms; the store holds ${total} file(s), kept after a reload.`;
+      const took = `${Math.round(performance.now() - started)} ms`;
+      // A file that could not be read is a failure, said as one, whatever else went in.
+      if (failed.length)
+        return [
+          `${failed.length} of ${chosen.length} file(s) failed (${failed.join('; ')}); the store holds ${total} file(s).`,
+          'error',
+        ];
+      return `Ingested in ${took}; the store holds ${total} file(s), kept after a reload.`;
     });
   });
 

@@ -13,6 +13,7 @@ export function mountImages(service: Service): void {
   const output = byId('images-output');
   const bar = byId<HTMLProgressElement>('images-progress');
   let urls: string[] = [];
+  service.addEventListener('change', () => (byId('images-folder').textContent = `${service.source.folder}/image-v1/`));
   byId('images-form').addEventListener('submit', (event) => {
     event.preventDefault();
     void (async () => {

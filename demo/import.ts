@@ -32,6 +32,8 @@ export function mountImport(service: Service, done: () => Promise<void>): (ids: 
   const zone = byId('models-import');
   const id = byId<HTMLSelectElement>('models-import-id');
   const picker = byId<HTMLInputElement>('models-import-folder');
+  // A button opens the folder picker, so the keyboard reaches it (a hidden input in a label is skipped by Tab).
+  byId('models-import-choose').addEventListener('click', () => picker.click());
   const bar = byId<HTMLProgressElement>('models-import-progress');
   const status = byId('models-status');
 

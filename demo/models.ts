@@ -1,9 +1,10 @@
 import type { ModelInfo } from './api';
 import { mountImport } from './import';
+import { fetchHint } from './sources';
 import { loadVoices } from './voice/voices';
 import type { Service } from './service';
 import { byId, describeError, el, formatBytes, say } from './ui';
-import type { ModelProgress } from './vaani';
+import type { CachedModel, ModelProgress } from './vaani';
 
 const kilo = (tokens: number) => (tokens < 1024 ? `${tokens}` : `${Math.round(tokens / 1024)}K`);
 /** The context the engine here reported once loaded; before that, the catalogue's figure is the remote's. */
@@ -21,77 +22,140 @@ const formatRate = (progress: ModelProgress) =>
     ? `done · ${formatBytes(progress.total ?? progress.loaded)}`
     : `${formatBytes(progress.loaded)} of ${formatBytes(progress.total)} · ${formatBytes(progress.rate)}/s${progress.eta !== undefined ? ` · ${Math.ceil(progress.eta)} s left` : ''}`;
 
+/** The table's columns: each cell carries its header, shown beside it where the table is stacked (phones). */
+type Column = 'Model' | 'Product' | 'Context' | 'Price' | 'Status' | 'Runs on' | 'Cache' | 'Actions';
+
+/** A model the table lists: the catalogue's, a neural voice's weights, or anything else the cache holds. */
+type Listed = ModelInfo & { extra?: boolean };
+
+const extraModel = (id: string): Listed => ({
+  id,
+  product: id === 'espeak-ng' ? 'voice (eSpeak-NG plug-in)' : 'cached files',
+  context_window: null,
+  context_window_remote: null,
+  price: { currency: 'INR', amount: null, per: 'character' },
+  status: 'available',
+  runs_on: { local: ['wasm'], remote: false },
+  routing: 'local-only',
+  extra: true,
+});
+
+interface Row {
+  tr: HTMLTableRowElement;
+  /** Redraws the catalogue's columns (the context changes once a model has loaded here). */
+  show(model: Listed): void;
+  /** Redraws the cache column and which actions apply. */
+  check(cached: CachedModel[]): Promise<void>;
+}
+
 /** The Models tab: GET /v1/models with cache state, downloads with progress bars, cache usage. */
 export function mountModels(service: Service): void {
   const body = byId('models-body');
   const status = byId('models-status');
   const usage = byId('models-usage');
   const loads = new Map<string, AbortController>();
-  const offerImport = mountImport(service, () => refresh());
+  /** Kept across refreshes, so a download's bar survives a redraw. */
+  let rows = new Map<string, Row>();
+  const offerImport = mountImport(service, () => changed());
 
-  async function showUsage() {
-    const cached = await service.ai.models.cached();
+  function showUsage(cached: CachedModel[]) {
     const bytes = cached.reduce((sum, model) => sum + model.bytes, 0);
-    const estimate = await navigator.storage?.estimate?.();
-    usage.textContent =
-      `Cache: ${formatBytes(bytes)} in ${cached.length} model${cached.length === 1 ? '' : 's'}` +
-      (estimate?.quota
-        ? ` · this site uses ${formatBytes(estimate.usage)} of ${formatBytes(estimate.quota)} allowed`
-        : '');
+    void navigator.storage?.estimate?.().then((estimate) => {
+      usage.textContent =
+        `Cache: ${formatBytes(bytes)} in ${cached.length} model${cached.length === 1 ? '' : 's'}` +
+        (estimate?.quota
+          ? ` · this site uses ${formatBytes(estimate.usage)} of ${formatBytes(estimate.quota)} allowed`
+          : '');
+    });
   }
 
-  function row(model: ModelInfo) {
-    const cache = el('td', { className: 'cache', textContent: '…' });
+  function row(id: string): Row {
+    const cell = (column: Column, ...children: (Node | string)[]) =>
+      el('td', { role: 'cell', dataset: { label: column } }, ...children);
+    const [product, context, price, state, places] = [
+      cell('Product'),
+      cell('Context'),
+      cell('Price'),
+      cell('Status'),
+      cell('Runs on'),
+    ];
+    const cache = cell('Cache', '…');
+    cache.classList.add('cache');
     const bar = el('progress', { max: 1, value: 0, hidden: true });
     const detail = el('small');
     const download = el('button', { textContent: 'Download', type: 'button' });
     const cancel = el('button', { textContent: 'Cancel', type: 'button', hidden: true });
     const remove = el('button', { textContent: 'Delete', type: 'button' });
-    const places = [...model.runs_on.local, ...(model.runs_on.remote ? ['remote'] : [])];
-    const state = model.status !== 'available' ? 'coming soon' : places.length ? 'available' : 'not in this build';
     const tr = el(
       'tr',
-      { dataset: { model: model.id } },
-      el('td', { textContent: model.id }),
-      el('td', { textContent: model.product }),
-      el('td', { textContent: formatContext(model) }),
-      el('td', { textContent: formatPrice(model.price) }),
-      el('td', { textContent: state }),
-      el('td', { textContent: places.join(', ') || '—' }),
+      { role: 'row', dataset: { model: id } },
+      cell('Model', id),
+      product,
+      context,
+      price,
+      state,
+      places,
       cache,
-      el('td', {}, download, cancel, remove, bar, detail),
+      cell('Actions', el('div', {}, download, cancel, remove, bar, detail)),
     );
+    let extra = false;
 
-    const refresh = async () => {
-      if (service.source.missing.includes(model.id)) {
-        // Not in the folder: imported from disk, or say how to get it — without probing for files that are not there.
-        const imported = (await service.ai.models.cached()).find((cached) => cached.id === model.id);
-        cache.textContent = imported
-          ? `imported · ${formatBytes(imported.bytes)}`
-          : `not in the folder: npx vaani pull ${model.id} --to public/models`;
-        remove.disabled = !imported;
+    const show = (model: Listed) => {
+      extra = model.extra ?? false;
+      const where = [...model.runs_on.local, ...(model.runs_on.remote ? ['remote'] : [])];
+      product.textContent = model.product;
+      context.textContent = formatContext(model);
+      price.textContent = extra ? '—' : formatPrice(model.price);
+      state.textContent =
+        model.status !== 'available'
+          ? 'coming soon'
+          : where.length
+            ? 'available'
+            : service.source.missing.includes(id)
+              ? 'needs weights'
+              : 'not in this build';
+      places.textContent = where.join(', ') || '—';
+    };
+
+    const check = async (cached: CachedModel[]) => {
+      const held = cached.find((model) => model.id === id);
+      download.hidden = false;
+      if (extra || service.source.missing.includes(id)) {
+        // Nothing to download from here: imported (or cached by an engine), or how to get the files —
+        // without probing for files that are not there.
+        download.hidden = true;
+        remove.disabled = !held;
+        if (extra) cache.textContent = `cached · ${formatBytes(held?.bytes ?? 0)}`;
+        else
+          cache.textContent = held
+            ? `imported · ${formatBytes(held.bytes)}`
+            : `not in the folder: ${fetchHint(service.source, id)}, or import a folder below`;
         return;
       }
       try {
-        const state = await service.ai.models.status(model.id);
+        const state = await service.ai.models.status(id);
         cache.textContent = `${state.state} · ${formatBytes(state.bytes)}${state.total ? ` of ${formatBytes(state.total)}` : ''}`;
-        download.disabled = state.state === 'cached';
+        download.disabled = state.state === 'cached' || loads.has(id);
         remove.disabled = state.bytes === 0;
       } catch (error) {
-        // No files to download: nothing to do. Files out of reach: Download stays, and says why when pressed.
+        // No files to download: no button. Files out of reach: Download stays, and says why when pressed.
         const unknown = (error as { code?: string }).code === 'unknown_model';
         cache.textContent = unknown ? '— (no files to download)' : `not checked: ${describeError(error)}`;
-        download.disabled = unknown;
+        download.hidden = unknown;
+        download.disabled = loads.has(id);
         remove.disabled = true;
       }
     };
+
     download.addEventListener('click', async () => {
       const stop = new AbortController();
-      loads.set(model.id, stop);
+      loads.set(id, stop);
       download.disabled = true;
       cancel.hidden = bar.hidden = false;
+      detail.textContent = '';
+      let said: Parameters<typeof say>;
       try {
-        await service.ai.models.load(model.id, {
+        await service.ai.models.load(id, {
           signal: stop.signal,
           onProgress: (progress) => {
             bar.value = progress.fraction ?? 0;
@@ -100,63 +164,74 @@ export function mountModels(service: Service): void {
         });
         bar.value = 1;
         detail.textContent = 'done';
-        say(status, `${model.id} is cached: it loads offline from now on.`, 'ok');
+        said = [status, `${id} is cached: it loads offline from now on.`, 'ok'];
       } catch (error) {
-        say(status, `${model.id}: ${describeError(error)}`, stop.signal.aborted ? 'info' : 'error');
+        bar.hidden = true;
+        detail.textContent = stop.signal.aborted ? 'cancelled' : 'failed: see below';
+        said = [status, `${id}: ${describeError(error)}`, stop.signal.aborted ? 'info' : 'error'];
       } finally {
-        loads.delete(model.id);
+        loads.delete(id);
         cancel.hidden = true;
-        await refresh();
-        await showUsage();
       }
+      await changed();
+      say(...said);
     });
-    cancel.addEventListener('click', () => loads.get(model.id)?.abort());
+    cancel.addEventListener('click', () => loads.get(id)?.abort());
     remove.addEventListener('click', async () => {
-      await service.ai.models.delete(model.id);
+      await service.ai.models.delete(id);
       bar.hidden = true;
       detail.textContent = '';
-      say(status, `Deleted ${model.id}'s cached files.`, 'ok');
-      await refresh();
-      await showUsage();
+      await changed();
+      say(status, `Deleted ${id}'s cached files.`, 'ok');
     });
-    void refresh();
-    return tr;
+    return { tr, show, check };
   }
 
   /** The neural voices' weights, a model each (Kokoro, MMS): downloadable here like the catalogue's. */
-  async function neuralVoiceModels(): Promise<ModelInfo[]> {
+  async function neuralVoiceModels(): Promise<Listed[]> {
     const { voices } = await loadVoices(service).catch(() => ({ voices: [] }));
     const ids = [...new Set(voices.flatMap((voice) => (voice.weights ? [voice.weights] : [])))];
-    return ids.map((id) => ({
-      id,
-      product: 'voice (neural voices)',
-      context_window: null,
-      context_window_remote: null,
-      price: { currency: 'INR', amount: null, per: 'character' },
-      status: 'available',
-      runs_on: { local: ['wasm'], remote: false },
-      routing: 'local-only',
-    }));
+    return ids.map((id) => ({ ...extraModel(id), product: 'voice (neural voices)', extra: false }));
   }
 
+  /** Lists the models (their context changes once loaded here) and redraws every row and the cache usage. */
   async function refresh() {
     say(status, 'Listing models…', 'busy');
     try {
+      const cached = await service.ai.models.cached();
       const { data } = await service.client.models.list();
-      const models = [...(data as unknown as ModelInfo[]), ...(await neuralVoiceModels())];
-      body.replaceChildren(...models.map(row));
-      offerImport(models.filter((model) => model.runs_on.local.length).map((model) => model.id));
+      const models: Listed[] = [...(data as unknown as ModelInfo[]), ...(await neuralVoiceModels())];
+      // Whatever else the cache holds (e.g. the eSpeak plug-in the voices loaded) has a row, so the usage adds up.
+      for (const { id } of cached) if (!models.some((model) => model.id === id)) models.push(extraModel(id));
+      rows = new Map(models.map((model) => [model.id, rows.get(model.id) ?? row(model.id)]));
+      for (const model of models) rows.get(model.id)!.show(model);
+      body.replaceChildren(...[...rows.values()].map((shown) => shown.tr));
+      offerImport(models.filter((model) => !model.extra && model.runs_on.local.length).map((model) => model.id));
+      await Promise.all([...rows.values()].map((shown) => shown.check(cached)));
+      showUsage(cached);
       // Where files come from is said once, at the top of the page.
-      say(status, `${data.length} models.`, 'ok');
-      await showUsage();
+      say(status, `${models.length} models.`, 'ok');
     } catch (error) {
       say(status, `Could not list models: ${describeError(error)}`, 'error');
     }
   }
 
+  /** After a download, an import or a deletion: this table, and every picker that shows where files are. */
+  async function changed() {
+    service.filesChanged();
+    await refresh();
+  }
+
   byId('models-clear').addEventListener('click', async () => {
     await service.ai.models.clear();
-    await refresh();
+    await changed();
   });
-  service.addEventListener('change', () => void refresh());
+  service.addEventListener('change', () => {
+    rows = new Map();
+    void refresh();
+  });
+  // The context a model reports once it has loaded, and what other tabs cached, show when the tab opens.
+  addEventListener('hashchange', () => {
+    if (location.hash === '#models' && service.ai) void refresh();
+  });
 }

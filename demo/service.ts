@@ -40,4 +40,18 @@ export class Service extends EventTarget {
     });
     this.dispatchEvent(new Event('change'));
   }
+
+  /**
+   * Whether this page can get a local model's files: from the hub or the folder, or imported into
+   * this browser's cache when the folder lacks them.
+   */
+  async hasFiles(id: string): Promise<boolean> {
+    if (!this.source.missing.includes(id)) return true;
+    return (await this.ai.models.cached()).some((cached) => cached.id === id);
+  }
+
+  /** Says that the cache changed (a download, an import, a deletion): pickers that show files redraw. */
+  filesChanged(): void {
+    this.dispatchEvent(new Event('files'));
+  }
 }

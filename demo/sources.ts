@@ -5,8 +5,10 @@ const HUB_PROBE = 'https://huggingface.co/onnx-community/Qwen3-0.6B-ONNX/resolve
 
 export interface FileSource {
   mode: 'hub' | 'folder';
-  /** Folder mode: the local models whose sub-folder is missing (each points at it anyway). */
+  /** The models whose files are neither in the folder nor on the hub here (each points at the folder anyway). */
   missing: string[];
+  /** The models folder on the server's disk, as `vaani pull --to` takes it (public/models unless set). */
+  folder: string;
   /** Why this source was chosen, shown on screen. */
   reason: string;
   models: NonNullable<VaaniOptions['models']>;
@@ -22,8 +24,13 @@ export async function hubReachable(timeoutMs = 4000): Promise<boolean> {
 }
 
 interface FolderIndex {
+  /** The folder on the server's disk (the demo server says; another server may not). */
+  folder?: string;
   models: Record<string, { name: string; size: number }[]>;
 }
+
+/** The folder `vaani pull` writes to by default, which the demo serves unless told otherwise. */
+const DEFAULT_FOLDER = 'public/models';
 
 /** The models with engines in this build (`npx vaani pull <id>` fetches each into the folder). */
 const LOCAL_MODELS = [
@@ -38,8 +45,24 @@ const LOCAL_MODELS = [
   'mms-tts-hin',
 ];
 
+/** Models with no default weights: their files come only from the folder (no hub, no `vaani pull`). */
+const FOLDER_ONLY = ['image-v1'];
+
 /** IndicConformer's folder beside speech-stt-v1's (Whisper) one. */
 const INDIC_FOLDER = 'speech-stt-v1.indic';
+
+/** How a model's files get into the folder: `vaani pull`, or for image-v1 an export put there by hand. */
+export const fetchHint = (source: FileSource, id: string) =>
+  FOLDER_ONLY.includes(id)
+    ? `put a diffusers ONNX export in ${source.folder}/${id}/`
+    : `npx vaani pull ${id} --to ${source.folder}`;
+
+async function readIndex(folder: string): Promise<{ base: URL; index: FolderIndex }> {
+  const base = new URL(folder.replace(/\/?$/, '/'), location.href);
+  const response = await fetch(new URL('index.json', base)).catch(() => undefined);
+  const index = response?.ok ? ((await response.json()) as FolderIndex) : { models: {} };
+  return { base, index };
+}
 
 /**
  * Each sub-folder of the local folder becomes `models[id] = { baseURL, files }`; speech-stt-v1.indic/
@@ -47,11 +70,7 @@ const INDIC_FOLDER = 'speech-stt-v1.indic';
  * local model points at the folder too, so using it names the folder, the missing files and the
  * `vaani pull` line instead of reaching for the hub; agent-v1 without a folder reads chat-v2's.
  */
-export async function folderModels(folder: string): Promise<FileSource['models']> {
-  const base = new URL(folder.replace(/\/?$/, '/'), location.href);
-  const response = await fetch(new URL('index.json', base)).catch(() => undefined);
-  if (!response?.ok) return {};
-  const index = (await response.json()) as FolderIndex;
+export function folderModels(base: URL, index: FolderIndex): FileSource['models'] {
   const source = (id: string) => ({ baseURL: new URL(`${id}/`, base).href, files: index.models[id] });
   const models: FileSource['models'] = Object.fromEntries(
     Object.keys(index.models)
@@ -81,17 +100,35 @@ export async function servedPlugins(): Promise<FileSource['models']> {
 
 /** Decides where model files come from and says why. */
 export async function chooseSource(mode: 'auto' | 'hub' | 'folder', folder: string): Promise<FileSource> {
-  if (mode === 'hub')
-    return { mode: 'hub', reason: 'Model files come from the model hub (Settings).', models: {}, missing: [] };
-  if (mode === 'auto' && (await hubReachable()))
-    return { mode: 'hub', reason: 'Model files come from the model hub.', models: {}, missing: [] };
-  const models = await folderModels(folder);
+  const hub = mode === 'hub' || (mode === 'auto' && (await hubReachable()));
+  const { base, index } = await readIndex(folder);
+  const on = { folder: index.folder ?? DEFAULT_FOLDER };
+  const absent = (ids: string[]) => ids.filter((id) => !index.models[id]);
+  if (hub) {
+    // The hub has no weights for image-v1: the folder's, when it has them.
+    const models = Object.fromEntries(
+      FOLDER_ONLY.filter((id) => index.models[id]).map((id) => [id, folderModels(base, index)[id]!]),
+    );
+    const reason = `Model files come from the model hub${mode === 'hub' ? ' (Settings)' : ''}.`;
+    return { mode: 'hub', reason, models, missing: absent(FOLDER_ONLY), ...on };
+  }
+  const models = folderModels(base, index);
   const ids = Object.keys(models).filter((id) => models[id]?.files);
   const why = mode === 'auto' ? 'No model hub is reachable, so model' : 'Model';
   const what =
     ids.length > 0
       ? `models ${ids.join(', ')}`
-      : 'no models found there (put one sub-folder per model id, e.g. chat-v2/: npx vaani pull chat-v2 --to <folder>)';
-  const missing = LOCAL_MODELS.filter((id) => !models[id]?.files && !models[SHARED_FILES[id] ?? id]?.files);
-  return { mode: 'folder', reason: `${why} files come from the local folder ${folder} — ${what}.`, models, missing };
+      : `no models found there (put one sub-folder per model id, e.g. chat-v2/: npx vaani pull chat-v2 --to ${on.folder})`;
+  // An id that reads another's files (agent-v1 → chat-v2) is missing only when both folders are.
+  const missing = [
+    ...LOCAL_MODELS.filter((id) => !index.models[id] && !index.models[SHARED_FILES[id] ?? id]),
+    ...absent(FOLDER_ONLY),
+  ];
+  return {
+    mode: 'folder',
+    reason: `${why} files come from the local folder ${folder} — ${what}.`,
+    models,
+    missing,
+    ...on,
+  };
 }

@@ -3,6 +3,7 @@ export { createVaani, SHARED_FILES } from '../src/index';
 export type {
   ImportedFile,
   Backend,
+  CachedModel,
   LevelDetail,
   ImagesProgress,
   ModelProgress,

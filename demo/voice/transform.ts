@@ -23,6 +23,13 @@ export function mountTransform(service: Service, clip: Clip): void {
     URL.revokeObjectURL(player.src);
     player.src = URL.createObjectURL(audio);
   };
+  /** No result of an earlier request stays beside a new one's progress or error. */
+  const clear = (player: HTMLAudioElement) => {
+    player.pause();
+    URL.revokeObjectURL(player.src);
+    player.removeAttribute('src');
+    player.load();
+  };
   const form = (fields: Record<string, string>) => {
     const body = new FormData();
     body.set('file', clip.current!);
@@ -33,6 +40,7 @@ export function mountTransform(service: Service, clip: Clip): void {
   isolate.addEventListener('click', async () => {
     isolate.disabled = true;
     play(before, clip.current!);
+    clear(after);
     say(isolateStatus, 'Removing background noise…', 'busy');
     const started = performance.now();
     try {
@@ -47,6 +55,7 @@ export function mountTransform(service: Service, clip: Clip): void {
 
   change.addEventListener('click', async () => {
     change.disabled = true;
+    clear(changed);
     say(changeStatus, `Changing the voice to ${voice.value}…`, 'busy');
     const started = performance.now();
     const sliders =

@@ -1,9 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { createServer, type ViteDevServer } from 'vite';
 import { ensureEncoderFixture } from '../fixtures/encoder/fixture-dir';
 import { tinyXlmr } from '../fixtures/encoder/spec';
 import { ensureTinyIndicConformer } from '../fixtures/indic-conformer/ensure';
@@ -11,6 +10,7 @@ import { ensureLcmDiffusion } from '../fixtures/diffusion/ensure';
 import { ensureDecoderFixture } from '../fixtures/llm/fixture-dir';
 import { tinyQwenCoder } from '../fixtures/llm/spec';
 import { ensureTinyWhisper } from '../fixtures/whisper/ensure';
+import { openDemo as open, startDemo } from './support/demo';
 
 const root = process.cwd();
 const modelsDir = join(root, 'test/.fixtures/demo-models');
@@ -18,18 +18,18 @@ const micWav = join(root, 'test/.fixtures/demo-mic.wav');
 const MIC_SECONDS = 3.6;
 
 /** The models folder `npm run demo` serves at /models/: the upstream chat export, the tiny Whisper, IndicConformer, encoder, code and LCM diffusion fixtures. */
-async function prepareModels() {
-  rmSync(modelsDir, { recursive: true, force: true });
-  mkdirSync(modelsDir, { recursive: true });
-  symlinkSync(resolve(root, '../shared/fixtures/tiny-random-llama-fp16-genai'), join(modelsDir, 'chat-v2'));
-  symlinkSync(await ensureTinyWhisper(), join(modelsDir, 'speech-stt-v1'));
-  symlinkSync(await ensureTinyIndicConformer(), join(modelsDir, 'speech-stt-v1.indic'));
-  symlinkSync((await ensureEncoderFixture('tiny-xlmr', tinyXlmr)).dir, join(modelsDir, 'embed-v1'));
-  const coder = await ensureDecoderFixture('tiny-qwen-coder', { ...tinyQwenCoder, dtypes: ['fp32'] });
-  symlinkSync(coder.dir, join(modelsDir, 'code-v1'));
-  symlinkSync(coder.dir, join(modelsDir, 'code-v1-base'));
-  symlinkSync(coder.dir, join(modelsDir, 'agent-v1'));
-  symlinkSync(await ensureLcmDiffusion(), join(modelsDir, 'image-v1'));
+async function models(): Promise<Record<string, string>> {
+  const coder = (await ensureDecoderFixture('tiny-qwen-coder', { ...tinyQwenCoder, dtypes: ['fp32'] })).dir;
+  return {
+    'chat-v2': resolve(root, '../shared/fixtures/tiny-random-llama-fp16-genai'),
+    'speech-stt-v1': await ensureTinyWhisper(),
+    'speech-stt-v1.indic': await ensureTinyIndicConformer(),
+    'embed-v1': (await ensureEncoderFixture('tiny-xlmr', tinyXlmr)).dir,
+    'code-v1': coder,
+    'code-v1-base': coder,
+    'agent-v1': coder,
+    'image-v1': await ensureLcmDiffusion(),
+  };
 }
 
 /** Real speech for the fake microphone: the Common Voice clip (3.6 s, made 12 dB louder) as 48 kHz mono WAV; its RMS. */
@@ -53,22 +53,14 @@ function prepareMicrophone(): number {
   return Number(/RMS\s+amplitude:\s+([\d.]+)/.exec(stat)![1]);
 }
 
-let server: ViteDevServer;
+let server: Awaited<ReturnType<typeof startDemo>> | undefined;
 let origin: string;
 let micRms: number;
 
 test.beforeAll(async () => {
   micRms = prepareMicrophone();
-  await prepareModels();
-  process.env.VAANI_MODELS_DIR = modelsDir;
-  // No file watching or hot reload: a source file saved mid-test must not reload the page.
-  server = await createServer({
-    configFile: join(root, 'vite.demo.config.ts'),
-    server: { port: 0, strictPort: false, hmr: false, watch: null },
-    logLevel: 'warn',
-  });
-  await server.listen();
-  origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
+  server = await startDemo(modelsDir, await models());
+  origin = server.origin;
 });
 
 test.afterAll(async () => {
@@ -86,17 +78,7 @@ test.use({
   },
 });
 
-async function openDemo(page: Page, errors: string[]) {
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${origin}/#settings`);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true', { timeout: 30_000 });
-  await page.selectOption('#settings-modelFiles', 'folder');
-  await page.selectOption('#settings-backend', 'wasm');
-  await page.fill('#settings-folder', '/models/');
-  await page.click('#settings-form button:not([type])');
-  await expect(page.locator('#settings-status')).toContainText('local folder /models/');
-  await expect(page.locator('#source')).toContainText('chat-v2');
-}
+const openDemo = (page: Page, errors: string[]) => open(page, origin, errors);
 
 /** The WAV an <audio> element is playing: format fields, duration and loudness. */
 async function wavOf(page: Page, selector: string) {
@@ -291,14 +273,14 @@ test('the models page downloads with a progress bar, shows the cache and deletes
   await expect(row.locator('.cache')).toContainText('absent');
   await expect(page.locator('#models-usage')).toContainText('Cache: 0 B in 0 models');
 
-  // The neural voices' weights are models here too; the folder lacks them, and says how to get them.
+  // The neural voices' weights are models here too; the folder lacks them, and says how to get them into it.
+  const pull = (id: string) =>
+    `not in the folder: npx vaani pull ${id} --to test/.fixtures/demo-models, or import a folder below`;
   for (const id of ['kokoro-82m', 'mms-tts-hin'])
-    await expect(page.locator(`tr[data-model="${id}"] .cache`)).toHaveText(
-      `not in the folder: npx vaani pull ${id} --to public/models`,
-    );
+    await expect(page.locator(`tr[data-model="${id}"] .cache`)).toHaveText(pull(id));
   // A model the folder lacks, imported from a folder picked on disk.
   const pro = page.locator('tr[data-model="chat-v2-pro"]');
-  await expect(pro.locator('.cache')).toHaveText('not in the folder: npx vaani pull chat-v2-pro --to public/models');
+  await expect(pro.locator('.cache')).toHaveText(pull('chat-v2-pro'));
   await page.selectOption('#models-import-id', 'chat-v2-pro');
   await page.setInputFiles('#models-import-folder', resolve(root, '../shared/fixtures/tiny-random-llama-fp16-genai'));
   await expect(page.locator('#models-status')).toContainText('chat-v2-pro: 6 files');
