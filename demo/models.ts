@@ -4,7 +4,7 @@ import { fetchHint } from './sources';
 import { loadVoices } from './voice/voices';
 import type { Service } from './service';
 import { byId, describeError, el, formatBytes, say } from './ui';
-import type { CachedModel, ModelProgress } from './vaani';
+import { SHARED_FILES, type CachedModel, type ModelProgress } from './vaani';
 
 const kilo = (tokens: number) => (tokens < 1024 ? `${tokens}` : `${Math.round(tokens / 1024)}K`);
 /** The context the engine here reported once loaded; before that, the catalogue's figure is the remote's. */
@@ -120,6 +120,14 @@ export function mountModels(service: Service): void {
     const check = async (cached: CachedModel[]) => {
       const held = cached.find((model) => model.id === id);
       download.hidden = false;
+      // agent-v1 reads chat-v2's files unless it has a folder of its own: that row downloads and counts them.
+      const owner = service.source.models[id] ? undefined : SHARED_FILES[id];
+      if (owner && !held) {
+        download.hidden = true;
+        remove.disabled = true;
+        cache.textContent = `reads ${owner}'s files (its row)`;
+        return;
+      }
       if (extra || service.source.missing.includes(id)) {
         // Nothing to download from here: imported (or cached by an engine), or how to get the files —
         // without probing for files that are not there.

@@ -72,6 +72,10 @@ test('Models offers only what it can fetch, names the folder it serves, and agre
     await expect(row.getByRole('button', { name: 'Download' })).toBeHidden();
   }
   await expect(page.locator('tr[data-model="chat-v2"]').getByRole('button', { name: 'Download' })).toBeEnabled();
+  // agent-v1 reads chat-v2's files: that row downloads and counts them.
+  const agent = page.locator('tr[data-model="agent-v1"]');
+  await expect(agent.locator('.cache')).toHaveText("reads chat-v2's files (its row)");
+  await expect(agent.getByRole('button', { name: 'Download' })).toBeHidden();
   // image-v1 needs weights in the folder, as the Images tab says.
   const image = page.locator('tr[data-model="image-v1"]');
   await expect(image.locator('td').nth(4)).toHaveText('needs weights');
@@ -159,12 +163,12 @@ test('chat follows new messages and drops a stale speed; errors wrap; numbered l
     status.textContent = `500 Internal error: failed to call OrtRun(). '/model/${'layers.0/attn/'.repeat(8)}Expand'`;
   });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  // A Responses turn (agent-v1 is not in the folder: its error) is a numbered item whose number shows.
+  // A Responses turn (agent-v1 reads chat-v2's files) is a numbered item whose number shows.
   await page.click('nav a[href="#agents"]');
   await page.fill('#responses-input', 'नमस्ते');
   await page.click('#responses-form button');
+  await expect(page.locator('#responses-input')).toHaveValue('', { timeout: 60_000 });
   const item = page.locator('#responses-log li').first();
-  await expect(item).toContainText('agent-v1', { timeout: 60_000 });
   const room = await item.evaluate((li) => {
     const list = li.parentElement!;
     const inside = li.getBoundingClientRect().left - list.getBoundingClientRect().left - list.clientLeft;
