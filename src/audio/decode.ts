@@ -14,6 +14,8 @@ export interface DecodedAudio {
 export interface DecodeOptions {
   /** Longer audio is refused (`audio_too_long`) while decoding. Default MAX_AUDIO_SECONDS. */
   maxSeconds?: number;
+  /** Shorter audio, an empty file included, is refused (`audio_too_short`). Default none. */
+  minSeconds?: number;
 }
 
 type Format = Parameters<typeof decodeChunked>[1];
@@ -47,7 +49,8 @@ const invalid = (message: string) => invalidInput(message, 'file', 'invalid_audi
 /**
  * Decodes a whole audio file (wav, flac, mp3, ogg vorbis/opus, webm, m4a, ...) to float channels.
  * Runs anywhere, including workers (no Web Audio needed). Throws an EngineError naming `file`:
- * `invalid_audio` for bytes that are not decodable audio, `audio_too_long` (too_large) past maxSeconds.
+ * `invalid_audio` for bytes that are not decodable audio, `audio_too_long` (too_large) past maxSeconds,
+ * `audio_too_short` under minSeconds.
  */
 export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}): Promise<DecodedAudio> {
   const maxSeconds = options.maxSeconds ?? MAX_AUDIO_SECONDS;
@@ -75,6 +78,18 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
   } catch (error) {
     if (error instanceof EngineError) throw error;
     throw invalid(`The ${format} file could not be decoded: ${messageOf(error)}`);
+  }
+  const minSeconds = options.minSeconds;
+  if (minSeconds !== undefined && (length === 0 || length < minSeconds * sampleRate)) {
+    const held =
+      length === 0
+        ? 'it holds no audio samples (an empty recording, such as one in which VAD heard no speech)'
+        : `it lasts ${(length / sampleRate).toFixed(3)} s`;
+    throw invalidInput(
+      `Audio file is too short: ${held}. Minimum audio length is ${minSeconds} seconds.`,
+      'file',
+      'audio_too_short',
+    );
   }
   if (length === 0 || sampleRate <= 0) throw invalid(`The ${format} file holds no decodable audio samples.`);
   return { channels: join(parts, length), sampleRate };

@@ -51,6 +51,8 @@ export interface SpeechEngine {
 
 /** Longest audio a transcription accepts, in seconds (the route's 25 MiB upload limit bounds it too). */
 export const MAX_TRANSCRIPTION_SECONDS = 10 * 60;
+/** Shortest audio a transcription accepts, in seconds: OpenAI's minimum (400 `audio_too_short` below it). */
+export const MIN_TRANSCRIPTION_SECONDS = 0.1;
 
 export interface TranscriptionParams {
   model: string;

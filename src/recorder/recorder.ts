@@ -18,8 +18,12 @@ export interface Recording {
   duration: number;
   /** The samples as a 16-bit WAV file, ready to post to /v1/audio/transcriptions. */
   file: File;
-  /** Where VAD heard speech, in seconds of the untrimmed recording (VAD only). */
-  speech?: SpeechSpan;
+  /**
+   * VAD only: where it heard speech, in seconds of the untrimmed recording, or `null` when it heard
+   * none (then `samples` is empty and `file` a WAV header without samples, which
+   * /v1/audio/transcriptions refuses as 400 `audio_too_short`). Absent without VAD.
+   */
+  speech?: SpeechSpan | null;
   /** Seconds of the untrimmed recording. */
   recordedDuration: number;
 }
@@ -41,9 +45,10 @@ const MIC: MediaTrackConstraints = {
 
 /**
  * Records 16 kHz mono PCM on an AudioWorklet. Events: 'level' (CustomEvent<LevelDetail> per 64 ms
- * block), 'speechstart' and 'speechend' (VAD), 'stop' (CustomEvent<Recording>, also when VAD stops
- * after a silence), 'error' (CustomEvent<Error>: the VAD failed; the recorder stops, `stop()` rejects
- * with the error and no 'stop' follows).
+ * block), 'speechstart' and 'speechend' (VAD), 'nospeech' (VAD: the recording ended with no speech
+ * heard, just before its 'stop'), 'stop' (CustomEvent<Recording>, also when VAD stops after a
+ * silence or after `noSpeechMs` without speech), 'error' (CustomEvent<Error>: the VAD failed; the
+ * recorder stops, `stop()` rejects with the error and no 'stop' follows).
  */
 export class Recorder extends EventTarget {
   state: RecorderState = 'inactive';
@@ -131,9 +136,9 @@ export class Recorder extends EventTarget {
     if (!this.options.stream) for (const track of this.stream?.getTracks() ?? []) track.stop();
     await this.context?.close();
     const all = concat(this.blocks);
-    let speech: SpeechSpan | undefined;
+    let speech: SpeechSpan | null = null;
     try {
-      speech = await this.tracker?.span();
+      if (this.tracker) speech = (await this.tracker.span()) ?? null;
     } finally {
       this.tracker?.dispose();
     }
@@ -143,9 +148,10 @@ export class Recorder extends EventTarget {
       sampleRate: RATE,
       duration: samples.length / RATE,
       file: new File([encodeWav({ samples, sampleRate: RATE })], 'recording.wav', { type: 'audio/wav' }),
-      speech,
+      ...(this.tracker && { speech }),
       recordedDuration: all.length / RATE,
     };
+    if (this.tracker && !speech) this.dispatchEvent(new Event('nospeech'));
     this.dispatchEvent(new CustomEvent<Recording>('stop', { detail: recording }));
     return recording;
   }
@@ -162,7 +168,7 @@ function concat(blocks: Float32Array[]): Float32Array {
 }
 
 /** The speech span with `padMs` either side; nothing when no speech was heard. */
-function trim(samples: Float32Array, speech: SpeechSpan | undefined, padMs: number): Float32Array {
+function trim(samples: Float32Array, speech: SpeechSpan | null, padMs: number): Float32Array {
   if (!speech) return new Float32Array(0);
   const pad = (padMs / 1000) * RATE;
   return samples.slice(

@@ -20,6 +20,11 @@ export interface VadOptions {
   minSpeechMs?: number;
   /** Audio kept before the first and after the last speech, in ms. Default 100. */
   padMs?: number;
+  /**
+   * Stop after this much audio with no speech heard at all, in ms (the recording then has
+   * `speech: null`). Default: no limit, the recorder waits for speech or `stop()`.
+   */
+  noSpeechMs?: number;
 }
 
 export interface SpeechSpan {
@@ -47,6 +52,8 @@ export class SpeechTracker {
   private firstSpeech: number | undefined;
   private lastSpeech: number | undefined;
   private speaking = false;
+  /** noSpeechMs passed with no speech: the stop was asked for once. */
+  private gaveUp = false;
   /** Frames above threshold in the current stretch of likely speech; the first frame ever above it. */
   private run = 0;
   private onset: number | undefined;
@@ -57,6 +64,7 @@ export class SpeechTracker {
   readonly silenceMs: number;
   readonly minSpeechMs: number;
   readonly padMs: number;
+  readonly noSpeechMs: number;
 
   constructor(
     options: VadOptions,
@@ -66,6 +74,7 @@ export class SpeechTracker {
     this.silenceMs = options.silenceMs ?? 1600;
     this.minSpeechMs = options.minSpeechMs ?? 100;
     this.padMs = options.padMs ?? 100;
+    this.noSpeechMs = options.noSpeechMs ?? Infinity;
     this.work = this.guard(this.host.run((api) => api.reset(new URL(sileroURL, globalThis.location?.href).href)));
   }
 
@@ -114,6 +123,10 @@ export class SpeechTracker {
       if (this.speaking && this.lastSpeech !== undefined && ms(frame - this.lastSpeech) >= this.silenceMs) {
         this.speaking = false;
         this.events.speechEnd();
+        this.events.silence();
+      }
+      if (this.firstSpeech === undefined && ms(frame + 1) >= this.noSpeechMs && !this.gaveUp) {
+        this.gaveUp = true;
         this.events.silence();
       }
     }

@@ -3,6 +3,7 @@ import { loadIndicConformer, type StartedIndicConformer } from '../models/indic-
 import { transcribeIndic } from '../models/indic-conformer/transcribe';
 import {
   MAX_TRANSCRIPTION_SECONDS,
+  MIN_TRANSCRIPTION_SECONDS,
   type IndicJob,
   type IndicResult,
   type TranscriptionEvents,
@@ -21,7 +22,10 @@ const api = {
   async transcribe(job: IndicJob, events?: TranscriptionEvents): Promise<IndicResult> {
     const token = cancelToken();
     const cancelled = () => token.cancelled;
-    const { samples } = await decodeMono(job.audio, 16000, { maxSeconds: MAX_TRANSCRIPTION_SECONDS });
+    const { samples } = await decodeMono(job.audio, 16000, {
+      maxSeconds: MAX_TRANSCRIPTION_SECONDS,
+      minSeconds: MIN_TRANSCRIPTION_SECONDS,
+    });
     const started = await load(job);
     const vad = await freshSilero(job.vadURL);
     const speech = await vad.probabilities(samples, cancelled);

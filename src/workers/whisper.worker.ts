@@ -3,6 +3,7 @@ import { loadWhisper, type StartedWhisper } from '../models/whisper/load';
 import { detectLanguage, transcribe } from '../models/whisper/transcribe';
 import {
   MAX_TRANSCRIPTION_SECONDS,
+  MIN_TRANSCRIPTION_SECONDS,
   type TranscriptionEvents,
   type WhisperJob,
   type WhisperResult,
@@ -36,7 +37,10 @@ const api = {
   /** `events.text` (a comlink proxy, for streamed answers) hears the text so far after each window. */
   async transcribe(job: WhisperJob, events?: TranscriptionEvents): Promise<WhisperResult> {
     const token = cancelToken();
-    const { samples } = await decodeMono(job.audio, 16000, { maxSeconds: MAX_TRANSCRIPTION_SECONDS });
+    const { samples } = await decodeMono(job.audio, 16000, {
+      maxSeconds: MAX_TRANSCRIPTION_SECONDS,
+      minSeconds: MIN_TRANSCRIPTION_SECONDS,
+    });
     const whisper = await load(job);
     const vad = await speechOf(job, samples, token);
     const streamed = textEvents(events);
@@ -52,7 +56,10 @@ const api = {
   },
   /** The language Whisper hears in the first 30 s (its language token after <|startoftranscript|>). */
   async detect(job: Omit<WhisperJob, 'params' | 'vadURL'>): Promise<string> {
-    const { samples } = await decodeMono(job.audio, 16000, { maxSeconds: MAX_TRANSCRIPTION_SECONDS });
+    const { samples } = await decodeMono(job.audio, 16000, {
+      maxSeconds: MAX_TRANSCRIPTION_SECONDS,
+      minSeconds: MIN_TRANSCRIPTION_SECONDS,
+    });
     const whisper = await load(job);
     return detectLanguage(whisper, whisper.mel.extract(samples));
   },

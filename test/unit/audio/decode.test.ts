@@ -41,6 +41,29 @@ describe('decodeAudio', () => {
     });
   });
 
+  it("refuses an empty recording and audio under minSeconds as 400 audio_too_short (OpenAI's 0.1 s minimum)", async () => {
+    const empty = new Uint8Array(encodeWav({ samples: new Float32Array(0), sampleRate: 16000 }));
+    expect(empty.length).toBe(44);
+    const error = await decodeAudio(empty, { minSeconds: 0.1 }).catch((e: unknown) => e);
+    expect(toApiError(error).status).toBe(400);
+    expect(toApiError(error).body.error).toMatchObject({
+      code: 'audio_too_short',
+      param: 'file',
+      type: 'invalid_request_error',
+    });
+    expect((error as Error).message).toMatch(/holds no audio samples.*Minimum audio length is 0\.1 seconds/);
+    const short = new Uint8Array(encodeWav({ samples: sine(800, 16000, 200), sampleRate: 16000 }));
+    await expect(decodeAudio(short, { minSeconds: 0.1 })).rejects.toMatchObject({
+      code: 'audio_too_short',
+      message: expect.stringMatching(/lasts 0\.050 s/),
+    });
+    const enough = new Uint8Array(encodeWav({ samples: sine(1600, 16000, 200), sampleRate: 16000 }));
+    expect((await decodeAudio(enough, { minSeconds: 0.1 })).channels[0]).toHaveLength(1600);
+    // Without a minimum (the voice routes), short audio decodes; an empty file is still undecodable.
+    expect((await decodeAudio(short)).channels[0]).toHaveLength(800);
+    await expect(decodeAudio(empty)).rejects.toMatchObject({ code: 'invalid_audio' });
+  });
+
   it('maps audio problems to a 400 naming the file', async () => {
     const error = await decodeAudio(new TextEncoder().encode('not audio')).catch((e: unknown) => e);
     expect(toApiError(error).status).toBe(400);
