@@ -48,13 +48,22 @@ const noEngine = (model: string, routing: Routing) =>
     'model',
   );
 
-/** A locally answered request names the backend that ran it, when its route did not already. */
+/**
+ * A locally answered request names the backend that ran it, when its route did not already. The
+ * route's own Response is labelled in place: a copy would turn its bytes into a stream that the
+ * caller's `arrayBuffer()` reads back piece by piece. A Response with immutable headers is copied.
+ */
 function withBackend(response: Response, ctx: Services, model: string): Response {
   const backends = ctx.registry.info(model)?.backends ?? [];
   if (response.headers.has('x-vaani-backend') || backends.length !== 1) return response;
-  const copy = new Response(response.body, response);
-  copy.headers.set('x-vaani-backend', backends[0]!);
-  return copy;
+  try {
+    response.headers.set('x-vaani-backend', backends[0]!);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set('x-vaani-backend', backends[0]!);
+    return copy;
+  }
 }
 
 /** Runs a request where its routing says: the local engine, the remote, or one then the other. */

@@ -9,6 +9,6 @@ export const PCM_RATE = 24_000;
 export async function encodePcm({ samples, sampleRate }: AudioResult): Promise<ArrayBuffer> {
   const at24k = await resample(samples, sampleRate, PCM_RATE);
   const buffer = new ArrayBuffer(at24k.length * 2);
-  toInt16(at24k, new DataView(buffer), 0);
+  toInt16(at24k, buffer, 0);
   return buffer;
 }

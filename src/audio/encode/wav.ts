@@ -1,7 +1,19 @@
 import type { AudioResult } from '../../protocol/audio';
 
-/** Float samples as 16-bit little-endian integers, clipped to [-1, 1]. */
-export function toInt16(samples: Float32Array, view: DataView, offset: number): void {
+/** Whether typed arrays are little-endian here (WAV and `pcm` are), so samples can be written through an Int16Array. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Float samples as 16-bit little-endian integers at byte `offset` of `buffer`, clipped to [-1, 1]. */
+export function toInt16(samples: Float32Array, buffer: ArrayBuffer, offset: number): void {
+  if (LITTLE_ENDIAN) {
+    const out = new Int16Array(buffer, offset, samples.length);
+    for (let i = 0; i < samples.length; i++) {
+      const s = samples[i]!;
+      out[i] = s < 0 ? Math.max(-1, s) * 0x8000 : Math.min(1, s) * 0x7fff;
+    }
+    return;
+  }
+  const view = new DataView(buffer);
   for (let i = 0; i < samples.length; i++) {
     const s = Math.max(-1, Math.min(1, samples[i]!));
     view.setInt16(offset + i * 2, s < 0 ? s * 0x8000 : s * 0x7fff, true);
@@ -27,6 +39,6 @@ export function encodeWav({ samples, sampleRate }: AudioResult): ArrayBuffer {
   view.setUint16(34, 16, true);
   ascii(36, 'data');
   view.setUint32(40, samples.length * 2, true);
-  toInt16(samples, view, 44);
+  toInt16(samples, buffer, 44);
   return buffer;
 }

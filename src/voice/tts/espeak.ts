@@ -59,12 +59,15 @@ export async function loadEspeak(moduleUrl: string, data?: Uint8Array): Promise<
   }
 }
 
+/** How often, in ms of synthesis, a long input checks for a cancel. */
+const CHECK_MS = 50;
+
 const toFloat = (chunks: Int16Array[], silence: number[]) => {
   const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0) + silence.reduce((a, b) => a + b, 0);
   const out = new Float32Array(total);
   let offset = 0;
   chunks.forEach((chunk, i) => {
-    for (let j = 0; j < chunk.length; j++) out[offset + j] = chunk[j]! / 32768;
+    for (let j = 0; j < chunk.length; j++) out[offset + j] = chunk[j]! * (1 / 32768);
     offset += chunk.length + (silence[i] ?? 0);
   });
   return out;
@@ -97,7 +100,11 @@ export class Espeak {
       );
   }
 
-  /** Speaks `text`; `stopped` is checked between clauses (it may yield so a cancel can arrive). */
+  /**
+   * Speaks `text`; `stopped` (which may yield so a cancel can arrive) is checked before the first
+   * clause and then between clauses at most every CHECK_MS: each yield is a trip through the
+   * browser's message loop, which costs more than a short clause when the machine is busy.
+   */
   async speak(
     voice: string,
     text: string,
@@ -110,8 +117,12 @@ export class Espeak {
       throw new EngineError('invalid_input', '`input` has no letters or digits to speak.', 'invalid_value', 'input');
     const chunks: Int16Array[] = [];
     const silence: number[] = [];
+    let checked = -Infinity;
     for (const clause of clauses) {
-      if (await stopped()) throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
+      if (performance.now() - checked >= CHECK_MS) {
+        if (await stopped()) throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
+        checked = performance.now();
+      }
       this.engine.set_rate(clause.rate);
       this.engine.set_pitch(clause.pitch);
       this.engine.set_range(clause.range);

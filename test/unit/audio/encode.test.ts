@@ -16,6 +16,14 @@ describe('encodeAudio', () => {
     expect(view.getUint32(40, true)).toBe(22050 * 2);
   });
 
+  it('wav: each sample clipped to [-1, 1] and scaled to 16 bits, little-endian', async () => {
+    const samples = Float32Array.from([-1.5, -1, -0.5, -1e-6, 0, 0.25, 1, 1.5, Number.NaN]);
+    const encoded = await encodeAudio({ samples, sampleRate: 8000 }, 'wav');
+    const view = new DataView(encoded.bytes);
+    const written = Array.from(samples, (_, i) => view.getInt16(44 + 2 * i, true));
+    expect(written).toEqual([-32768, -32768, -16384, 0, 0, 8191, 32767, 32767, 0]);
+  });
+
   it('pcm: raw 16-bit little-endian at 24 kHz, the same duration and level', async () => {
     const encoded = await encodeAudio(tone(22050, 1), 'pcm');
     expect(encoded).toMatchObject({ contentType: 'audio/pcm', sampleRate: 24000 });
