@@ -74,10 +74,13 @@ const localModels = (): Plugin => ({
 });
 
 /**
- * Optional GPL plug-ins the demo serves when they are installed (`createVaani({ models: { key: { baseURL } } })`
- * says where a plug-in is): key → package folder.
+ * Optional (L)GPL plug-ins the demo serves when they are installed (`createVaani({ models: { key: { baseURL } } })`
+ * says where a plug-in is): key → the folder to serve.
  */
-const PLUGINS: Record<string, string> = { 'espeak-ng': here('node_modules/@echogarden/espeak-ng-emscripten') };
+const PLUGINS: Record<string, string> = {
+  'espeak-ng': here('node_modules/@echogarden/espeak-ng-emscripten'),
+  lamejs: here('node_modules/@breezystack/lamejs/dist'),
+};
 
 /** Serves each installed plug-in's folder at /plugins/{key}/ and their list at /plugins/index.json. */
 const plugins = (): Plugin => ({

@@ -73,7 +73,7 @@ async function main() {
   service.addEventListener('change', () => {
     say(byId('source'), service.source.reason, service.source.mode === 'folder' ? 'info' : 'ok');
     byId('plugins').textContent = service.plugins.length
-      ? `Optional GPL plug-ins served: ${service.plugins.join(', ')}.`
+      ? `Optional (L)GPL plug-ins served: ${service.plugins.join(', ')}.`
       : 'No GPL plug-ins served (install @echogarden/espeak-ng-emscripten for the offline voices).';
   });
   watchDownloads(service);

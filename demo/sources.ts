@@ -88,7 +88,7 @@ export function folderModels(base: URL, index: FolderIndex): FileSource['models'
 }
 
 /**
- * The optional GPL plug-ins the site serves (the demo server lists them at /plugins/index.json):
+ * The optional (L)GPL plug-ins the site serves (the demo server lists them at /plugins/index.json):
  * `models[key] = { baseURL }`, e.g. eSpeak-NG for the offline voices.
  */
 export async function servedPlugins(): Promise<FileSource['models']> {

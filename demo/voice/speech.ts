@@ -1,4 +1,4 @@
-import { ensureOk } from '../api';
+import { ensureOk, getJson } from '../api';
 import type { Service } from '../service';
 import { byId, describeError, fillSelect, say } from '../ui';
 import { loadVoices, voicePickers } from './voices';
@@ -17,6 +17,8 @@ export function mountSpeech(service: Service): void {
   const status = byId('speech-status');
   const button = byId<HTMLButtonElement>('speech-go');
   const slider = (name: string) => Number(byId<HTMLInputElement>(`speech-${name}`).value);
+  // Every format the page knows a label for; the menu offers those this browser can write.
+  const formats = [...format.options].map((option) => ({ value: option.value, label: option.text }));
 
   for (const name of ['speed', 'stability', 'style']) {
     const input = byId<HTMLInputElement>(`speech-${name}`);
@@ -36,16 +38,31 @@ export function mountSpeech(service: Service): void {
       if (list.models.some((m) => m.id === DEFAULT_MODEL)) model.value = DEFAULT_MODEL;
       voicePickers(language, voice, list.voices);
       button.disabled = list.voices.length === 0;
+      const missing = list.voices.length ? await offerFormats() : [];
       say(
         status,
         list.voices.length
-          ? `${list.voices.length} voices in ${language.options.length} languages.`
+          ? `${list.voices.length} voices in ${language.options.length} languages.` +
+              (missing.length ? ` No ${missing.join(' or ')} encoder in this browser.` : '')
           : 'No speech engine in this build: no voices to speak with.',
         list.voices.length ? 'info' : 'error',
       );
     } catch (error) {
       say(status, `Could not list voices: ${describeError(error)}`, 'error');
     }
+  }
+
+  /**
+   * The format menu keeps the formats /v1/audio/speech can write here (GET /v1/audio/speech/formats:
+   * the speech worker's own check); returns the labels of those it cannot.
+   */
+  async function offerFormats(): Promise<string[]> {
+    const { data } = await getJson<{ data: string[] }>(`${service.ai.baseURL}/audio/speech/formats`, service.key);
+    fillSelect(
+      format,
+      formats.filter((f) => data.includes(f.value)),
+    );
+    return formats.filter((f) => !data.includes(f.value)).map((f) => f.label);
   }
 
   /** No clip from an earlier request stays next to a new one's progress or error. */
@@ -79,8 +96,8 @@ export function mountSpeech(service: Service): void {
           }),
         }),
       );
-      const wav = await response.blob();
-      download.href = URL.createObjectURL(wav);
+      const audio = await response.blob();
+      download.href = URL.createObjectURL(audio);
       download.download = `speech.${format.value}`;
       download.textContent = `Download ${format.value.toUpperCase()}`;
       download.hidden = false;
@@ -92,7 +109,7 @@ export function mountSpeech(service: Service): void {
       }
       say(
         status,
-        `Spoke ${text.value.length} characters in ${((performance.now() - started) / 1000).toFixed(2)} s (${wav.type}, ${wav.size} bytes).`,
+        `Spoke ${text.value.length} characters in ${((performance.now() - started) / 1000).toFixed(2)} s (${audio.type}, ${audio.size} bytes).`,
         'ok',
       );
     } catch (error) {

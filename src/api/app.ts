@@ -1,6 +1,6 @@
 import { Hono, type Context as HonoContext } from 'hono';
 import { agentsRun } from './agents/run';
-import { speech } from './audio/speech';
+import { speech, speechFormats } from './audio/speech';
 import { transcriptions } from './audio/transcriptions';
 import { transform } from './audio/transform';
 import { chatCompletions } from './chat/completions';
@@ -43,6 +43,7 @@ const GET: Record<string, (ctx: Services, c: HonoContext) => Promise<Response>> 
   '/models': (ctx) => listModels(ctx),
   '/models/:id': (ctx, c) => getModel(ctx, c.req.param('id')!),
   '/voices': (ctx) => listVoices(ctx),
+  '/audio/speech/formats': (ctx, c) => speechFormats(ctx, c.req.raw),
 };
 
 const BEARER = /^Bearer [^\s]+$/;

@@ -1,4 +1,5 @@
-import type { SpeechEngine } from '../protocol/audio';
+import type { SpeechEngine, SpeechFormat } from '../protocol/audio';
+import { LAME_FILE, LAME_KEY, type EncoderPlugins } from '../audio/encode/plugins';
 import { voiceNotFound, ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHosts } from '../runtime/engine-host';
@@ -18,6 +19,9 @@ function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine &
     `speech:${JSON.stringify([options.models ?? {}, options.store ?? {}])}`,
   );
   const espeak = options.models?.[ESPEAK_KEY];
+  const lame = options.models?.[LAME_KEY];
+  const encoders: EncoderPlugins = lame ? { mp3: new URL(LAME_FILE, sourceBase(lame)).href } : {};
+  let formats: Promise<SpeechFormat[]> | undefined;
 
   function job(params: Parameters<SpeechEngine['speak']>[0]): SpeakJob {
     const voice = findVoice(params.voice);
@@ -33,6 +37,7 @@ function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine &
       stability: params.stability,
       style: params.style,
       espeakBase: espeak ? sourceBase(espeak) : undefined,
+      encoders,
       weightsBase: source ? sourceBase(source) : undefined,
       dtype: source?.dtype,
       store: options.store,
@@ -44,6 +49,14 @@ function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine &
     async speak(params, signal) {
       const request = job(params);
       return host.run((api) => api.speak(request), signal);
+    },
+    formats(signal) {
+      // Asked once per engine; a failed check (a cancelled request, a crashed worker) is asked again.
+      const asked = (formats ??= host.run((api) => api.formats(encoders), signal));
+      asked.catch(() => {
+        if (formats === asked) formats = undefined;
+      });
+      return asked;
     },
     dispose: () => host.dispose(),
   };

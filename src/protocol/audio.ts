@@ -33,7 +33,7 @@ export interface SpeechParams {
 export interface EncodedAudio {
   bytes: ArrayBuffer;
   contentType: string;
-  /** The rate of the encoded samples (24 kHz for pcm, 48 kHz for opus/aac/mp3, the voice's own otherwise). */
+  /** The rate of the encoded samples (24 kHz for pcm, 48 kHz for opus/aac, the voice's own otherwise). */
   sampleRate: number;
 }
 
@@ -47,6 +47,8 @@ export interface SpeechEngine {
   voices(): Voice[];
   /** Speaks and encodes as `params.response_format`, both in the engine's worker. */
   speak(params: SpeechParams, signal: AbortSignal): Promise<EncodedAudio>;
+  /** The `response_format`s this browser can write, by the check `speak` applies (in the engine's worker). */
+  formats(signal: AbortSignal): Promise<SpeechFormat[]>;
 }
 
 /** Longest audio a transcription accepts, in seconds (the route's 25 MiB upload limit bounds it too). */

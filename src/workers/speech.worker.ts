@@ -6,7 +6,7 @@ import type { EncodedAudio } from '../protocol/audio';
 import { EngineError, invalidInput, messageOf } from '../protocol/errors';
 import type { SpeakContext, SpeakJob } from '../voice/tts/job';
 import { RUNTIMES } from '../voice/tts/runtimes';
-import { encodeAudio, FormatUnavailable } from '../audio/encode';
+import { availableFormats, encodeAudio, FormatUnavailable, type EncoderPlugins } from '../audio/encode';
 import { cancelToken, exposeEngine } from './expose';
 
 let espeak: { base: string | undefined; ready: Promise<Espeak> } | undefined;
@@ -52,15 +52,19 @@ const api = {
         }),
       stopped: token.stopped,
     };
-    const audio = await encodeAudio(await RUNTIMES[job.voice.spec.engine](job, context), job.format).catch(
-      (error: unknown) => {
-        if (error instanceof FormatUnavailable)
-          throw invalidInput(error.message, 'response_format', 'unsupported_format');
-        throw error;
-      },
-    );
+    const audio = await encodeAudio(
+      await RUNTIMES[job.voice.spec.engine](job, context),
+      job.format,
+      job.encoders,
+    ).catch((error: unknown) => {
+      if (error instanceof FormatUnavailable)
+        throw invalidInput(error.message, 'response_format', 'unsupported_format');
+      throw error;
+    });
     return Comlink.transfer(audio, [audio.bytes]);
   },
+  /** The formats `speak` can write here, the plug-ins loaded to tell. */
+  formats: (encoders: EncoderPlugins) => availableFormats(encoders),
 };
 
 export type SpeechWorkerApi = typeof api;

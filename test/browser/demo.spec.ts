@@ -369,6 +369,78 @@ test('the voice studio speaks a WAV, records the microphone, transcribes, isolat
   expect(errors).toEqual([]);
 });
 
+test('the Speak format menu offers exactly the formats the route writes in this browser; MP3 through the served LGPL plug-in decodes to the WAV duration', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openDemo(page, errors);
+  await page.click('nav a[href="#voice"]');
+  await expect(page.locator('#speech-status')).toContainText('voices in');
+  await page.selectOption('#speech-language', 'hi-IN');
+  // Which formats /v1/audio/speech really answers here, asked one by one (a 400 names the ones it can write).
+  const answered = await page.evaluate(async () => {
+    const out: Record<string, number> = {};
+    for (const format of ['wav', 'pcm', 'flac', 'opus', 'aac', 'mp3']) {
+      const response = await fetch('/v1/audio/speech', {
+        method: 'POST',
+        headers: { authorization: 'Bearer demo', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'speech-tts-v1',
+          voice: 'hi-IN-female-1',
+          input: 'नमस्ते',
+          response_format: format,
+        }),
+      });
+      out[format] = response.status;
+    }
+    return out;
+  });
+  const writable = Object.keys(answered).filter((format) => answered[format] === 200);
+  expect(
+    Object.values(answered).every((status) => status === 200 || status === 400),
+    JSON.stringify(answered),
+  ).toBe(true);
+  const offered = await page
+    .locator('#speech-format option')
+    .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+  expect(offered.sort()).toEqual(writable.sort());
+  // The plug-in is served (@breezystack/lamejs is installed): MP3 is offered; whatever is missing is named.
+  expect(offered).toContain('mp3');
+  await expect(page.locator('#plugins')).toContainText('lamejs');
+  const labels: Record<string, string> = { aac: 'AAC', opus: 'Opus (Ogg)', flac: 'FLAC' };
+  const missing = Object.keys(labels).filter((format) => !writable.includes(format));
+  if (missing.length)
+    await expect(page.locator('#speech-status')).toContainText(
+      `No ${missing.map((format) => labels[format]).join(' or ')} encoder in this browser.`,
+    );
+  await page.screenshot({ path: 'test-results/demo-voice-formats.png' });
+
+  const spoken = async (format: string) => {
+    await page.selectOption('#speech-format', format);
+    await page.click('#speech-go');
+    await expect(page.locator('#speech-status')).toContainText('Spoke', { timeout: 60_000 });
+    await expect(page.locator('#speech-download')).toHaveText(`Download ${format.toUpperCase()}`);
+    return page.evaluate(async () => {
+      const player = document.querySelector<HTMLAudioElement>('#speech-player')!;
+      const blob = await (await fetch(player.src)).blob();
+      const audio = await new AudioContext().decodeAudioData(await blob.arrayBuffer());
+      return { type: blob.type, seconds: audio.duration };
+    });
+  };
+  const wav = await spoken('wav');
+  const mp3 = await spoken('mp3');
+  expect(mp3.type).toBe('audio/mpeg');
+  await expect(page.locator('#speech-status')).toContainText('audio/mpeg');
+  // The same speech: longer only by the MP3 encoder's delay and its last frame's padding.
+  expect(mp3.seconds - wav.seconds).toBeGreaterThanOrEqual(0);
+  expect(mp3.seconds - wav.seconds).toBeLessThan(0.1);
+  await expect
+    .poll(async () => page.locator('#speech-player').evaluate((p: HTMLAudioElement) => p.currentTime))
+    .toBeGreaterThan(0);
+  await page.screenshot({ path: 'test-results/demo-voice-mp3.png' });
+  expect(errors).toEqual([]);
+});
+
 test('the Widgets tab shows every widget with its snippet; the chat widget answers from the folder model', async ({
   page,
 }) => {

@@ -2,6 +2,8 @@ import { readJson, parse } from '../body';
 import { dispatchTo, type Services } from '../services';
 import { ApiError } from '../errors';
 import { resolveVoice } from '../../voice/aliases';
+import { TTS_MODEL } from '../../voice/catalogue';
+import { SPEECH_FORMATS } from '../../protocol/audio';
 import { requireRouteModel } from '../models-check';
 import { speechSchema } from './schema';
 
@@ -25,4 +27,17 @@ export async function speech(ctx: Services, request: Request, path: string): Pro
       headers: { 'content-type': audio.contentType, 'x-vaani-sample-rate': String(audio.sampleRate) },
     });
   });
+}
+
+/**
+ * GET /audio/speech/formats (extension): the `response_format`s /audio/speech can answer with here,
+ * by the check the speech worker applies before encoding (WebCodecs, the bundled encoders and the
+ * optional MP3 plug-in). Routed 'remote-only', OpenAI's whole list.
+ */
+export async function speechFormats(ctx: Services, request: Request): Promise<Response> {
+  if (ctx.routing(TTS_MODEL) === 'remote-only' && ctx.remote)
+    return Response.json({ object: 'list', data: [...SPEECH_FORMATS] });
+  const engine = ctx.registry.get('speech', TTS_MODEL);
+  if (!engine) throw new ApiError(503, 'This build has no local speech engine to ask.', 'model_unavailable', 'model');
+  return Response.json({ object: 'list', data: await engine.formats(request.signal) });
 }

@@ -1,3 +1,4 @@
+import type { EncoderPlugins } from '../../audio/encode/plugins';
 import type { AudioResult, SpeechFormat } from '../../protocol/audio';
 import type { FileLoader, StoreOptions } from '../../store';
 import type { CatalogueVoice } from '../catalogue';
@@ -13,6 +14,8 @@ export interface SpeakJob {
   style: number;
   /** Base URL serving the eSpeak plug-in's espeak-ng.js and espeak-ng.data, when the page configured one. */
   espeakBase?: string;
+  /** Encoder plug-ins the page serves (the MP3 encoder). */
+  encoders: EncoderPlugins;
   /** Base URL of a neural voice's files, and the dtype to pick. */
   weightsBase?: string;
   dtype?: string;

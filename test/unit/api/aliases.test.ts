@@ -35,6 +35,7 @@ function recordingSpeech() {
           sampleRate: 24000,
         };
       },
+      formats: async () => ['wav'],
       dispose() {},
     }),
   };

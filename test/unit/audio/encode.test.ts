@@ -1,5 +1,16 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { encodeAudio, FormatUnavailable } from '../../../src/audio/encode';
+import { decodeAudio } from '../../../src/audio/decode';
+import { availableFormats, encodeAudio, FormatUnavailable } from '../../../src/audio/encode';
+import { toApiError } from '../../../src/api/errors';
+
+/** The optional MP3 plug-in as a page would serve it: @breezystack/lamejs's dist/lamejs.js, by URL. */
+const LAME_URL = pathToFileURL(
+  createRequire(import.meta.url)
+    .resolve('@breezystack/lamejs')
+    .replace(/lamejs\.[a-z.]*js$/, 'lamejs.js'),
+).href;
 
 const tone = (rate: number, seconds: number) => ({
   samples: Float32Array.from({ length: rate * seconds }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 220 * i) / rate)),
@@ -41,5 +52,39 @@ describe('encodeAudio', () => {
     expect((error as FormatUnavailable).available).toEqual(expect.arrayContaining(['wav', 'pcm']));
     expect((error as FormatUnavailable).available).not.toContain('opus');
     expect((error as Error).message).toMatch(/cannot encode 'opus'.*Formats it can write: wav, pcm/);
+  });
+
+  it('mp3 without a browser encoder: 400-worthy FormatUnavailable that says how to turn the plug-in on', async () => {
+    const error = await encodeAudio(tone(24000, 0.5), 'mp3').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FormatUnavailable);
+    expect((error as FormatUnavailable).available).not.toContain('mp3');
+    expect((error as Error).message).toMatch(/models: \{ lamejs: \{ baseURL \} \}/);
+    expect(await availableFormats()).not.toContain('mp3');
+  });
+
+  it('mp3 through the LGPL plug-in loaded by URL: an MPEG file that decodes to the same duration (plus the codec delay) and level', async () => {
+    expect(await availableFormats({ mp3: LAME_URL })).toContain('mp3');
+    for (const rate of [22050, 24000, 16000]) {
+      const encoded = await encodeAudio(tone(rate, 2), 'mp3', { mp3: LAME_URL });
+      expect(encoded).toMatchObject({ contentType: 'audio/mpeg', sampleRate: rate });
+      const decoded = await decodeAudio(new Uint8Array(encoded.bytes));
+      expect(decoded.sampleRate).toBe(rate);
+      // Longer only by LAME's encoder delay (1,105 samples) and the last frame's padding, as any MP3 without a gapless header.
+      const extra = decoded.channels[0]!.length - 2 * rate;
+      expect(extra).toBeGreaterThanOrEqual(0);
+      expect(extra / rate).toBeLessThan(0.1);
+      // The tone's level (RMS 0.354, over the slightly longer decoded audio).
+      const rms = Math.sqrt(decoded.channels[0]!.reduce((sum, s) => sum + s * s, 0) / decoded.channels[0]!.length);
+      expect(rms).toBeGreaterThan(0.3);
+      expect(rms).toBeLessThan(0.37);
+    }
+  });
+
+  it('mp3 with a plug-in URL that does not load: not listed, and a 503 encoder_plugin_failed naming the URL', async () => {
+    const missing = pathToFileURL('/nonexistent/lamejs.js').href;
+    expect(await availableFormats({ mp3: missing })).not.toContain('mp3');
+    const error = await encodeAudio(tone(24000, 0.5), 'mp3', { mp3: missing }).catch((e: unknown) => e);
+    expect(toApiError(error)).toMatchObject({ status: 503, code: 'encoder_plugin_failed' });
+    expect((error as Error).message).toContain(missing);
   });
 });
