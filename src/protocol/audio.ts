@@ -41,6 +41,8 @@ export interface EncodedAudio {
 export interface AudioResult {
   samples: Float32Array;
   sampleRate: number;
+  /** The same samples as 16-bit integers when the engine made them so (eSpeak-NG): WAV copies them as they are. */
+  pcm16?: Int16Array;
 }
 
 export interface SpeechEngine {

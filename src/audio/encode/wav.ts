@@ -20,14 +20,16 @@ export function toInt16(samples: Float32Array, buffer: ArrayBuffer, offset: numb
   }
 }
 
-/** 16-bit PCM mono WAV bytes. */
-export function encodeWav({ samples, sampleRate }: AudioResult): ArrayBuffer {
-  const buffer = new ArrayBuffer(44 + samples.length * 2);
+/** 16-bit PCM mono WAV bytes (an engine's own 16-bit samples copied as they are). */
+export function encodeWav(audio: AudioResult): ArrayBuffer {
+  const { sampleRate, pcm16 } = audio;
+  const length = pcm16?.length ?? audio.samples.length;
+  const buffer = new ArrayBuffer(44 + length * 2);
   const view = new DataView(buffer);
   const ascii = (offset: number, text: string) =>
     [...text].forEach((c, i) => view.setUint8(offset + i, c.charCodeAt(0)));
   ascii(0, 'RIFF');
-  view.setUint32(4, 36 + samples.length * 2, true);
+  view.setUint32(4, 36 + length * 2, true);
   ascii(8, 'WAVE');
   ascii(12, 'fmt ');
   view.setUint32(16, 16, true);
@@ -38,7 +40,9 @@ export function encodeWav({ samples, sampleRate }: AudioResult): ArrayBuffer {
   view.setUint16(32, 2, true);
   view.setUint16(34, 16, true);
   ascii(36, 'data');
-  view.setUint32(40, samples.length * 2, true);
-  toInt16(samples, buffer, 44);
+  view.setUint32(40, length * 2, true);
+  if (pcm16 && LITTLE_ENDIAN) new Int16Array(buffer, 44, length).set(pcm16);
+  else if (pcm16) pcm16.forEach((sample, i) => view.setInt16(44 + i * 2, sample, true));
+  else toInt16(audio.samples, buffer, 44);
   return buffer;
 }

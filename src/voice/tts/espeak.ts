@@ -1,5 +1,6 @@
 import { planClauses, type ProsodyParams } from './prosody';
 import { EngineError } from '../../protocol/errors';
+import { Pcm16Builder } from '../../audio/pcm16';
 
 /** The parts of @echogarden/espeak-ng-emscripten's eSpeakNGWorker this engine uses. */
 interface EspeakInstance {
@@ -62,23 +63,8 @@ export async function loadEspeak(moduleUrl: string, data?: Uint8Array): Promise<
 /** How often, in ms of synthesis, a long input checks for a cancel. */
 const CHECK_MS = 50;
 
-const toFloat = (chunks: Int16Array[], silence: number[]) => {
-  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0) + silence.reduce((a, b) => a + b, 0);
-  const out = new Float32Array(total);
-  let offset = 0;
-  chunks.forEach((chunk, i) => {
-    for (let j = 0; j < chunk.length; j++) out[offset + j] = chunk[j]! * (1 / 32768);
-    offset += chunk.length + (silence[i] ?? 0);
-  });
-  return out;
-};
-
-/** Drops the silence eSpeak leaves at a clause's end, keeping 10 ms. */
-function trimTail(chunk: Int16Array, sampleRate: number): Int16Array {
-  let end = chunk.length;
-  while (end > 0 && Math.abs(chunk[end - 1]!) < 64) end--;
-  return chunk.subarray(0, Math.min(chunk.length, end + Math.round(sampleRate / 100)));
-}
+/** Below this magnitude a clause's last samples are the silence eSpeak leaves at its end. */
+const TAIL_LEVEL = 64;
 
 /** One eSpeak-NG instance: speaks text clause by clause with the request's prosody. */
 export class Espeak {
@@ -101,8 +87,9 @@ export class Espeak {
   }
 
   /**
-   * Speaks `text`; `stopped` (which may yield so a cancel can arrive) is checked before the first
-   * clause and then between clauses at most every CHECK_MS: each yield is a trip through the
+   * Speaks `text` as 16-bit samples (eSpeak's own), each clause's trailing silence cut to 10 ms and
+   * its pause after it. `stopped` (which may yield so a cancel can arrive) is checked before the
+   * first clause and then between clauses at most every CHECK_MS: each yield is a trip through the
    * browser's message loop, which costs more than a short clause when the machine is busy.
    */
   async speak(
@@ -110,15 +97,15 @@ export class Espeak {
     text: string,
     params: ProsodyParams,
     stopped: () => Promise<boolean>,
-  ): Promise<Float32Array> {
+  ): Promise<Int16Array> {
     this.useVoice(voice);
     const clauses = planClauses(text, params);
     if (clauses.length === 0)
       throw new EngineError('invalid_input', '`input` has no letters or digits to speak.', 'invalid_value', 'input');
-    const chunks: Int16Array[] = [];
-    const silence: number[] = [];
+    const out = new Pcm16Builder();
+    const keep = Math.round(this.sampleRate / 100);
     let checked = -Infinity;
-    for (const clause of clauses) {
+    for (const [i, clause] of clauses.entries()) {
       if (performance.now() - checked >= CHECK_MS) {
         if (await stopped()) throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
         checked = performance.now();
@@ -126,18 +113,15 @@ export class Espeak {
       this.engine.set_rate(clause.rate);
       this.engine.set_pitch(clause.pitch);
       this.engine.set_range(clause.range);
-      const parts: Int16Array[] = [];
+      const start = out.length;
       this.engine.synthesize(clause.text, (samples) => {
-        parts.push(samples);
+        out.push(samples);
         return false;
       });
-      const joined = new Int16Array(parts.reduce((sum, part) => sum + part.length, 0));
-      parts.reduce((offset, part) => (joined.set(part, offset), offset + part.length), 0);
-      chunks.push(trimTail(joined, this.sampleRate));
-      silence.push(Math.round((clause.pauseMs * this.sampleRate) / 1000));
+      out.length = Math.min(out.length, out.endAbove(start, TAIL_LEVEL) + keep);
+      if (i < clauses.length - 1) out.silence(Math.round((clause.pauseMs * this.sampleRate) / 1000));
     }
-    silence[silence.length - 1] = 0;
-    return toFloat(chunks, silence);
+    return out.result();
   }
 
   /** IPA phonemes of `text` in `voice`'s language, without eSpeak's separators or language marks. */

@@ -1,6 +1,7 @@
 import type { EngineSpec } from '../catalogue';
 import { EngineError } from '../../protocol/errors';
 import type { Runtime } from './job';
+import { pcm16Audio } from '../../audio/pcm16';
 import { speakKokoro } from './kokoro';
 import { speakVits } from './vits';
 
@@ -8,8 +9,8 @@ const speakEspeak: Runtime = async (job, context) => {
   if (job.voice.spec.engine !== 'espeak')
     throw new EngineError('internal', `Voice '${job.voice.id}' is not an eSpeak voice.`, 'internal_error');
   const espeak = await context.espeak();
-  const samples = await espeak.speak(job.voice.spec.espeakVoice, job.text, job, context.stopped);
-  return { samples, sampleRate: espeak.sampleRate };
+  const pcm16 = await espeak.speak(job.voice.spec.espeakVoice, job.text, job, context.stopped);
+  return pcm16Audio(pcm16, espeak.sampleRate);
 };
 
 /** The runtime that speaks each kind of catalogue voice. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeAudio } from '../../../src/audio/decode';
 import { availableFormats, encodeAudio, FormatUnavailable } from '../../../src/audio/encode';
 import { toApiError } from '../../../src/api/errors';
+import { Pcm16Builder, pcm16Audio } from '../../../src/audio/pcm16';
 
 /** The optional MP3 plug-in as a page would serve it: @breezystack/lamejs's dist/lamejs.js, by URL. */
 const LAME_URL = pathToFileURL(
@@ -33,6 +34,21 @@ describe('encodeAudio', () => {
     const view = new DataView(encoded.bytes);
     const written = Array.from(samples, (_, i) => view.getInt16(44 + 2 * i, true));
     expect(written).toEqual([-32768, -32768, -16384, 0, 0, 8191, 32767, 32767, 0]);
+  });
+
+  it("wav from an engine's 16-bit samples: exactly those samples, no float round trip computed", async () => {
+    const pcm16 = Int16Array.from([-32768, -12345, -1, 0, 1, 12345, 32767]);
+    const audio = pcm16Audio(pcm16, 22050);
+    const lazy = Object.getOwnPropertyDescriptor(audio, 'samples')!.get!;
+    let computed = 0;
+    Object.defineProperty(audio, 'samples', { get: () => (computed++, lazy.call(audio)) });
+    const encoded = await encodeAudio(audio, 'wav');
+    expect(computed).toBe(0);
+    expect(new DataView(encoded.bytes).getUint32(40, true)).toBe(pcm16.length * 2);
+    expect([...new Int16Array(encoded.bytes, 44)]).toEqual([...pcm16]);
+    // Other formats read the floats, computed once on demand.
+    expect([...audio.samples]).toEqual(Array.from(pcm16, (s) => s / 32768));
+    expect(computed).toBe(1);
   });
 
   it('pcm: raw 16-bit little-endian at 24 kHz, the same duration and level', async () => {
@@ -86,5 +102,31 @@ describe('encodeAudio', () => {
     const error = await encodeAudio(tone(24000, 0.5), 'mp3', { mp3: missing }).catch((e: unknown) => e);
     expect(toApiError(error)).toMatchObject({ status: 503, code: 'encoder_plugin_failed' });
     expect((error as Error).message).toContain(missing);
+  });
+});
+
+describe('Pcm16Builder', () => {
+  it('appends, pads with silence and drops a tail across its growth', () => {
+    const out = new Pcm16Builder();
+    const block = Int16Array.from({ length: 50_000 }, (_, i) => (i % 100) - 50);
+    out.push(block);
+    out.silence(30_000);
+    out.push(block);
+    expect(out.length).toBe(130_000);
+    const all = out.result();
+    expect([...all.subarray(0, 50_000)]).toEqual([...block]);
+    expect(all.subarray(50_000, 80_000).every((s) => s === 0)).toBe(true);
+    expect([...all.subarray(80_000)]).toEqual([...block]);
+    // The last sample at least 49 in magnitude is at 129,999 (-50 + 99 = 49); none above 60.
+    expect(out.endAbove(80_000, 49)).toBe(130_000);
+    expect(out.endAbove(80_000, 61)).toBe(80_000);
+    out.length = 60_000;
+    out.silence(10);
+    expect(
+      out
+        .result()
+        .subarray(50_000)
+        .every((s) => s === 0),
+    ).toBe(true);
   });
 });
