@@ -92,10 +92,11 @@ test('no speech heard: the recorder stops after noSpeechMs with speech: null; th
   expect(result.events, detail).toEqual(['nospeech']);
   expect(result.duration).toBe(0);
   expect(result.size).toBe(44);
-  // Stopped by itself once VAD had read 1.5 s without speech: what it records meanwhile is the VAD's lag
-  // behind the microphone (its model loads while the first blocks queue), about a second on a busy machine.
+  // Stopped by itself once VAD had read 1.5 s without speech (well before the 20 s guard): what it records
+  // meanwhile is the VAD's lag behind the microphone (its model loads while the first blocks queue), about
+  // a second alone, several seconds beside other specs.
   expect(result.recordedDuration, detail).toBeGreaterThanOrEqual(1.5);
-  expect(result.recordedDuration, detail).toBeLessThan(5);
+  expect(result.recordedDuration, detail).toBeLessThan(15);
   expect(result.refused, detail).toMatchObject({ status: 400, code: 'audio_too_short', param: 'file' });
   expect(result.refused!.message).toMatch(/no audio samples.*0\.1 seconds/);
   expect(result.next.length).toBeGreaterThan(0);
