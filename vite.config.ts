@@ -72,7 +72,9 @@ export const domFreeEntities = {
 
 /**
  * Library mode inlines every `import url from './file?url'` as base64 in the bundle (the recorder's
- * 2.3 MB VAD model would triple the entry's size). `&no-inline` makes vite emit the file instead.
+ * 2.3 MB VAD model would triple the entry's size). `&no-inline` makes vite emit the file instead. A
+ * script emitted so (XGrammar's bundle) loses its `//# sourceMappingURL=` line: its map is not
+ * shipped, and a reference to a missing map makes every app's dev server warn.
  */
 const urlImportsAsFiles = (): Plugin => ({
   name: 'vaani:url-imports-as-files',
@@ -80,6 +82,13 @@ const urlImportsAsFiles = (): Plugin => ({
   resolveId(id, importer) {
     if (!/[?&]url$/.test(id) || /[?&]worker\b/.test(id)) return null;
     return this.resolve(`${id}&no-inline`, importer, { skipSelf: true });
+  },
+  generateBundle(_, bundle) {
+    for (const file of Object.values(bundle)) {
+      if (file.type !== 'asset' || !file.fileName.endsWith('.js')) continue;
+      const text = typeof file.source === 'string' ? file.source : new TextDecoder().decode(file.source);
+      file.source = text.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+    }
   },
 });
 

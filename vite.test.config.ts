@@ -63,7 +63,6 @@ export default defineConfig({
       '@petamoriken/float16',
       'pure-rand/distribution/uniformFloat64',
       'pure-rand/generator/xoroshiro128plus',
-      '@mlc-ai/web-xgrammar',
       'zod',
       'ajv',
       'openai/helpers/zod',

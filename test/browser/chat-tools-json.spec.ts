@@ -269,3 +269,65 @@ test("a tool schema XGrammar refuses is a 400 with XGrammar's own message naming
   expect(result.error!.message).toContain('Empty character class is not allowed');
   expect(result.next).toBe('tool_calls');
 });
+
+test('many response_format schemas XGrammar refuses, each a 400 naming the param, then a valid one answers schema-valid JSON (a fresh XGrammar after each failure)', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const errors = await openHarness(page, PAGE);
+  const result = await page.evaluate(
+    async ({ base, person }) => {
+      const ai = window.Vaani.createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base } } });
+      const client = new window.OpenAI({
+        baseURL: ai.baseURL,
+        apiKey: 'k',
+        fetch: ai.fetch,
+        dangerouslyAllowBrowser: true,
+      });
+      const body = (name: string, schema: Record<string, unknown>) => ({
+        model: 'chat-v2',
+        messages: [{ role: 'user' as const, content: 'A person as JSON.' }],
+        response_format: { type: 'json_schema' as const, json_schema: { name, schema, strict: true } },
+        seed: 7,
+        max_tokens: 120,
+      });
+      const refused = [];
+      for (let i = 0; i < 60; i++) {
+        // An empty character class: valid JavaScript, refused by XGrammar's regex parser (a failed check, an abort).
+        const field = `f${i}`;
+        const schema = {
+          type: 'object',
+          properties: { [field]: { type: 'string', pattern: '^[]' } },
+          required: [field],
+          additionalProperties: false,
+        };
+        refused.push(
+          await client.chat.completions.create(body(`bad${i}`, schema)).then(
+            () => ({ status: 200, code: '', param: '', message: '' }),
+            (e: { status: number; code: string; param: string; message: string }) => ({
+              status: e.status,
+              code: e.code,
+              param: e.param,
+              message: e.message,
+            }),
+          ),
+        );
+      }
+      const next = await client.chat.completions.create(body('person', person));
+      ai.dispose();
+      return { refused, finish: next.choices[0]!.finish_reason, content: next.choices[0]!.message.content };
+    },
+    { base: random.url, person: PERSON },
+  );
+  expect(errors).toEqual([]);
+  result.refused.forEach((error, i) => {
+    expect(error, `refused schema ${i}`).toMatchObject({
+      status: 400,
+      code: 'unsupported_schema',
+      param: 'response_format.json_schema.schema',
+    });
+    expect(error.message, `refused schema ${i}`).toContain('Empty character class is not allowed');
+  });
+  expect(result.finish).toBe('stop');
+  expect(new Ajv().compile(PERSON)(JSON.parse(result.content!)), result.content!).toBe(true);
+});

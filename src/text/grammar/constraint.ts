@@ -3,7 +3,7 @@ import { COMPACT_JSON_OBJECT } from './json-grammar';
 import type { GrammarRequest } from './request';
 import { checkSchema } from './schema';
 import type { GrammarVocabulary } from './vocabulary';
-import { clearXGrammarOutput, loadXGrammar, watchXGrammar, xgrammarMessage, type XGrammar } from './xgrammar';
+import { loadXGrammar, watchXGrammar, type WatchedXGrammar, type XGrammar } from './xgrammar';
 
 /** A grammar advanced token by token alongside generation. */
 export interface TokenConstraint {
@@ -65,18 +65,21 @@ function closerScores(vocabulary: GrammarVocabulary): Float32Array {
 export const closingStage = (remaining: number, budget: number) => remaining <= Math.max(64, budget / 4);
 
 interface Compiler {
-  xg: XGrammar;
+  watched: WatchedXGrammar;
   compiler: GrammarCompiler;
   scores: Float32Array;
+  /** Grammars this compiler compiled, for the last few distinct requests. */
+  cache: Map<string, Promise<CompiledGrammar>>;
 }
 
 /**
  * One model's grammar compiler (XGrammar, fed from its tokenizer.json vocabulary), built on first
- * use; compiled grammars are kept for the last few distinct requests.
+ * use; compiled grammars are kept for the last few distinct requests. XGrammar's WASM is not
+ * trusted after any failure (it leaks stack on each): the compiler and its grammars are dropped and
+ * the next request loads a fresh XGrammar (`load` gives a new instance each call).
  */
 export class Grammars {
   private compiler: Promise<Compiler> | undefined;
-  private readonly cache = new Map<string, Promise<CompiledGrammar>>();
 
   constructor(
     private readonly vocabulary: (size: number) => GrammarVocabulary,
@@ -86,30 +89,42 @@ export class Grammars {
 
   /** A fresh matcher for `request`, for logits of width `size`. */
   async open(request: GrammarRequest, size: number): Promise<TokenConstraint> {
-    const { xg, scores } = await this.start(size);
+    const started = this.start(size);
+    const compiler = await started;
     const matchers: GrammarMatcher[] = [];
     try {
       // One at a time: a failure's message is read from XGrammar's output right after it.
       for (const part of alternatives(request))
-        matchers.push(await xg.GrammarMatcher.createGrammarMatcher(await this.grammar(part), this.stopIds));
+        matchers.push(
+          await compiler.watched.xg.GrammarMatcher.createGrammarMatcher(
+            await this.grammar(compiler, part),
+            this.stopIds,
+          ),
+        );
     } catch (error) {
-      matchers.forEach((matcher) => matcher.dispose());
+      this.discard(started);
       throw error;
     }
-    return matcherConstraint(matchers, scores, this.stopIds);
+    return matcherConstraint(matchers, compiler.scores, this.stopIds, () => this.discard(started));
+  }
+
+  /** Drops a compiler whose XGrammar failed (with its grammars: matchers already open keep theirs). */
+  private discard(compiler: Promise<Compiler>): void {
+    if (this.compiler === compiler) this.compiler = undefined;
   }
 
   /** The compiled grammar of one alternative, kept for the last few distinct ones. */
-  private grammar(request: GrammarRequest): Promise<CompiledGrammar> {
+  private grammar(compiler: Compiler, request: GrammarRequest): Promise<CompiledGrammar> {
+    const { cache } = compiler;
     const key = JSON.stringify(request);
-    let compiled = this.cache.get(key);
+    let compiled = cache.get(key);
     if (!compiled) {
-      compiled = this.compile(request);
-      compiled.catch(() => this.cache.delete(key));
-      this.cache.set(key, compiled);
-      if (this.cache.size > CACHED) {
-        const [oldest, entry] = this.cache.entries().next().value!;
-        this.cache.delete(oldest);
+      compiled = this.compile(compiler, request);
+      compiled.catch(() => cache.delete(key));
+      cache.set(key, compiled);
+      if (cache.size > CACHED) {
+        const [oldest, entry] = cache.entries().next().value!;
+        cache.delete(oldest);
         void entry.then(
           (grammar) => grammar.dispose(),
           () => undefined,
@@ -120,28 +135,27 @@ export class Grammars {
   }
 
   private start(size: number): Promise<Compiler> {
-    this.compiler ??= (async () => {
-      const xg = await watchXGrammar(await this.load());
+    const started = (this.compiler ??= (async () => {
+      const watched = await watchXGrammar(await this.load());
       const vocabulary = this.vocabulary(size);
-      const info = await xg.TokenizerInfo.createTokenizerInfo(
+      const info = await watched.xg.TokenizerInfo.createTokenizerInfo(
         vocabulary.tokens,
         vocabulary.vocabType,
         vocabulary.prependSpace,
         size,
         this.stopIds,
       );
-      const compiler = await xg.GrammarCompiler.createGrammarCompiler(info);
-      return { xg, compiler, scores: closerScores(vocabulary) };
-    })();
-    this.compiler.catch(() => (this.compiler = undefined));
-    return this.compiler;
+      const compiler = await watched.xg.GrammarCompiler.createGrammarCompiler(info);
+      return { watched, compiler, scores: closerScores(vocabulary), cache: new Map() };
+    })());
+    started.catch(() => this.discard(started));
+    return started;
   }
 
-  private async compile(request: GrammarRequest): Promise<CompiledGrammar> {
-    const { xg, compiler } = await this.compiler!;
+  private async compile({ watched, compiler }: Compiler, request: GrammarRequest): Promise<CompiledGrammar> {
     if (request.kind === 'json') {
       const { schema, strict, param } = request.json;
-      return attempt(param, () =>
+      return attempt(watched, param, () =>
         schema === undefined
           ? compiler.compileGrammar(COMPACT_JSON_OBJECT)
           : compiler.compileJSONSchema(enforceable(schema), true, undefined, undefined, strict, WHITESPACE),
@@ -149,7 +163,7 @@ export class Grammars {
     }
     const tags = [];
     for (const tool of request.tools) {
-      const grammar = await attempt(tool.param, () => jsonEbnf(xg, tool.parameters, tool.strict));
+      const grammar = await attempt(watched, tool.param, () => jsonEbnf(watched.xg, tool.parameters, tool.strict));
       tags.push({
         type: 'tag' as const,
         begin: request.syntax.open,
@@ -175,7 +189,7 @@ export class Grammars {
     const format = request.required
       ? calls
       : { ...calls, type: 'triggered_tags' as const, triggers: [request.syntax.open], at_least_one: false };
-    return attempt('tools', () => compiler.compileStructuralTag({ type: 'structural_tag', format }));
+    return attempt(watched, 'tools', () => compiler.compileStructuralTag({ type: 'structural_tag', format }));
   }
 }
 
@@ -195,12 +209,12 @@ function alternatives(request: GrammarRequest): GrammarRequest[] {
 }
 
 /** Runs an XGrammar call; a failure becomes GrammarRejected with XGrammar's own words and the request field. */
-async function attempt<T>(param: string, run: () => Promise<T>): Promise<T> {
-  clearXGrammarOutput();
+async function attempt<T>(watched: WatchedXGrammar, param: string, run: () => Promise<T>): Promise<T> {
+  watched.clearOutput();
   try {
     return await run();
   } catch (error) {
-    throw new GrammarRejected(`The grammar for ${param} could not be compiled: ${xgrammarMessage(error)}`, param);
+    throw new GrammarRejected(`The grammar for ${param} could not be compiled: ${watched.message(error)}`, param);
   }
 }
 
@@ -234,12 +248,24 @@ function freeText(bits: Int32Array, stopIds: number[], size: number): boolean {
   return count > size / 2;
 }
 
-/** Constrains generation to what any of `matchers` accepts; a matcher that refuses a chosen token is dropped. */
-function matcherConstraint(matchers: GrammarMatcher[], scores: Float32Array, stopIds: number[]): TokenConstraint {
+/**
+ * Constrains generation to what any of `matchers` accepts; a matcher that refuses a chosen token is
+ * dropped. `failed` is told when XGrammar itself throws.
+ */
+function matcherConstraint(
+  matchers: GrammarMatcher[],
+  scores: Float32Array,
+  stopIds: number[],
+  failed: () => void,
+): TokenConstraint {
   let alive = matchers;
+  const fail = (error: unknown): never => {
+    failed();
+    throw error;
+  };
   return {
     async mask(logits, closing) {
-      const bits = await allowed(alive);
+      const bits = await allowed(alive).catch(fail);
       closing &&= !freeText(bits, stopIds, logits.length);
       for (let word = 0; word < bits.length; word++) {
         const value = bits[word]!;
@@ -253,7 +279,12 @@ function matcherConstraint(matchers: GrammarMatcher[], scores: Float32Array, sto
       }
     },
     accept(token) {
-      const kept = alive.filter((matcher) => matcher.acceptToken(token));
+      let kept: GrammarMatcher[];
+      try {
+        kept = alive.filter((matcher) => matcher.acceptToken(token));
+      } catch (error) {
+        return fail(error);
+      }
       if (!kept.length) throw new Error(`The grammar refused token ${token}.`);
       for (const matcher of alive) if (!kept.includes(matcher)) matcher.dispose();
       alive = kept;

@@ -1,55 +1,82 @@
+import packageUrl from '@mlc-ai/web-xgrammar?url';
+
 /** XGrammar compiled to WASM (the wasm is inlined in the module, about 1 MB: loaded on first use). */
 export type XGrammar = typeof import('@mlc-ai/web-xgrammar');
 
+let instances = 0;
+
 /**
- * The package is a UMD bundle under `"type": "module"`: a bundler may hand it back as a CommonJS
- * namespace (on `default`) or as a plain script that sets `globalThis.xgrammar`.
+ * A fresh XGrammar: the package's file imported under a URL of its own (`?instance=n`), so the
+ * browser evaluates a new module whose WASM starts anew. Its WASM build does not recover after a
+ * failed check or a C++ exception (its stack is not restored), and the package has no reset: after
+ * a failure the caller drops the instance and loads another. The file is a UMD bundle that, run as
+ * a module, sets `globalThis.xgrammar`; a bundler may instead hand it back as a namespace.
  */
-export async function loadXGrammar(): Promise<XGrammar> {
-  const module = (await import('@mlc-ai/web-xgrammar')) as Partial<XGrammar> & { default?: Partial<XGrammar> };
-  const found = [module, module.default, (globalThis as { xgrammar?: Partial<XGrammar> }).xgrammar].find(
-    (candidate) => candidate?.GrammarCompiler,
-  );
-  if (!found) throw new Error('@mlc-ai/web-xgrammar did not load');
-  return found as XGrammar;
+export const loadXGrammar = (): Promise<XGrammar> =>
+  serially(async () => {
+    const url = `${packageUrl}${packageUrl.includes('?') ? '&' : '?'}instance=${++instances}`;
+    const module = (await import(/* @vite-ignore */ url)) as Partial<XGrammar> & { default?: Partial<XGrammar> };
+    const global = globalThis as { xgrammar?: Partial<XGrammar> };
+    const found = [module, module.default, global.xgrammar].find((candidate) => candidate?.GrammarCompiler);
+    if (!found) throw new Error('@mlc-ai/web-xgrammar did not load');
+    return found as XGrammar;
+  });
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Runs `task` after every earlier one: loads and starts swap globals (`globalThis.xgrammar`, the hooks below). */
+function serially<T>(task: () => Promise<T>): Promise<T> {
+  const result = queue.then(task);
+  queue = result.catch(() => undefined);
+  return result;
 }
 
 /**
- * What the package's WASM build gives no API for: its memory (a C++ exception reaches JS as a bare
- * pointer into it) and its error lines (a failed check prints `[FATAL] file:line: message` to
- * `console.error`, bound when the module starts, then aborts with a message-less `Aborted()`).
+ * One started XGrammar with what its WASM build gives no API for: its memory (a C++ exception
+ * reaches JS as a bare pointer into it) and its error lines (a failed check prints
+ * `[FATAL] file:line: message` to `console.error`, bound when the module starts, then aborts with a
+ * message-less `Aborted()`).
  */
-const watched: { memory?: WebAssembly.Memory; lines: string[] } = { lines: [] };
-
-/**
- * Starts XGrammar's WASM (first use) while watching for its memory and routing its error output
- * through a recorder that still prints; a module already started elsewhere is left as it is.
- */
-export async function watchXGrammar(xg: XGrammar): Promise<XGrammar> {
-  const wasm = WebAssembly as { instantiate: (...args: unknown[]) => Promise<unknown> };
-  const instantiate = wasm.instantiate;
-  const print = console.error;
-  wasm.instantiate = async (...args) => {
-    const result = (await instantiate.apply(WebAssembly, args)) as { instance?: WebAssembly.Instance };
-    const exports = (result.instance ?? (result as WebAssembly.Instance)).exports ?? {};
-    watched.memory ??= Object.values(exports).find((value) => value instanceof WebAssembly.Memory);
-    return result;
-  };
-  console.error = (...args: unknown[]) => {
-    watched.lines = [...watched.lines.slice(-3), args.map(String).join(' ')];
-    print.apply(console, args);
-  };
-  try {
-    (await xg.Grammar.fromEBNF('root ::= "a"')).dispose();
-  } finally {
-    wasm.instantiate = instantiate;
-    console.error = print;
-  }
-  return xg;
+export interface WatchedXGrammar {
+  xg: XGrammar;
+  /** Forgets earlier error output (call before an XGrammar call whose failure is to be explained). */
+  clearOutput(): void;
+  /** A readable message for anything this XGrammar threw: an Error, a C++ exception pointer, or an abort after a failed check. */
+  message(error: unknown): string;
 }
 
-/** Forgets earlier error output (call before an XGrammar call whose failure is to be explained). */
-export const clearXGrammarOutput = () => void (watched.lines = []);
+/**
+ * Starts XGrammar's WASM while watching for its memory and routing its error output through a
+ * recorder that still prints; a module already started elsewhere is left as it is.
+ */
+export const watchXGrammar = (xg: XGrammar): Promise<WatchedXGrammar> =>
+  serially(async () => {
+    const watched: { memory?: WebAssembly.Memory; lines: string[] } = { lines: [] };
+    const wasm = WebAssembly as { instantiate: (...args: unknown[]) => Promise<unknown> };
+    const instantiate = wasm.instantiate;
+    const print = console.error;
+    wasm.instantiate = async (...args) => {
+      const result = (await instantiate.apply(WebAssembly, args)) as { instance?: WebAssembly.Instance };
+      const exports = (result.instance ?? (result as WebAssembly.Instance)).exports ?? {};
+      watched.memory ??= Object.values(exports).find((value) => value instanceof WebAssembly.Memory);
+      return result;
+    };
+    console.error = (...args: unknown[]) => {
+      watched.lines = [...watched.lines.slice(-3), args.map(String).join(' ')];
+      print.apply(console, args);
+    };
+    try {
+      (await xg.Grammar.fromEBNF('root ::= "a"')).dispose();
+    } finally {
+      wasm.instantiate = instantiate;
+      console.error = print;
+    }
+    return {
+      xg,
+      clearOutput: () => void (watched.lines = []),
+      message: (error) => xgrammarMessage(watched, error),
+    };
+  });
 
 const MAX_MESSAGE = 2048;
 
@@ -74,8 +101,7 @@ function exceptionText(memory: WebAssembly.Memory, pointer: number): string | un
 const fatalText = (line: string | undefined) =>
   line?.startsWith('[FATAL]') ? line.replace(/^\[FATAL\]\s*\S+:\d+:\s*/, '').trim() : undefined;
 
-/** A readable message for anything XGrammar threw: an Error, a C++ exception pointer, or an abort after a failed check. */
-export function xgrammarMessage(error: unknown): string {
+function xgrammarMessage(watched: { memory?: WebAssembly.Memory; lines: string[] }, error: unknown): string {
   const fatal = fatalText(watched.lines.findLast((line) => line.startsWith('[FATAL]')));
   if (typeof error === 'number') {
     const text = watched.memory && exceptionText(watched.memory, error);

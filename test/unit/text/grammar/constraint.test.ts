@@ -49,6 +49,27 @@ function qwen3(): Model {
   return model(json, 151936, [tokenizer.id('<|im_end|>')!, tokenizer.id('<|endoftext|>')!], tokenizer);
 }
 
+/** Printable ASCII, one byte-level token a character (`Ġ` a space), and an end token: a vocabulary XGrammar loads quickly. */
+function ascii(): Model {
+  const tokens = ['<eos>', ...Array.from({ length: 94 }, (_, i) => String.fromCharCode(0x21 + i)), 'Ġ'];
+  const json = {
+    model: { type: 'BPE', vocab: Object.fromEntries(tokens.map((token, id) => [token, id])) },
+    decoder: { type: 'ByteLevel' },
+    added_tokens: [{ id: 0, content: '<eos>', special: true }],
+  };
+  return {
+    grammars: new Grammars((width) => grammarVocabulary(json, width), [0], loadXGrammarInNode),
+    size: tokens.length,
+    eos: [0],
+    decode: (ids) =>
+      ids
+        .map((id) => tokens[id])
+        .join('')
+        .replaceAll('Ġ', ' '),
+    id: (token) => tokens.indexOf(token),
+  };
+}
+
 /**
  * Random logits (a stand-in for a random-weights model), picked greedily under the grammar like
  * generate() does; `prefer` lifts one token at the first step (to steer which alternative starts).
@@ -265,4 +286,37 @@ describe('Grammars: a schema XGrammar refuses', () => {
     expect(ended).toBe(true);
     answerKind(text, person);
   });
+  it('a hundred in a row leave XGrammar working: the next schema compiles and constrains (a fresh XGrammar after each failure)', async () => {
+    const small = ascii();
+    const validate = new Ajv().compile(person);
+    const json = (schema: unknown): GrammarRequest => ({ kind: 'json', json: { schema, strict: true, param: 'p' } });
+    // Compiled before the failures: a grammar of the old XGrammar must not be reused by the new one.
+    expect(validate(JSON.parse((await run(json(person), 51, 200, small)).text))).toBe(true);
+    for (let i = 0; i < 100; i++) {
+      const parameters = { type: 'object', properties: { [`f${i}`]: { type: 'string', pattern: '^[]' } } };
+      const request: GrammarRequest =
+        i % 2
+          ? { kind: 'json', json: { schema: parameters, strict: false, param: 'response_format.json_schema.schema' } }
+          : {
+              kind: 'tools',
+              tools: [{ ...clock, parameters, param: 'tools[0].function.parameters' }],
+              syntax: HERMES_SYNTAX,
+              required: true,
+              parallel: false,
+            };
+      const error = await small.grammars.open(request, small.size).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, `refused schema ${i}`).toBeInstanceOf(GrammarRejected);
+      expect((error as GrammarRejected).message, `refused schema ${i}`).toContain(
+        'Empty character class is not allowed',
+      );
+    }
+    for (const seed of [52, 53]) {
+      const { text, ended } = await run(json(person), seed, 200, small);
+      expect(ended, text).toBe(true);
+      expect(validate(JSON.parse(text)), text).toBe(true);
+    }
+  }, 120_000);
 });
