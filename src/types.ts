@@ -16,7 +16,10 @@ export interface ModelSource {
   host?: string;
   baseURL?: string;
   dtype?: string;
-  /** The model's files under the source (names, or specs with size/sha256); lets `ai.models.load` fetch a model no engine lists. */
+  /**
+   * The files under the source (names, or specs with size/sha256): lets `ai.models.load` fetch a
+   * model no engine lists; for one whose engine lists its files, says which exist (and their sizes).
+   */
   files?: (string | FileSpec)[];
   /** Embedding models: settings that win over the model's files (pooling, normalize, maxLength, prefixes, truncatable). */
   embedding?: EmbeddingSettings;

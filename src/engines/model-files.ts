@@ -17,9 +17,15 @@ import type { ModelSource, VaaniOptions } from '../types';
 import type { ModelJob } from '../protocol/jobs';
 import { voiceWeights } from '../voice/catalogue';
 
+/** `options.models[id].files` as specs. */
+const givenFiles = (files: NonNullable<ModelSource['files']>): FileSpec[] =>
+  files.map((file) => (typeof file === 'string' ? { name: file } : file));
+
 /**
  * What `ai.models.load(modelId)` fetches: the files `list` names for the first dtypes this browser
- * would try; for a folder with a vaani-manifest.json, read from it with its sizes and SHA-256.
+ * would try. Which files exist (and their sizes and SHA-256) is read from the source's `files` when
+ * given (a folder's listing: nothing is probed, and optional files it lacks are left out), else a
+ * folder's vaani-manifest.json, else by asking the source.
  */
 export async function modelFiles(
   modelId: string,
@@ -30,12 +36,20 @@ export async function modelFiles(
   const base = sourceBase(source);
   const choice = options.backend ?? 'auto';
   const [first] = backendAttempts(choice, choice === 'wasm' ? undefined : await probeWebGpu(), source.dtype);
-  if (!isFolderBase(base)) return { base, files: await list(fetchLoader(base), first!.dtypes) };
+  const given = source.files && givenFiles(source.files);
+  const fetched = fetchLoader(base);
   const pull = pullCommand(filesOwner(modelId, options.models));
-  const folder = folderLoader(base, { pull }, () => fetchLoader(base));
-  const listed = (await folder.manifest())?.files ?? [];
-  const files = await list(folder, first!.dtypes);
-  return { base, files: files.map((spec) => ({ ...spec, ...listed.find((file) => file.name === spec.name) })) };
+  const folder = !given && isFolderBase(base) ? folderLoader(base, { pull }, () => fetched) : undefined;
+  const known = given ?? (await folder?.manifest())?.files ?? [];
+  const listed = (file: string) => given!.some((spec) => spec.name === file);
+  const loader: FileLoader = given ? { ...fetched, has: async (file) => listed(file) } : (folder ?? fetched);
+  const files = await list(loader, first!.dtypes);
+  return {
+    base,
+    files: files
+      .filter((spec) => !given || !spec.optional || listed(spec.name))
+      .map((spec) => ({ ...spec, ...known.find((file) => file.name === spec.name) })),
+  };
 }
 
 /**
@@ -52,20 +66,17 @@ export const modelJob = (modelId: string, options: VaaniOptions, source: ModelSo
 });
 
 /**
- * A model's files: `options.models[id].files` when given (or those of the id whose files it reads),
- * else what its engine factory lists, else the vaani-manifest.json of the folder its `baseURL`
- * names, else a neural voice family's files (from the voice catalogue: kokoro-82m, mms-tts-hin).
+ * A model's files: what its engine factory lists (the files it reads, in this browser's dtype; a
+ * `files` option only says which exist), else `options.models[id].files` (or those of the id whose
+ * files it reads), else the vaani-manifest.json of the folder its `baseURL` names, else a neural
+ * voice family's files (from the voice catalogue: kokoro-82m, mms-tts-hin).
  */
 export function modelResolver(options: VaaniOptions, registry: EngineRegistry): ModelResolver {
   return async (id) => {
-    const source = configuredSource(id, options.models);
-    if (source?.files)
-      return {
-        base: sourceBase(source),
-        files: source.files.map((file) => (typeof file === 'string' ? { name: file } : file)),
-      };
     const listed = await registry.files(id);
     if (listed) return listed;
+    const source = configuredSource(id, options.models);
+    if (source?.files) return { base: sourceBase(source), files: givenFiles(source.files) };
     if (source?.baseURL) {
       const base = sourceBase(source);
       const manifest = isFolderBase(base) ? await fetchFolderManifest(base) : undefined;

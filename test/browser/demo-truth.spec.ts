@@ -105,6 +105,10 @@ test('Models offers only what it can fetch, names the folder it serves, and agre
   await expect(page.locator('#chat-status')).toContainText('tokens/s');
   await page.click('nav a[href="#models"]');
   await expect(context).toHaveText('2K here');
+  // The chat cached every file the engine reads: the row says cached (not partial), with nothing left to download.
+  const chatRow = page.locator('tr[data-model="chat-v2"]');
+  await expect(chatRow.locator('.cache')).toHaveText(/^cached · \d/);
+  await expect(chatRow.getByRole('button', { name: 'Download' })).toBeDisabled();
 
   // What the voices cached (the eSpeak plug-in) has a row: the cache line counts the rows that hold files.
   await page.click('nav a[href="#voice"]');

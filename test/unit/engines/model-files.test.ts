@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EngineRegistry } from '../../../src/runtime/engines';
-import { modelResolver } from '../../../src/engines/model-files';
+import { readdirSync, statSync } from 'node:fs';
+import { modelFiles, modelResolver } from '../../../src/engines/model-files';
+import { llmFiles } from '../../../src/models/llm/manifest';
+import { SHARED_DIR } from '../../support/shared';
 
 const registryListing = (files: string[]) => {
   const registry = new EngineRegistry();
@@ -33,11 +36,22 @@ describe('modelResolver', () => {
     expect(await modelResolver({}, new EngineRegistry())('no-such-voice')).toBeUndefined();
   });
 
-  it('takes the file list of options.models over the engine factory, resolving the source base', async () => {
+  it('takes the files the engine reads over a files option (which only says what exists)', async () => {
+    const resolve = modelResolver(
+      { models: { 'chat-v2': { baseURL: 'https://site.test/chat-v2/', files: ['config.json', 'notes.json'] } } },
+      registryListing(['config.json']),
+    );
+    expect(await resolve('chat-v2')).toEqual({
+      base: 'https://hub.test/org/m/resolve/main/',
+      files: [{ name: 'config.json' }],
+    });
+  });
+
+  it('takes the files option for a model no engine lists, resolving the source base', async () => {
     const resolve = modelResolver(
       {
         models: {
-          'chat-v2': {
+          mine: {
             repo: 'org/mine',
             revision: 'v1',
             host: 'https://mirror.test/',
@@ -47,7 +61,7 @@ describe('modelResolver', () => {
       },
       registryListing(['other.json']),
     );
-    expect(await resolve('chat-v2')).toEqual({
+    expect(await resolve('mine')).toEqual({
       base: 'https://mirror.test/org/mine/resolve/v1/',
       files: [{ name: 'config.json' }, { name: 'onnx/model.onnx', size: 10 }],
     });
@@ -102,5 +116,36 @@ describe('modelResolver over a pulled folder', () => {
     await expect(modelResolver(options, registry)('x')).rejects.toThrow(
       'https://site.test/x/vaani-manifest.json is not a vaani manifest',
     );
+  });
+});
+
+describe('modelFiles with a folder listing as the files option (as the demo passes)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('lists only what the chat engine reads for its dtype, with the listing’s sizes, and asks the server nothing', async () => {
+    const folder = `${SHARED_DIR}fixtures/tiny-random-llama-fp16-genai/`;
+    // The whole folder: special_tokens_map.json is there, but the engine never reads it.
+    const listing = readdirSync(folder).map((name) => ({ name, size: statSync(`${folder}${name}`).size }));
+    expect(listing.map((file) => file.name)).toContain('special_tokens_map.json');
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => (calls.push(String(url)), new Response(null, { status: 404 })));
+    const options = {
+      backend: 'wasm' as const,
+      models: { 'chat-v2': { baseURL: 'https://site.test/models/chat-v2/', files: listing } },
+    };
+    const size = (name: string) => listing.find((file) => file.name === name)!.size;
+    const expected = [
+      { name: 'tokenizer.json', size: size('tokenizer.json') },
+      { name: 'tokenizer_config.json', size: size('tokenizer_config.json') },
+      { name: 'genai_config.json', size: size('genai_config.json'), optional: true },
+      { name: 'model.onnx', size: size('model.onnx') },
+      { name: 'model.onnx.data', size: size('model.onnx.data') },
+    ];
+    for (const id of ['chat-v2', 'agent-v1'])
+      expect(await modelFiles(id, options, llmFiles)).toEqual({
+        base: 'https://site.test/models/chat-v2/',
+        files: expected,
+      });
+    expect(calls).toEqual([]);
   });
 });
