@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { TOOL_NAME } from '../../agents/registry';
 import type { ChatEngine, ChatMessage, ChatParams, ToolChoice } from '../../protocol/chat';
-import { objectRecord, parse, readJson } from '../body';
+import { parse, readJson } from '../body';
 import { requireEnforceable } from '../chat/completions';
 import { dispatchChat, type Services } from '../services';
 import { badRequest, toApiError } from '../errors';
@@ -22,7 +22,7 @@ const toolRef = v.union(
       function: v.object({
         name: toolName,
         description: v.optional(v.string()),
-        parameters: v.optional(objectRecord(v.string(), v.unknown())),
+        parameters: v.optional(v.record(v.string(), v.unknown())),
         strict: v.optional(v.nullable(v.boolean())),
       }),
     }),

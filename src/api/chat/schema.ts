@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import { REASONING_EFFORTS } from './thinking';
-import { objectRecord } from '../body';
 
 const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
 const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -39,7 +38,7 @@ const tool = v.object({
   function: v.object({
     name: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)),
     description: v.optional(v.string()),
-    parameters: v.optional(objectRecord(v.string(), v.unknown())),
+    parameters: v.optional(v.record(v.string(), v.unknown())),
     strict: v.optional(v.nullable(v.boolean())),
   }),
 });
@@ -54,7 +53,7 @@ const responseFormat = v.variant(
       json_schema: v.object({
         name: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)),
         description: v.optional(v.string()),
-        schema: v.optional(objectRecord(v.string(), v.unknown())),
+        schema: v.optional(v.record(v.string(), v.unknown())),
         strict: v.optional(v.nullable(v.boolean())),
       }),
     }),
@@ -92,7 +91,7 @@ export const chatRequestSchema = v.object({
   parallel_tool_calls: v.optional(v.nullable(v.boolean())),
   logprobs: v.optional(v.nullable(v.boolean())),
   top_logprobs: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(20)))),
-  logit_bias: v.optional(v.nullable(objectRecord(v.string(), range(-100, 100)))),
+  logit_bias: v.optional(v.nullable(v.record(v.string(), range(-100, 100)))),
   response_format: v.optional(v.nullable(responseFormat)),
   reasoning_effort: v.optional(v.nullable(v.picklist(REASONING_EFFORTS))),
   /** vLLM's template variables; `enable_thinking` turns thinking on or off. */

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { objectRecord } from '../body';
 import { filterSchema, metadataSchema } from '../memory/schema';
 
 /** Limits (**Choice**, OpenAI's where it has them). */
@@ -12,7 +11,7 @@ const attributesSchema = metadataSchema;
 
 /** A vector store's metadata: OpenAI's 16 string pairs. */
 const storeMetadata = v.pipe(
-  objectRecord(v.pipe(v.string(), v.maxLength(64)), v.pipe(v.string(), v.maxLength(512))),
+  v.record(v.pipe(v.string(), v.maxLength(64)), v.pipe(v.string(), v.maxLength(512))),
   v.check((metadata) => Object.keys(metadata).length <= 16, 'at most 16 keys'),
 );
 

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { objectRecord } from '../body';
 import type { Filter } from '../../retrieval/index';
 
 /** Limits (**Choice**, OpenAI's attribute limits where they exist). */
@@ -13,11 +12,11 @@ const scalar = v.union([
 ]);
 
 export const scopeSchema = v.pipe(
-  objectRecord(key, v.pipe(v.string(), v.minLength(1), v.maxLength(MEMORY_LIMITS.stringChars))),
+  v.record(key, v.pipe(v.string(), v.minLength(1), v.maxLength(MEMORY_LIMITS.stringChars))),
   v.check((scope) => Object.keys(scope).length <= 8, 'at most 8 scope fields'),
 );
 export const metadataSchema = v.pipe(
-  objectRecord(key, scalar),
+  v.record(key, scalar),
   v.check(
     (metadata) => Object.keys(metadata).length <= MEMORY_LIMITS.metadataKeys,
     `at most ${MEMORY_LIMITS.metadataKeys} keys`,

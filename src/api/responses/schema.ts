@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import { REASONING_EFFORTS } from '../chat/thinking';
-import { objectRecord } from '../body';
 import { filterSchema } from '../memory/schema';
 
 const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
@@ -42,7 +41,7 @@ const functionTool = v.object({
   type: v.literal('function'),
   name,
   description: v.optional(v.nullable(v.string())),
-  parameters: v.optional(v.nullable(objectRecord(v.string(), v.unknown()))),
+  parameters: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
   strict: v.optional(v.nullable(v.boolean())),
 });
 
@@ -74,7 +73,7 @@ const format = v.variant(
       type: v.literal('json_schema'),
       name,
       description: v.optional(v.string()),
-      schema: objectRecord(v.string(), v.unknown()),
+      schema: v.record(v.string(), v.unknown()),
       strict: v.optional(v.nullable(v.boolean())),
     }),
   ],
@@ -115,7 +114,7 @@ export const responsesSchema = v.object({
   stream: v.optional(v.nullable(v.boolean()), false),
   previous_response_id: v.optional(v.nullable(v.string())),
   store: v.optional(v.nullable(v.boolean()), true),
-  metadata: v.optional(v.nullable(objectRecord(v.string(), v.string()))),
+  metadata: v.optional(v.nullable(v.record(v.string(), v.string()))),
   user: v.optional(v.nullable(v.string())),
 });
 
