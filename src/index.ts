@@ -1,9 +1,9 @@
 import { registerBuiltins } from './engines/index';
-import type { Vaani, VaaniOptions } from './types';
-import { createVaaniWith } from './vaani';
+import type { VaaniOptions } from './protocol/options';
+import { createVaaniWith, type Vaani } from './vaani';
 
-export type { Backend, ModelSource, Routing, Vaani, VaaniOptions } from './types';
-export type { RemoteOptions } from './runtime/remote';
+export type { Backend, ModelSource, RemoteOptions, Routing, StoreOptions, VaaniOptions } from './protocol/options';
+export type { Vaani } from './vaani';
 export type {
   MemoryClient,
   MemoryError,
@@ -25,11 +25,12 @@ export type {
 } from './images/client';
 export type { FileCitation } from './data/citations';
 export type { FileObject, SearchResult, VectorStore, VectorStoreFile } from './protocol/data';
-export type { Filter, Metadata, Scope, SearchMode } from './retrieval/index';
+export type { Filter, Metadata, Scope, SearchMode } from './protocol/collections';
 export type { LevelDetail, Recorder, RecorderOptions, RecorderState, Recording } from './recorder/recorder';
 export type { SpeechSpan, VadOptions } from './recorder/vad';
 export type { ImportedFile, ModelLoadOptions, Models } from './store';
-export type { CachedModel, FileProgress, FileSpec, ModelProgress, ModelStatus, StoreOptions } from './store';
+export type { CachedModel, FileProgress, ModelProgress, ModelStatus } from './store';
+export type { FileSpec } from './protocol/weights';
 
 export { SHARED_FILES } from './catalogue/sources';
 

@@ -1,4 +1,4 @@
-import type { Vaani } from './types';
+import type { Vaani } from './vaani';
 
 const KEY = Symbol.for('vaani.instances');
 

@@ -1,21 +1,43 @@
 import { createApp } from './api/app';
 import { ResponseStore } from './api/responses/store';
 import type { Services } from './api/services';
-import { ToolRegistry } from './agents/registry';
+import { ToolRegistry, type ToolRegistryApi } from './agents/registry';
 import { EngineRegistry } from './runtime/engines';
 import type { EngineHosts } from './runtime/engine-host';
 import { engineHosts } from './runtime/share';
-import { dataClient } from './data/client';
-import { imagesClient } from './images/client';
-import { memoryClient } from './memory/client';
-import { Recorder } from './recorder/recorder';
+import { dataClient, type DataClient } from './data/client';
+import { imagesClient, type ImagesClient } from './images/client';
+import { memoryClient, type MemoryClient } from './memory/client';
+import { Recorder, type RecorderOptions } from './recorder/recorder';
 import { Remote } from './runtime/remote';
-import { ModelStore } from './store';
+import { ModelStore, type Models } from './store';
 import { modelResolver } from './engines/model-files';
 import { filesOwner, modelSource, sourceBase } from './catalogue/sources';
-import type { Routing, Vaani, VaaniOptions } from './types';
+import type { Routing, VaaniOptions } from './protocol/options';
 import { abortError } from './protocol/cancel';
 import { pageInstances } from './instances';
+
+export interface Vaani {
+  readonly baseURL: string;
+  /** Whether this Vaani shares its model engines with the site's other tabs (`share`, where the browser can). */
+  readonly shared: boolean;
+  /** Downloads, cache state and events of local models' files. */
+  readonly models: Models;
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** A microphone recorder (AudioWorklet, 16 kHz mono, optional Silero VAD) whose `file` posts to /v1/audio/transcriptions. */
+  recorder(options?: RecorderOptions): Recorder;
+  /** The memory routes as methods: store, search, get, list, update, delete, deleteScope. */
+  readonly memory: MemoryClient;
+  /** Files, vector stores and grounded answers as methods: add, search, ask; `progress` events per file. */
+  readonly data: DataClient;
+  /** The images routes as methods giving Blobs: generate, edit; `progress` events after every denoising step. */
+  readonly images: ImagesClient;
+  /** Tools the page offers to `/v1/agents/run`: `register({ name, description, inputSchema, execute })` → unregister. */
+  readonly tools: ToolRegistryApi;
+  install(): void;
+  uninstall(): void;
+  dispose(): void;
+}
 
 /** Creates the in-page service. Engines are registered by the caller (see index.ts). */
 export function createVaaniWith(

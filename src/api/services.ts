@@ -1,6 +1,7 @@
-import type { EngineKind, EngineKinds, EngineRegistry } from '../runtime/engines';
+import type { EngineKind, EngineKinds } from '../protocol/engines';
+import type { EngineRegistry } from '../runtime/engines';
 import type { Remote } from '../runtime/remote';
-import type { Routing } from '../types';
+import type { Routing } from '../protocol/options';
 import type { ToolRegistry } from '../agents/registry';
 import { EngineError } from '../protocol/errors';
 import type { ResponseStore } from './responses/store';

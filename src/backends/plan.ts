@@ -1,4 +1,4 @@
-import type { Backend } from '../types';
+import type { Backend } from '../protocol/options';
 import type { GpuSupport } from './webgpu';
 
 export type RuntimeBackend = 'webgpu' | 'wasm';

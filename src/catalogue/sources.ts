@@ -1,4 +1,4 @@
-import type { ModelSource, SpeechRecognitionSource, VaaniOptions } from '../types';
+import type { ModelSource, SpeechRecognitionSource, VaaniOptions } from '../protocol/options';
 
 export const DEFAULT_HOST = 'https://huggingface.co';
 

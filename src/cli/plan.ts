@@ -3,7 +3,7 @@ import { DEFAULT_SOURCES, DEFAULT_HOST, SHARED_FILES } from '../catalogue/source
 import { encoderFiles } from '../models/encoder/load';
 import { llmFiles } from '../models/llm/manifest';
 import { whisperFiles } from '../models/whisper/files';
-import type { FileLoader, FileSpec } from '../store';
+import type { FileLoader, FileSpec } from '../protocol/weights';
 import { VOICES } from '../voice/catalogue';
 import { modelFile } from '../voice/tts/model-file';
 import { listRepo, type HubFile, type HubRepo } from './hub';

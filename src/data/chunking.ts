@@ -1,4 +1,4 @@
-import type { Metadata } from '../retrieval';
+import type { Metadata } from '../protocol/collections';
 import type { Block } from './documents';
 
 /** OpenAI's static chunking strategy. */

@@ -1,5 +1,5 @@
 import { invalidInput } from '../protocol/errors';
-import type { ListParams, Page } from '../protocol/data';
+import type { ListParams, Page } from '../protocol/collections';
 
 /** OpenAI's list paging over rows with ids: by creation time (then id), `after` / `before` an id of the listing. */
 export function pageOf<T extends { id: string; created_at: number }>(rows: T[], params: ListParams): Page<T> {

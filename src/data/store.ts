@@ -6,8 +6,6 @@ import type {
   FileCounts,
   FileObject,
   LastError,
-  ListParams,
-  Page,
   PreparedChunk,
   SearchResult,
   StoredBatch,
@@ -18,8 +16,8 @@ import type {
   VectorStore,
   VectorStoreFile,
 } from '../protocol/data';
-import type { VectorOrigin } from '../protocol/memory';
-import { RetrievalIndex, type Indexed, type Metadata } from '../retrieval/index';
+import type { ListParams, Metadata, Page, VectorOrigin } from '../protocol/collections';
+import { RetrievalIndex, type Indexed } from '../retrieval/index';
 import type { StaticChunking } from './chunking';
 import { requestDone as done } from '../storage/idb';
 import { DataDb, DATA_DB, type StoreName } from './db';

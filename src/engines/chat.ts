@@ -6,7 +6,7 @@ import type { EngineFactory } from '../runtime/engines';
 import type { EngineHost, EngineHosts } from '../runtime/engine-host';
 import type { WorkerHostOptions } from '../runtime/worker-host';
 import { modelFiles, modelJob } from './model-files';
-import type { VaaniOptions } from '../types';
+import type { VaaniOptions } from '../protocol/options';
 import { llmFiles } from '../models/llm/manifest';
 import type { ChatWorkerApi } from '../workers/chat.worker';
 

@@ -5,7 +5,7 @@ import { EngineError } from '../protocol/errors';
 import { originOf } from '../protocol/memory';
 import type { EngineFactory, EngineRegistry } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
-import type { VaaniOptions } from '../types';
+import type { VaaniOptions } from '../protocol/options';
 import type { DataWorkerApi } from '../workers/data.worker';
 import { encoderJob } from './embeddings';
 

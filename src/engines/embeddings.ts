@@ -4,7 +4,7 @@ import { encoderFiles } from '../models/encoder/load';
 import type { EmbeddingModel, EmbeddingsEngine } from '../protocol/embeddings';
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHosts } from '../runtime/engine-host';
-import type { VaaniOptions } from '../types';
+import type { VaaniOptions } from '../protocol/options';
 import type { EmbeddingsWorkerApi } from '../workers/embeddings.worker';
 import { modelFiles, modelJob } from './model-files';
 

@@ -4,7 +4,7 @@ import { modelSource } from '../catalogue/sources';
 import type { ImagesEngine } from '../protocol/images';
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHosts } from '../runtime/engine-host';
-import type { VaaniOptions } from '../types';
+import type { VaaniOptions } from '../protocol/options';
 import type { ImagesWorkerApi } from '../workers/images.worker';
 import { modelJob } from './model-files';
 

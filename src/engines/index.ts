@@ -1,6 +1,6 @@
 import type { EngineHosts } from '../runtime/engine-host';
 import type { EngineRegistry } from '../runtime/engines';
-import type { VaaniOptions } from '../types';
+import type { VaaniOptions } from '../protocol/options';
 import { chatEngines } from './chat';
 import { dataEngines } from './data';
 import { embeddingsEngines } from './embeddings';

@@ -2,7 +2,7 @@ import type { MemoryEngine } from '../protocol/memory';
 import { originOf } from '../protocol/memory';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
-import type { VaaniOptions } from '../types';
+import type { VaaniOptions } from '../protocol/options';
 import type { MemoryWorkerApi } from '../workers/memory.worker';
 import { MEMORY_DB } from '../memory/db';
 

@@ -7,13 +7,11 @@ import {
   folderLoader,
   isFolderBase,
   pullCommand,
-  type FileLoader,
-  type FileSpec,
-  type ModelFiles,
   type ModelResolver,
 } from '../store';
+import type { FileLoader, FileSpec, ModelFiles } from '../protocol/weights';
 import type { EngineRegistry } from '../runtime/engines';
-import type { ModelSource, VaaniOptions } from '../types';
+import type { ModelSource, VaaniOptions } from '../protocol/options';
 import type { ModelJob } from '../protocol/jobs';
 import { voiceWeights } from '../voice/catalogue';
 

@@ -4,7 +4,7 @@ import { voiceNotFound, ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHosts } from '../runtime/engine-host';
 import { sourceBase } from '../catalogue/sources';
-import type { VaaniOptions } from '../types';
+import type { VaaniOptions } from '../protocol/options';
 import type { SpeakJob } from '../voice/tts/job';
 import type { SpeechWorkerApi } from '../workers/speech.worker';
 

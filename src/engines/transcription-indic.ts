@@ -3,7 +3,7 @@ import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
 import type { Transcript, TranscriptionParams } from '../protocol/audio';
 import type { EngineHosts } from '../runtime/engine-host';
 import { modelJob } from './model-files';
-import type { ModelSource, VaaniOptions } from '../types';
+import type { ModelSource, VaaniOptions } from '../protocol/options';
 import type { IndicWorkerApi } from '../workers/indic-conformer.worker';
 
 export interface IndicSeen {

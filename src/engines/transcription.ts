@@ -9,7 +9,7 @@ import type { Transcript, TranscriptionEngine, TranscriptionParams } from '../pr
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHosts } from '../runtime/engine-host';
 import { modelFiles, modelJob } from './model-files';
-import type { ModelSource, VaaniOptions } from '../types';
+import type { ModelSource, VaaniOptions } from '../protocol/options';
 import type { WhisperWorkerApi } from '../workers/whisper.worker';
 import { indicEngine, type IndicSeen } from './transcription-indic';
 import { engineFor, routeTranscription } from './stt-routing';

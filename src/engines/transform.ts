@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import type { TransformParams, TransformEngine } from '../protocol/audio';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
-import type { VaaniOptions } from '../types';
+import type { VaaniOptions } from '../protocol/options';
 import { findVoice, toVoice, TTS_MODEL, voiceNotFound, VOICES } from '../voice/catalogue';
 import { contourShape, KEEP_CONTOUR } from '../voice/prosody';
 import type { ChangePlan, TransformWorkerApi } from '../workers/transform.worker';

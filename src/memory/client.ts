@@ -1,6 +1,6 @@
 import { RouteError } from '../runtime/route-error';
 import type { Memory, MemoryHit } from '../protocol/memory';
-import type { Filter, Metadata, Scope, SearchMode } from '../retrieval/index';
+import type { Filter, Metadata, Scope, SearchMode } from '../protocol/collections';
 
 /** An error answer of the memory routes, raised by `ai.memory` (status, code and param as in the body). */
 export class MemoryError extends RouteError {

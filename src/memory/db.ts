@@ -1,5 +1,6 @@
 import { atomicWrite, requestDone as done, writeFailure } from '../storage/idb';
-import type { StoredMemory, VectorOrigin } from '../protocol/memory';
+import type { StoredMemory } from '../protocol/memory';
+import type { VectorOrigin } from '../protocol/collections';
 
 /** IndexedDB database of the memory store: `items` (StoredMemory by id) and `meta` (the store's vector origin). */
 export const MEMORY_DB = 'vaani-memory';

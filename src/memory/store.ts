@@ -8,9 +8,9 @@ import type {
   MemorySearch,
   NewMemory,
   StoredMemory,
-  VectorOrigin,
 } from '../protocol/memory';
-import { inScope, matches, RetrievalIndex, type Filter, type Scope } from '../retrieval/index';
+import type { Filter, Scope, VectorOrigin } from '../protocol/collections';
+import { inScope, matches, RetrievalIndex } from '../retrieval/index';
 import { MemoryDb, MEMORY_DB } from './db';
 
 /** What a tab tells the others after a committed write. */

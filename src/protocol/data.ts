@@ -1,9 +1,8 @@
-import type { EmbeddingSettings } from '../types';
+import type { EmbeddingSettings } from './options';
 import type { ModelJob } from './jobs';
 /** The data types shared by the routes (files, vector stores, search) and the data engine: OpenAI's shapes. */
 import type { StaticChunking } from '../data/chunking';
-import type { Filter, Metadata } from '../retrieval/index';
-import type { VectorOrigin } from './memory';
+import type { Filter, ListParams, Metadata, Page, VectorOrigin } from './collections';
 
 export type FilePurpose = 'assistants' | 'user_data' | 'batch' | 'fine-tune' | 'vision' | 'evals';
 
@@ -117,18 +116,6 @@ export interface PreparedChunk {
   headings: string[];
   pages?: [number, number];
   fields?: Metadata;
-}
-
-export interface ListParams {
-  limit: number;
-  order: 'asc' | 'desc';
-  after?: string;
-  before?: string;
-}
-
-export interface Page<T> {
-  data: T[];
-  has_more: boolean;
 }
 
 export interface ChunkSearch {

@@ -1,4 +1,4 @@
-import type { EmbeddingSettings } from '../types';
+import type { EmbeddingSettings } from './options';
 import type { ModelJob } from './jobs';
 /** The embedding types shared by the routes (embeddings, memory, data) and the engine. */
 

@@ -1,5 +1,4 @@
-import type { StoreOptions } from '../store';
-import type { Backend } from '../types';
+import type { Backend, StoreOptions } from './options';
 
 /** Where a worker's model comes from and how to run it. */
 export interface ModelJob {

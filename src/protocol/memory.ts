@@ -1,15 +1,5 @@
-import type { Filter, Metadata, Scope, SearchMode } from '../retrieval/index';
+import type { Filter, Metadata, Scope, SearchMode, VectorOrigin } from './collections';
 import type { EmbeddingModel } from './embeddings';
-
-/** What produced a stored vector (recorded per memory; two models' vectors never mix in one store). */
-export interface VectorOrigin {
-  model: string;
-  source: string;
-  revision: string;
-  dimensions: number;
-  /** The passage prefix put before the text when it was embedded. */
-  prefix: string;
-}
 
 /** A memory as routes return it (no vector). */
 export interface Memory {

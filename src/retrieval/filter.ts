@@ -1,13 +1,4 @@
-/** A metadata value: what items carry and filters compare. */
-export type Scalar = string | number | boolean;
-export type Metadata = Record<string, Scalar>;
-
-/** OpenAI's attribute filters: a comparison on one key, or `and` / `or` of filters. */
-export type ComparisonFilter =
-  | { type: 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte'; key: string; value: Scalar }
-  | { type: 'in' | 'nin'; key: string; value: Scalar[] };
-export type CompoundFilter = { type: 'and' | 'or'; filters: Filter[] };
-export type Filter = ComparisonFilter | CompoundFilter;
+import type { Filter, Metadata, Scalar } from '../protocol/collections';
 
 const ordered = (a: Scalar | undefined, b: Scalar) =>
   a !== undefined && typeof a === typeof b && typeof a !== 'boolean';

@@ -1,12 +1,11 @@
 import { Bm25Index } from './bm25';
-import { matches, type Filter, type Metadata } from './filter';
+import type { Filter, Metadata, Scope, SearchMode } from '../protocol/collections';
+import { matches } from './filter';
 import { fuseRanks } from './fusion';
-import { inScope, type Scope } from './scope';
+import { inScope } from './scope';
 import { topOf, type Ranked } from './top-k';
 import { VectorIndex } from './vectors';
 
-export type { Filter, Metadata, Scalar } from './filter';
-export type { Scope } from './scope';
 export { matches } from './filter';
 export { inScope } from './scope';
 export { words } from './tokenize';
@@ -19,8 +18,6 @@ export interface Indexed {
   metadata: Metadata;
   scope: Scope;
 }
-
-export type SearchMode = 'semantic' | 'keyword' | 'hybrid';
 
 export interface SearchQuery {
   text: string;

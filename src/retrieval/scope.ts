@@ -1,8 +1,4 @@
-/**
- * Who a memory belongs to: any string fields, such as `user_id`, `agent_id`, `run_id`, and
- * `namespace`, a `/`-separated path.
- */
-export type Scope = Record<string, string>;
+import type { Scope } from '../protocol/collections';
 
 /**
  * Whether an item's scope is inside `query`: every field the query names must be equal, except

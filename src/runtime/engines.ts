@@ -1,23 +1,6 @@
-import type { SpeechEngine, TranscriptionEngine, Voice, TransformEngine } from '../protocol/audio';
-import type { ChatEngine } from '../protocol/chat';
-import type { DataEngine } from '../protocol/data';
-import type { EmbeddingsEngine } from '../protocol/embeddings';
-import type { ImagesEngine } from '../protocol/images';
-import type { MemoryEngine } from '../protocol/memory';
-import type { ModelFiles } from '../store';
-
-/** What each kind of local engine offers the routes. A new kind is a new key here. */
-export interface EngineKinds {
-  chat: ChatEngine;
-  speech: SpeechEngine;
-  transcription: TranscriptionEngine;
-  transform: TransformEngine;
-  embeddings: EmbeddingsEngine;
-  images: ImagesEngine;
-  memory: MemoryEngine;
-  data: DataEngine;
-}
-export type EngineKind = keyof EngineKinds;
+import type { Voice } from '../protocol/audio';
+import type { EngineKind, EngineKinds } from '../protocol/engines';
+import type { ModelFiles } from '../protocol/weights';
 
 export interface EngineInfo {
   /** Backends this engine can run on in this browser, e.g. ['webgpu', 'wasm']. */

@@ -1,14 +1,6 @@
 import { EngineError } from '../protocol/errors';
+import type { RemoteOptions } from '../protocol/options';
 import { DELIVER_HEADER } from '../protocol/images';
-
-export interface RemoteOptions {
-  baseURL: string;
-  apiKey?: string;
-  /** Attempts for a non-streaming request that meets a network error or a 5xx. Default 3. */
-  attempts?: number;
-  /** First backoff delay in ms, doubled each retry. Default 250. */
-  backoffMs?: number;
-}
 
 const HOP_BY_HOP = ['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding'];
 /** Headers that only mean something inside the page (ai.images' handover), never sent on. */

@@ -1,4 +1,4 @@
-import type { Vaani } from '../types';
+import type { Vaani } from '../index';
 import { sharedVaani } from './config';
 import { labelsFor, type Labels } from './labels';
 import { MISSING_MODEL, WidgetError } from './service';

@@ -1,4 +1,4 @@
-import type { LevelDetail, Recorder, Recording } from '../recorder/recorder';
+import type { LevelDetail, Recorder, Recording } from '../index';
 import { VaaniElement } from './base';
 import { CaretKeeper } from './caret';
 import { closeMicrophone, openMicrophone, recordingOf } from './microphone';

@@ -1,4 +1,4 @@
-import type { Recorder, Recording } from '../recorder/recorder';
+import type { Recorder, Recording } from '../index';
 import { WidgetError } from './service';
 
 /**

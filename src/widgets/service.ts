@@ -1,4 +1,4 @@
-import type { Vaani } from '../types';
+import type { Vaani } from '../index';
 import { authorization } from './config';
 
 /** What went wrong, with the route's error code (`model_unavailable`, …) or a widget's own (`mic_denied`, …). */

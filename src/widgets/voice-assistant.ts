@@ -1,4 +1,4 @@
-import type { Recorder, Recording } from '../recorder/recorder';
+import type { Recorder, Recording } from '../index';
 import { VaaniElement } from './base';
 import { renderMarkdown, speakable } from './markdown';
 import { closeMicrophone, openMicrophone, recordingOf } from './microphone';

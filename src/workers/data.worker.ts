@@ -2,17 +2,9 @@ import type { StaticChunking } from '../data/chunking';
 import type { ChunkTokenizer } from '../data/ingest';
 import { DataStore } from '../data/store';
 import { loadEncoderTokenizer } from '../models/encoder/load';
-import type {
-  ChunkSearch,
-  EntryStatus,
-  LastError,
-  ListParams,
-  StoredFile,
-  TokenizerJob,
-  VectorStore,
-} from '../protocol/data';
+import type { ChunkSearch, EntryStatus, LastError, StoredFile, TokenizerJob, VectorStore } from '../protocol/data';
+import type { ListParams, Metadata } from '../protocol/collections';
 import { EngineError, messageOf } from '../protocol/errors';
-import type { Metadata } from '../retrieval/index';
 import { exposeEngine } from './expose';
 import { modelSlot } from './model-slot';
 

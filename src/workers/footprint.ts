@@ -1,4 +1,4 @@
-import type { FileLoader } from '../store';
+import type { FileLoader } from '../protocol/weights';
 
 let bytes = 0;
 

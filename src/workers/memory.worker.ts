@@ -1,7 +1,7 @@
 import { MemoryStore } from '../memory/store';
 import { EngineError, messageOf } from '../protocol/errors';
-import type { MemoryListParams, MemoryPatch, MemorySearch, NewMemory, VectorOrigin } from '../protocol/memory';
-import type { Filter, Scope } from '../retrieval/index';
+import type { MemoryListParams, MemoryPatch, MemorySearch, NewMemory } from '../protocol/memory';
+import type { Filter, Scope, VectorOrigin } from '../protocol/collections';
 import { exposeEngine } from './expose';
 
 let opened: Promise<MemoryStore> | undefined;

@@ -1,6 +1,7 @@
 import { EngineError, messageOf } from '../protocol/errors';
 import type { ModelJob } from '../protocol/jobs';
-import { type FileLoader, pullCommand, storeLoader } from '../store';
+import type { FileLoader } from '../protocol/weights';
+import { pullCommand, storeLoader } from '../store';
 import { counted } from './footprint';
 
 /**

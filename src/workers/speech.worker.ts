@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
-import { pullCommand, storeLoader, type StoreOptions } from '../store';
+import { pullCommand, storeLoader } from '../store';
+import type { StoreOptions } from '../protocol/options';
 import { ESPEAK_KEY } from '../voice/catalogue';
 import { ESPEAK_PACKAGE, loadEspeak, type Espeak } from '../voice/tts/espeak';
 import type { EncodedAudio } from '../protocol/audio';

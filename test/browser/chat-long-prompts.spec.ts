@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { ensureDecoderFixture } from '../fixtures/llm/fixture-dir';
 import { tinyLlamaGqa, tinyLlamaMha } from '../fixtures/llm/spec';
-import type { ModelSource } from '../../src/types';
+import type { ModelSource } from '../../src/protocol/options';
 import { openHarness } from './support/page';
 import type { ReferenceRequest } from './pages/chat-reference';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import type { ModelProgress, ModelStatus, StoreOptions, Vaani } from '../../src/index';
-import type { FileSpec } from '../../src/store';
+import type { FileSpec } from '../../src/protocol/weights';
 import type * as Idb from '../../src/store/idb';
 import type { storeLoader } from '../../src/store';
 

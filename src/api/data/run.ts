@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
-import type { DataEngine, ListParams } from '../../protocol/data';
+import type { DataEngine } from '../../protocol/data';
+import type { ListParams } from '../../protocol/collections';
 import { parse, readJson } from '../body';
 import { dispatchTo, type Services } from '../services';
 import { listSchema } from './schema';

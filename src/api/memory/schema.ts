@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Filter } from '../../retrieval/index';
+import type { Filter } from '../../protocol/collections';
 
 /** Limits (**Choice**, OpenAI's attribute limits where they exist). */
 export const MEMORY_LIMITS = { items: 2048, textChars: 32_768, metadataKeys: 16, stringChars: 512, list: 100 } as const;

@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import type { Metadata, Scalar } from '../../retrieval';
+import type { Metadata, Scalar } from '../../protocol/collections';
 import { DocumentError, type Block } from './types';
 
 /** Longest string kept as a record attribute (longer values stay in the text only). */

@@ -1,4 +1,4 @@
-import type { Metadata } from '../../retrieval';
+import type { Metadata } from '../../protocol/collections';
 
 /** The formats a file can be read as. */
 export type DocumentFormat = 'text' | 'markdown' | 'html' | 'json' | 'jsonl' | 'csv' | 'tsv' | 'pdf';

@@ -1,6 +1,6 @@
 import { createSession, type Ort } from '../../backends/ort';
 import type { RuntimeBackend } from '../../backends/plan';
-import type { FileLoader, LoadOptions } from '../../store';
+import type { FileLoader, LoadOptions } from '../../protocol/weights';
 import { DiffusionPipeline } from './pipeline';
 import { upscalerBytesPerPixel } from './upscale';
 import { readSchedulerConfig } from './schedule';

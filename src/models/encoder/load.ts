@@ -1,8 +1,8 @@
 import { loadOrt, sharedSessionOptions, type Ort } from '../../backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
-import type { FileLoader, LoadOptions, FileSpec } from '../../store';
-import type { Backend } from '../../types';
+import type { FileLoader, LoadOptions, FileSpec } from '../../protocol/weights';
+import type { Backend } from '../../protocol/options';
 import { findGraphFiles, loadExternalData } from '../llm/files';
 import type { BatchLimits } from './batches';
 import {

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { FileLoader, LoadOptions, FileSpec } from '../../store';
+import type { FileLoader, LoadOptions, FileSpec } from '../../protocol/weights';
 import { DTYPE_SUFFIX } from '../llm/files';
 import { externalDataFiles } from './external-data';
 import { INDIC_CODES } from './languages';

@@ -1,8 +1,8 @@
 import { loadOrt, sharedSessionOptions, type Ort, type OrtSession } from '../../backends/ort';
 import type { RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
-import type { FileLoader, LoadOptions } from '../../store';
-import type { Backend } from '../../types';
+import type { FileLoader, LoadOptions } from '../../protocol/weights';
+import type { Backend } from '../../protocol/options';
 import { NemoMel } from './features';
 import { findIndicLayout, loadEncoder, RNNT_GRAPHS, type IndicLayout } from './files';
 import { IndicConformer, type IndicConformerConfig, type RnntSessions } from './model';

@@ -1,4 +1,4 @@
-import type { FileLoader, LoadOptions } from '../../store';
+import type { FileLoader, LoadOptions } from '../../protocol/weights';
 
 /** onnx-community file suffix per dtype. */
 export const DTYPE_SUFFIX: Readonly<Record<string, string>> = {

@@ -1,12 +1,12 @@
 import { createSession, loadOrt } from '../../backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
-import type { FileLoader, LoadOptions } from '../../store';
+import type { FileLoader, LoadOptions } from '../../protocol/weights';
 import { ChatTemplate, pickTemplate, type TemplateSource } from '../../text/chat-template';
 import { Grammars } from '../../text/grammar/constraint';
 import { grammarVocabulary } from '../../text/grammar/vocabulary';
 import { TextTokenizer } from '../../text/tokenizer';
-import type { Backend } from '../../types';
+import type { Backend } from '../../protocol/options';
 import { readConfig, type Json, type LlmConfig } from './config';
 import { KvDecoder, layoutOf } from './decoder';
 import { findGraphFiles, loadExternalData } from './files';

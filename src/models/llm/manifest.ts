@@ -1,4 +1,4 @@
-import type { FileLoader, FileSpec } from '../../store';
+import type { FileLoader, FileSpec } from '../../protocol/weights';
 import { findGraphFiles } from './files';
 
 /** Files read only when present: a 404 for them is not an error. */

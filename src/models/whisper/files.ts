@@ -1,4 +1,4 @@
-import type { FileLoader, LoadOptions, FileSpec } from '../../store';
+import type { FileLoader, LoadOptions, FileSpec } from '../../protocol/weights';
 import { DTYPE_SUFFIX } from '../llm/files';
 
 /** The two graphs of a Whisper export in the onnx-community layout. */

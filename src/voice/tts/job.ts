@@ -1,6 +1,7 @@
 import type { EncoderPlugins } from '../../audio/encode/plugins';
 import type { AudioResult, SpeechFormat } from '../../protocol/audio';
-import type { FileLoader, StoreOptions } from '../../store';
+import type { FileLoader } from '../../protocol/weights';
+import type { StoreOptions } from '../../protocol/options';
 import type { CatalogueVoice } from '../catalogue';
 
 /** One /audio/speech request as the TTS worker receives it. */

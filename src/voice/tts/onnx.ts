@@ -1,4 +1,4 @@
-import type { FileLoader } from '../../store';
+import type { FileLoader } from '../../protocol/weights';
 import { loadOrt as loadRuntime, sharedSessionOptions, type Ort } from '../../backends/ort';
 import { EngineError } from '../../protocol/errors';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import type { ModelSource } from '../../../src/types';
+import type { ModelSource } from '../../../src/protocol/options';
 
 export type Body = Record<string, unknown>;
 

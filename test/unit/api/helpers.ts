@@ -1,6 +1,7 @@
 import { createVaaniWith } from '../../../src/vaani';
-import type { EngineFactory, EngineKind } from '../../../src/runtime/engines';
-import type { VaaniOptions } from '../../../src/types';
+import type { EngineFactory } from '../../../src/runtime/engines';
+import type { EngineKind } from '../../../src/protocol/engines';
+import type { VaaniOptions } from '../../../src/protocol/options';
 
 export const BASE = 'https://example.test/v1';
 export const AUTH = { authorization: 'Bearer test-key' };

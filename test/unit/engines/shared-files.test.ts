@@ -4,7 +4,7 @@ import { chatEngines } from '../../../src/engines/chat';
 import { modelJob, modelResolver } from '../../../src/engines/model-files';
 import type { EngineHost, EngineHosts } from '../../../src/runtime/engine-host';
 import { EngineRegistry } from '../../../src/runtime/engines';
-import type { VaaniOptions } from '../../../src/types';
+import type { VaaniOptions } from '../../../src/protocol/options';
 
 const folder = { baseURL: 'https://site.test/models/chat-v2/', files: ['config.json'] };
 

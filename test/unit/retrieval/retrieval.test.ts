@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../../src/retrieval/bm25';
-import { matches, type Filter } from '../../../src/retrieval/filter';
+import { matches } from '../../../src/retrieval/filter';
+import type { Filter } from '../../../src/protocol/collections';
 import { fuseRanks } from '../../../src/retrieval/fusion';
 import { RetrievalIndex, type Indexed } from '../../../src/retrieval/index';
 import { inScope } from '../../../src/retrieval/scope';

@@ -5,7 +5,7 @@ import { diffusionFiles, EULER_TURBO } from '../../../fixtures/diffusion/files';
 import { ensureTinyDiffusion } from '../../../fixtures/diffusion/ensure';
 import { directoryLoader, maxAbsDiff } from '../encoder/support';
 import { referenceImage } from '../../../fixtures/diffusion/reference';
-import type { FileLoader } from '../../../../src/store';
+import type { FileLoader } from '../../../../src/protocol/weights';
 import { ort } from './node-ort';
 
 const prompt = 'A Warli painting of a village dance';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sessionPolicy, startDiffusion, WASM_GRAPH_BUDGET } from '../../../../src/models/diffusion/start';
-import type { FileLoader } from '../../../../src/store';
+import type { FileLoader } from '../../../../src/protocol/weights';
 
 /** A loader whose graphs report SD-Turbo-fp16-like sizes without holding them. */
 const sized = (bytes: Record<string, number>): FileLoader => ({

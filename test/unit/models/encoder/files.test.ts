@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { encoderFiles } from '../../../../src/models/encoder/load';
-import type { FileLoader } from '../../../../src/store';
+import type { FileLoader } from '../../../../src/protocol/weights';
 
 it("says an embedding model's source lacks an encoder, not a decoder", async () => {
   const loader: FileLoader = { has: async (file) => file === 'tokenizer.json', load: async () => new Uint8Array() };

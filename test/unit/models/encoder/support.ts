@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FileLoader } from '../../../../src/store';
+import type { FileLoader } from '../../../../src/protocol/weights';
 
 /** A FileLoader over a folder on disk (the fixture export as a browser would fetch it). */
 export function directoryLoader(dir: string): FileLoader {

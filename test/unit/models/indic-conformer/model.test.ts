@@ -9,7 +9,7 @@ import { findIndicLayout } from '../../../../src/models/indic-conformer/files';
 import { readConfig, startIndicConformer } from '../../../../src/models/indic-conformer/load';
 import type { IndicConformer } from '../../../../src/models/indic-conformer/model';
 import { joinText, joinWords } from '../../../../src/models/indic-conformer/tokens';
-import type { FileLoader } from '../../../../src/store';
+import type { FileLoader } from '../../../../src/protocol/weights';
 import { ensureTinyIndicConformer } from '../../../fixtures/indic-conformer/ensure';
 import { Reference } from '../../../fixtures/indic-conformer/reference';
 import { scriptRanges } from '../../../fixtures/indic-conformer/vocab';

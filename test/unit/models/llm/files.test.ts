@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findGraphFiles, loadExternalData } from '../../../../src/models/llm/files';
-import type { FileLoader } from '../../../../src/store';
+import type { FileLoader } from '../../../../src/protocol/weights';
 
 const loaderOf = (files: string[]): FileLoader => ({
   has: async (file) => files.includes(file),

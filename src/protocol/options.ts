@@ -1,10 +1,6 @@
-import type { ToolRegistryApi } from './agents/registry';
-import type { DataClient } from './data/client';
-import type { ImagesClient } from './images/client';
-import type { MemoryClient } from './memory/client';
-import type { Recorder, RecorderOptions } from './recorder/recorder';
-import type { RemoteOptions } from './runtime/remote';
-import type { Models, FileSpec, StoreOptions } from './store';
+import type { FileSpec } from './weights';
+
+/** The options of `createVaani` and every type they use: the public configuration. */
 
 export type Routing = 'local-first' | 'local-only' | 'remote-first' | 'remote-only';
 export type Backend = 'auto' | 'webgpu' | 'wasm';
@@ -94,24 +90,29 @@ export interface VaaniOptions {
   data?: { database?: string; keepFiles?: boolean };
 }
 
-export interface Vaani {
-  readonly baseURL: string;
-  /** Whether this Vaani shares its model engines with the site's other tabs (`share`, where the browser can). */
-  readonly shared: boolean;
-  /** Downloads, cache state and events of local models' files. */
-  readonly models: Models;
-  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
-  /** A microphone recorder (AudioWorklet, 16 kHz mono, optional Silero VAD) whose `file` posts to /v1/audio/transcriptions. */
-  recorder(options?: RecorderOptions): Recorder;
-  /** The memory routes as methods: store, search, get, list, update, delete, deleteScope. */
-  readonly memory: MemoryClient;
-  /** Files, vector stores and grounded answers as methods: add, search, ask; `progress` events per file. */
-  readonly data: DataClient;
-  /** The images routes as methods giving Blobs: generate, edit; `progress` events after every denoising step. */
-  readonly images: ImagesClient;
-  /** Tools the page offers to `/v1/agents/run`: `register({ name, description, inputSchema, execute })` → unregister. */
-  readonly tools: ToolRegistryApi;
-  install(): void;
-  uninstall(): void;
-  dispose(): void;
+/** Where requests go when routing sends them to a remote server with the same /v1 API. */
+export interface RemoteOptions {
+  baseURL: string;
+  apiKey?: string;
+  /** Attempts for a non-streaming request that meets a network error or a 5xx. Default 3. */
+  attempts?: number;
+  /** First backoff delay in ms, doubled each retry. Default 250. */
+  backoffMs?: number;
 }
+
+/** How the weight store behaves; every field has a default. */
+export interface StoreOptions {
+  /** Bytes per IndexedDB value. Default 32 MiB. */
+  chunkSize?: number;
+  /** Files downloaded at once by `models.load`. Default 3. */
+  concurrency?: number;
+  /** Most bytes the cache may hold; least recently used models are evicted past it. Default: no budget. */
+  budget?: number;
+  /** Times a broken connection is resumed within one load. Default 2. */
+  retries?: number;
+  /** A download that brings no byte for this long is broken off (then resumed if retries are left). Default 30 000 ms. */
+  stallMs?: number;
+}
+
+/** The IndexedDB databases of the memory store and of files and vector stores, when the options name none. */
+export const DEFAULT_DATABASES = { memory: 'vaani-memory', data: 'vaani-data' } as const;
