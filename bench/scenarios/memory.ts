@@ -2,7 +2,7 @@ import { wrap } from 'comlink';
 import { wasmThreads } from '../../src/backends/ort';
 import { memoryEngines } from '../../src/engines/memory';
 import { createVaani } from '../../src/index';
-import { MEMORY_DB } from '../../src/memory/db';
+import { DEFAULT_DATABASES } from '../../src/protocol/options';
 import { EncoderTokenizer } from '../../src/models/encoder/tokenizer';
 import type { EmbeddingModel } from '../../src/protocol/embeddings';
 import type { EmbedBare } from '../support/embed-bare.worker';
@@ -144,7 +144,7 @@ async function embeddingRows(env: BenchEnv, base: string): Promise<ScenarioResul
 
 async function searchRows(env: BenchEnv): Promise<ScenarioResult[]> {
   await new Promise((resolve) => {
-    const request = indexedDB.deleteDatabase(MEMORY_DB);
+    const request = indexedDB.deleteDatabase(DEFAULT_DATABASES.memory);
     request.onsuccess = request.onerror = request.onblocked = resolve;
   });
   const model: EmbeddingModel = {

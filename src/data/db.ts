@@ -1,3 +1,4 @@
+import { DEFAULT_DATABASES } from '../protocol/options';
 import { atomicWrite, requestDone as done, writeFailure } from '../storage/idb';
 
 /**
@@ -5,7 +6,6 @@ import { atomicWrite, requestDone as done, writeFailure } from '../storage/idb';
  * id), `stores` (vector stores), `entries` (store files, keyed `store/file`), `batches` and
  * `chunks` (text, vector and attributes of every chunk of every store file).
  */
-export const DATA_DB = 'vaani-data';
 const VERSION = 1;
 
 export type StoreName = 'files' | 'blobs' | 'stores' | 'entries' | 'batches' | 'chunks';
@@ -13,7 +13,7 @@ export type StoreName = 'files' | 'blobs' | 'stores' | 'entries' | 'batches' | '
 export class DataDb {
   private constructor(private readonly db: IDBDatabase) {}
 
-  static open(name = DATA_DB): Promise<DataDb> {
+  static open(name: string = DEFAULT_DATABASES.data): Promise<DataDb> {
     const request = indexedDB.open(name, VERSION);
     request.onupgradeneeded = () => {
       const db = request.result;

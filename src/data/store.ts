@@ -20,7 +20,8 @@ import type { ListParams, Metadata, Page, VectorOrigin } from '../protocol/colle
 import { RetrievalIndex, type Indexed } from '../retrieval/index';
 import type { StaticChunking } from './chunking';
 import { requestDone as done } from '../storage/idb';
-import { DataDb, DATA_DB, type StoreName } from './db';
+import { DEFAULT_DATABASES } from '../protocol/options';
+import { DataDb, type StoreName } from './db';
 import { indexedText, lastErrorOf, prepareChunks, type ChunkTokenizer } from './ingest';
 import { newId, now, pageOf } from './pages';
 
@@ -66,7 +67,7 @@ export class DataStore {
     this.channel?.addEventListener('message', (event: MessageEvent<Change>) => this.indexes.delete(event.data.store));
   }
 
-  static async open(name = DATA_DB): Promise<DataStore> {
+  static async open(name: string = DEFAULT_DATABASES.data): Promise<DataStore> {
     return new DataStore(await DataDb.open(name), name);
   }
 

@@ -1,11 +1,10 @@
-import { DATA_DB } from '../data/db';
 import type { DataEngine } from '../protocol/data';
 import type { EmbeddingPurpose } from '../protocol/embeddings';
 import { EngineError } from '../protocol/errors';
 import { originOf } from '../protocol/memory';
 import type { EngineFactory, EngineRegistry } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
-import type { VaaniOptions } from '../protocol/options';
+import { DEFAULT_DATABASES, type VaaniOptions } from '../protocol/options';
 import type { DataWorkerApi } from '../workers/data.worker';
 import { encoderJob } from './embeddings';
 
@@ -20,7 +19,7 @@ function dataEngine(
   options: VaaniOptions,
   registry: EngineRegistry,
 ): DataEngine & { dispose(): void } {
-  const db = options.data?.database ?? DATA_DB;
+  const db = options.data?.database ?? DEFAULT_DATABASES.data;
   const host = new WorkerHost<DataWorkerApi>({
     create: () =>
       new Worker(new URL('../workers/data.worker.ts', import.meta.url), { type: 'module', name: 'vaani-data' }),

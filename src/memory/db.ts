@@ -1,15 +1,15 @@
 import { atomicWrite, requestDone as done, writeFailure } from '../storage/idb';
 import type { StoredMemory } from '../protocol/memory';
 import type { VectorOrigin } from '../protocol/collections';
+import { DEFAULT_DATABASES } from '../protocol/options';
 
 /** IndexedDB database of the memory store: `items` (StoredMemory by id) and `meta` (the store's vector origin). */
-export const MEMORY_DB = 'vaani-memory';
 const VERSION = 1;
 
 export class MemoryDb {
   private constructor(private readonly db: IDBDatabase) {}
 
-  static open(name = MEMORY_DB): Promise<MemoryDb> {
+  static open(name: string = DEFAULT_DATABASES.memory): Promise<MemoryDb> {
     const request = indexedDB.open(name, VERSION);
     request.onupgradeneeded = () => {
       request.result.createObjectStore('items', { keyPath: 'id' });

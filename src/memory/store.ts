@@ -11,7 +11,8 @@ import type {
 } from '../protocol/memory';
 import type { Filter, Scope, VectorOrigin } from '../protocol/collections';
 import { inScope, matches, RetrievalIndex } from '../retrieval/index';
-import { MemoryDb, MEMORY_DB } from './db';
+import { DEFAULT_DATABASES } from '../protocol/options';
+import { MemoryDb } from './db';
 
 /** What a tab tells the others after a committed write. */
 interface Change {
@@ -79,7 +80,7 @@ export class MemoryStore {
     });
   }
 
-  static async open(name = MEMORY_DB): Promise<MemoryStore> {
+  static async open(name: string = DEFAULT_DATABASES.memory): Promise<MemoryStore> {
     const store = new MemoryStore(await MemoryDb.open(name), name);
     await store.load();
     return store;
