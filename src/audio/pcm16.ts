@@ -1,4 +1,4 @@
-import type { AudioResult } from '../protocol/audio';
+import type { AudioResult } from '../protocol/speech';
 
 /** 16-bit samples appended to one buffer that doubles as it fills (no list of pieces to join). */
 export class Pcm16Builder {

@@ -1,11 +1,10 @@
-import type { SpeechEngine, SpeechFormat } from '../protocol/audio';
-import { LAME_FILE, LAME_KEY, type EncoderPlugins } from '../audio/encode/plugins';
+import type { EncoderPlugins, SpeakJob, SpeechEngine, SpeechFormat } from '../protocol/speech';
+import { LAME_FILE, LAME_KEY } from '../audio/encode/plugins';
 import { voiceNotFound, ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHosts } from '../runtime/engine-host';
 import { sourceBase } from '../catalogue/sources';
 import type { VaaniOptions } from '../protocol/options';
-import type { SpeakJob } from '../voice/tts/job';
 import type { SpeechWorkerApi } from '../workers/speech.worker';
 
 function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine & { dispose(): void } {

@@ -1,5 +1,5 @@
 import { INDIC_CODES } from '../models/indic-conformer/languages';
-import type { SttEngine, TranscriptionParams } from '../protocol/audio';
+import type { SttEngine, TranscriptionParams } from '../protocol/transcription';
 import { invalidInput } from '../protocol/errors';
 
 /** Which family answers a request, for which language, and how the language was known. */

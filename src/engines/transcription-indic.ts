@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
-import type { Transcript, TranscriptionParams } from '../protocol/audio';
+import type { Transcript, TranscriptionParams } from '../protocol/transcription';
 import type { EngineHosts } from '../runtime/engine-host';
 import { modelJob } from './model-files';
 import type { ModelSource, VaaniOptions } from '../protocol/options';

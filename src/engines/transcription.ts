@@ -5,7 +5,7 @@ import { speechRecognitionSources } from '../catalogue/sources';
 import { INDIC_CODES } from '../models/indic-conformer/languages';
 import { whisperFiles } from '../models/whisper/files';
 import { WHISPER_LANGUAGES } from '../models/whisper/languages';
-import type { Transcript, TranscriptionEngine, TranscriptionParams } from '../protocol/audio';
+import type { Transcript, TranscriptionEngine, TranscriptionParams } from '../protocol/transcription';
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHosts } from '../runtime/engine-host';
 import { modelFiles, modelJob } from './model-files';

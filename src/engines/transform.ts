@@ -1,11 +1,10 @@
 import * as Comlink from 'comlink';
-import type { TransformParams, TransformEngine } from '../protocol/audio';
+import type { ChangePlan, TransformParams, TransformEngine } from '../protocol/transform';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import type { VaaniOptions } from '../protocol/options';
 import { findVoice, toVoice, TTS_MODEL, voiceNotFound, VOICES } from '../voice/catalogue';
-import { contourShape, KEEP_CONTOUR } from '../voice/prosody';
-import type { ChangePlan, TransformWorkerApi } from '../workers/transform.worker';
+import type { TransformWorkerApi } from '../workers/transform.worker';
 
 /** The catalogue id the audio-transform routes default to. */
 export const TRANSFORM_MODEL = 'speech-v1-turbo';
@@ -35,12 +34,12 @@ function transformEngine(options: VaaniOptions): TransformEngine & { dispose(): 
   return {
     voices: () => VOICES.map(toVoice),
     isolate: (params, signal) => run(params, signal),
-    changeVoice: (params, signal) => run(params, signal, { target: target(params), speed: 1, shape: KEEP_CONTOUR }),
+    changeVoice: (params, signal) => run(params, signal, { target: target(params), speed: 1, contour: 'keep' }),
     speechToSpeech: (params, signal) =>
       run(params, signal, {
         target: target(params),
         speed: params.speed,
-        shape: contourShape(params.stability, params.style),
+        contour: { stability: params.stability, style: params.style },
       }),
     dispose: () => host.dispose(),
   };

@@ -1,4 +1,6 @@
-import type { SpeechEngine, TranscriptionEngine, TransformEngine } from './audio';
+import type { SpeechEngine } from './speech';
+import type { TranscriptionEngine } from './transcription';
+import type { TransformEngine } from './transform';
 import type { ChatEngine } from './chat';
 import type { DataEngine } from './data';
 import type { EmbeddingsEngine } from './embeddings';

@@ -1,4 +1,4 @@
-import type { Voice } from '../protocol/audio';
+import type { Voice } from '../protocol/speech';
 import type { EngineKind, EngineKinds } from '../protocol/engines';
 import type { ModelFiles } from '../protocol/weights';
 

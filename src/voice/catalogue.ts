@@ -1,64 +1,11 @@
 import { EngineError } from '../protocol/errors';
-import type { Voice } from '../protocol/audio';
+import type { CatalogueVoice, Download, Voice } from '../protocol/speech';
 
 /** The TTS model id every catalogue voice is spoken with (the engine is chosen per voice). */
 export const TTS_MODEL = 'speech-tts-v1';
 
 /** `createVaani({ models: { 'espeak-ng': { baseURL } } })` says where the eSpeak plug-in's espeak-ng.js and .data are served. */
 export const ESPEAK_KEY = 'espeak-ng';
-
-/** A file a neural voice downloads, with its size in bytes (as published on the hub). */
-export interface DownloadFile {
-  path: string;
-  bytes: number;
-}
-
-/**
- * Where a neural voice's weights come from. `weights` is the key of `createVaani({ models })` that
- * overrides `repo` (e.g. `{ models: { 'kokoro-82m': { baseURL: '/weights/kokoro/' } } }`).
- */
-export interface Download {
-  weights: string;
-  repo: string;
-  files: DownloadFile[];
-  /** Total bytes fetched on first use (then cached by the weight store). */
-  bytes: number;
-}
-
-/** eSpeak-NG formant synthesis: offline, needs the optional eSpeak plug-in. */
-export interface EspeakSpec {
-  engine: 'espeak';
-  /** The eSpeak voice name with its variant, e.g. 'hi+f3'. */
-  espeakVoice: string;
-}
-
-/** Kokoro-82M (StyleTTS 2): eSpeak phonemes + a 256-float style row + speed → 24 kHz. */
-export interface KokoroSpec {
-  engine: 'kokoro';
-  /** The style file under the repo, e.g. 'voices/hf_alpha.bin'. */
-  styleFile: string;
-  /** eSpeak language used to make the phonemes. */
-  phonemeLanguage: string;
-  download: Download;
-}
-
-/** VITS / MMS-TTS: characters → input_ids → waveform. */
-export interface VitsSpec {
-  engine: 'vits';
-  download: Download;
-}
-
-export type EngineSpec = EspeakSpec | KokoroSpec | VitsSpec;
-
-export interface CatalogueVoice extends Voice {
-  spec: EngineSpec;
-  /** Median F0 at default settings, in Hz: the pitch a voice changer moves speech to. */
-  medianF0: number;
-  /** Formant (spectral envelope) scale relative to an adult male voice: 1.0 male, about 1.17 female. */
-  formantScale: number;
-  /** A short sentence in the voice's language (demo pages and tests). */
-  sampleText: string;
-}
 
 interface Language {
   code: string;

@@ -1,4 +1,5 @@
 import { resample } from '../audio/resample';
+import type { VoiceTarget } from '../protocol/transform';
 import type { Checkpoint } from './isolate';
 import { warpFormants } from './changer-formants';
 import { boundsOf, playback } from './changer-resample';
@@ -10,14 +11,6 @@ import { trackPitch } from './prosody-pitch';
 const ANALYSIS_RATE = 16000;
 /** The pitch factor may change every 10 ms. */
 const HOP_SECONDS = 0.01;
-
-/** What the voice changer needs to know of a target voice. */
-export interface VoiceTarget {
-  /** The voice's median F0, in Hz. */
-  medianF0: number;
-  /** How far its formants sit from the source's: 1.15 moves every formant 15 % up. */
-  formantScale: number;
-}
 
 export interface ChangeOptions {
   /** Output duration is input / speed. Default 1 (timing kept). */

@@ -7,7 +7,7 @@ import {
   type IndicJob,
   type IndicResult,
   type TranscriptionEvents,
-} from '../protocol/audio';
+} from '../protocol/transcription';
 import { blockingRuns, cancelToken, exposeEngine } from './expose';
 import { modelSlot } from './model-slot';
 import { textEvents } from './text-events';

@@ -3,11 +3,11 @@ import { pullCommand, storeLoader } from '../store';
 import type { StoreOptions } from '../protocol/options';
 import { ESPEAK_KEY } from '../voice/catalogue';
 import { ESPEAK_PACKAGE, loadEspeak, type Espeak } from '../voice/tts/espeak';
-import type { EncodedAudio } from '../protocol/audio';
+import type { EncodedAudio, EncoderPlugins, SpeakJob } from '../protocol/speech';
 import { EngineError, invalidInput, messageOf } from '../protocol/errors';
-import type { SpeakContext, SpeakJob } from '../voice/tts/job';
+import type { SpeakContext } from '../voice/tts/job';
 import { RUNTIMES } from '../voice/tts/runtimes';
-import { availableFormats, encodeAudio, FormatUnavailable, type EncoderPlugins } from '../audio/encode';
+import { availableFormats, encodeAudio, FormatUnavailable } from '../audio/encode';
 import { cancelToken, exposeEngine } from './expose';
 
 let espeak: { base: string | undefined; ready: Promise<Espeak> } | undefined;

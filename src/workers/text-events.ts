@@ -1,4 +1,4 @@
-import type { TranscriptionEvents } from '../protocol/audio';
+import type { TranscriptionEvents } from '../protocol/transcription';
 
 /**
  * Text streamed to the page through a comlink proxy (`stream: true`). The proxy's calls travel on

@@ -1,17 +1,11 @@
 import * as Comlink from 'comlink';
 import { decodeMono } from '../audio/mono';
-import type { AudioResult } from '../protocol/audio';
-import { changeVoice, type VoiceTarget } from '../voice/changer';
+import type { AudioResult } from '../protocol/speech';
+import type { ChangePlan } from '../protocol/transform';
+import { changeVoice } from '../voice/changer';
 import { isolateVoice, type Checkpoint } from '../voice/isolate';
-import type { ContourShape } from '../voice/prosody';
+import { contourShape, KEEP_CONTOUR } from '../voice/prosody';
 import { cancelToken, exposeEngine } from './expose';
-
-/** What to do to the speech in a voice-changer or speech-to-speech job. */
-export interface ChangePlan {
-  target: VoiceTarget;
-  speed: number;
-  shape: ContourShape;
-}
 
 async function runJob(
   bytes: Uint8Array,
@@ -29,7 +23,11 @@ const api = {
   isolate: (bytes: Uint8Array) => runJob(bytes, isolateVoice),
   /** Moves speech to a target voice (and speed, contour); output at the input's rate. */
   changeVoice: (bytes: Uint8Array, plan: ChangePlan) =>
-    runJob(bytes, (samples, sampleRate, checkpoint) => changeVoice(samples, sampleRate, plan.target, plan, checkpoint)),
+    runJob(bytes, (samples, sampleRate, checkpoint) => {
+      const { contour } = plan;
+      const shape = contour === 'keep' ? KEEP_CONTOUR : contourShape(contour.stability, contour.style);
+      return changeVoice(samples, sampleRate, plan.target, { speed: plan.speed, shape }, checkpoint);
+    }),
 };
 
 export type TransformWorkerApi = typeof api;

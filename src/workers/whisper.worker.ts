@@ -7,7 +7,7 @@ import {
   type TranscriptionEvents,
   type WhisperJob,
   type WhisperResult,
-} from '../protocol/audio';
+} from '../protocol/transcription';
 import type { CancelToken } from '../protocol/cancel';
 import { cancelToken, exposeEngine, reportProgress } from './expose';
 import { textEvents } from './text-events';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { SPEECH_FORMATS } from '../../protocol/audio';
+import { SPEECH_FORMATS } from '../../protocol/speech';
 
 const unit = v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1));
 export const speed = v.pipe(v.number(), v.finite(), v.minValue(0.5), v.maxValue(2));

@@ -3,7 +3,7 @@ import { dispatchTo, type Services } from '../services';
 import { ApiError } from '../errors';
 import { resolveVoice } from '../../voice/aliases';
 import { TTS_MODEL } from '../../voice/catalogue';
-import { SPEECH_FORMATS } from '../../protocol/audio';
+import { SPEECH_FORMATS } from '../../protocol/speech';
 import { requireRouteModel } from '../models-check';
 import { speechSchema } from './schema';
 

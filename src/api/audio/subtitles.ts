@@ -1,4 +1,4 @@
-import type { Segment } from '../../protocol/audio';
+import type { Segment } from '../../protocol/transcription';
 
 function timestamp(ms: number, separator: ',' | '.') {
   const pad = (n: number, width = 2) => String(n).padStart(width, '0');

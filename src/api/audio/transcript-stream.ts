@@ -1,4 +1,4 @@
-import type { Transcript, TranscriptionEngine, TranscriptionParams } from '../../protocol/audio';
+import type { Transcript, TranscriptionEngine, TranscriptionParams } from '../../protocol/transcription';
 import { Channel } from '../../runtime/channel';
 import { sseResponse } from '../sse';
 

@@ -1,4 +1,4 @@
-import type { Transcript, TranscriptionParams } from '../../protocol/audio';
+import type { Transcript, TranscriptionParams } from '../../protocol/transcription';
 import { badRequest } from '../errors';
 import { streamTranscript } from './transcript-stream';
 import { readForm, parse } from '../body';

@@ -1,4 +1,5 @@
-import type { TransformParams, TransformEngine, AudioResult } from '../../protocol/audio';
+import type { TransformParams, TransformEngine } from '../../protocol/transform';
+import type { AudioResult } from '../../protocol/speech';
 import { readForm, parse } from '../body';
 import { dispatchTo, type Services } from '../services';
 import { ApiError, badRequest } from '../errors';

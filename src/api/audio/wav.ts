@@ -1,5 +1,5 @@
 import { encodeWav } from '../../audio/encode/wav';
-import type { AudioResult } from '../../protocol/audio';
+import type { AudioResult } from '../../protocol/speech';
 
 /** A WAV answer (the audio routes' default format). */
 export const wavResponse = (audio: AudioResult, headers: Record<string, string> = {}) =>

@@ -1,5 +1,5 @@
 import type { AudioCodec, OutputFormat } from 'mediabunny';
-import type { AudioResult } from '../../protocol/audio';
+import type { AudioResult } from '../../protocol/speech';
 import { resample } from '../resample';
 
 /** A compressed speech format: its codec, container and the rate it is encoded at. */

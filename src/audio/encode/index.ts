@@ -1,12 +1,10 @@
-import type { AudioResult, EncodedAudio, SpeechFormat } from '../../protocol/audio';
-import { SPEECH_FORMATS } from '../../protocol/audio';
+import type { AudioResult, EncodedAudio, EncoderPlugins, SpeechFormat } from '../../protocol/speech';
+import { SPEECH_FORMATS } from '../../protocol/speech';
 import { canEncode, COMPRESSED, encodeCompressed, type CompressedFormat } from './compressed';
 import { encodeMp3, loadLame } from './mp3';
-import { LAME_HOWTO, type EncoderPlugins } from './plugins';
+import { LAME_HOWTO } from './plugins';
 import { encodePcm, PCM_RATE } from './pcm';
 import { encodeWav } from './wav';
-
-export type { EncoderPlugins } from './plugins';
 
 /** A format this browser cannot write; names the ones it can (and, for mp3, how to turn it on). */
 export class FormatUnavailable extends Error {

@@ -1,4 +1,4 @@
-import type { AudioResult } from '../../protocol/audio';
+import type { AudioResult } from '../../protocol/speech';
 import { EngineError, messageOf } from '../../protocol/errors';
 import { resample } from '../resample';
 import { LAME_HOWTO } from './plugins';

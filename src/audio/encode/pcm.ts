@@ -1,4 +1,4 @@
-import type { AudioResult } from '../../protocol/audio';
+import type { AudioResult } from '../../protocol/speech';
 import { resample } from '../resample';
 import { toInt16 } from './wav';
 

@@ -1,11 +1,5 @@
 /** Encoder plug-ins: names and URLs only, so the page imports nothing of the encoders themselves. */
 
-/** Encoders the page serves as optional plug-ins, loaded at run time. */
-export interface EncoderPlugins {
-  /** URL of the MP3 plug-in's lamejs.js (LGPL), used where the browser has no MP3 encoder of its own. */
-  mp3?: string;
-}
-
 /** `createVaani({ models: { lamejs: { baseURL } } })` says where the optional MP3 plug-in's lamejs.js is served. */
 export const LAME_KEY = 'lamejs';
 /** The plug-in's package (LGPL-3.0): its dist/ folder holds lamejs.js, an ES module. */

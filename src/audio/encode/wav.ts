@@ -1,4 +1,4 @@
-import type { AudioResult } from '../../protocol/audio';
+import type { AudioResult } from '../../protocol/speech';
 
 /** Whether typed arrays are little-endian here (WAV and `pcm` are), so samples can be written through an Int16Array. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

@@ -1,5 +1,5 @@
 import { speechWindows, type Span } from '../../audio/speech-windows';
-import type { Segment, Transcript, Word } from '../../protocol/audio';
+import type { Segment, Transcript, Word } from '../../protocol/transcription';
 import { invalidInput } from '../../protocol/errors';
 import { VAD_FRAME } from '../../recorder/vad-frame';
 import { compressionRatio } from '../whisper/guards';

@@ -1,4 +1,4 @@
-import type { DecodingGuards } from '../../protocol/audio';
+import type { DecodingGuards } from '../../protocol/transcription';
 import type { DecodeResult } from './decoder';
 
 /** The guards a request may set (see DecodingGuards). */

@@ -1,5 +1,5 @@
 import { speechWindows, type Span } from '../../audio/speech-windows';
-import type { VadChunking } from '../../protocol/audio';
+import type { VadChunking } from '../../protocol/transcription';
 import { VAD_FRAME } from '../../recorder/vad-frame';
 
 export const SAMPLE_RATE = 16000;

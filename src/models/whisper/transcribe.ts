@@ -1,4 +1,4 @@
-import type { Segment, Transcript, TranscriptionParams, VadChunking } from '../../protocol/audio';
+import type { Segment, Transcript, TranscriptionParams, VadChunking } from '../../protocol/transcription';
 import { invalidInput } from '../../protocol/errors';
 import type { WhisperMel } from '../../audio/mel';
 import type { WhisperDecoder } from './decoder';

@@ -1,4 +1,4 @@
-import type { Segment, Word } from '../../protocol/audio';
+import type { Segment, Word } from '../../protocol/transcription';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

@@ -1,4 +1,4 @@
-import type { EngineSpec } from '../catalogue';
+import type { EngineSpec } from '../../protocol/speech';
 import { EngineError } from '../../protocol/errors';
 import type { Runtime } from './job';
 import { pcm16Audio } from '../../audio/pcm16';

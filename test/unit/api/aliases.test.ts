@@ -1,7 +1,7 @@
 import { encodeWav } from '../../../src/audio/encode/wav';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import type { SpeechParams, Voice } from '../../../src/protocol/audio';
+import type { SpeechParams, Voice } from '../../../src/protocol/speech';
 import type { EngineFactory } from '../../../src/runtime/engines';
 import { VOICE_ALIASES } from '../../../src/voice/aliases';
 import { VOICES } from '../../../src/voice/catalogue';

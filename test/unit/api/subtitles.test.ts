@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { subtitles } from '../../../src/api/audio/subtitles';
-import type { Segment } from '../../../src/protocol/audio';
+import type { Segment } from '../../../src/protocol/transcription';
 import { checkSrt, checkVtt } from '../../support/subtitles';
 
 const segment = (start: number, end: number, text: string): Segment => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SpeechFormat } from '../../../../src/protocol/audio';
+import type { SpeechFormat } from '../../../../src/protocol/speech';
 import type { EngineFactory } from '../../../../src/runtime/engines';
 import { AUTH, BASE, service } from '../helpers';
 

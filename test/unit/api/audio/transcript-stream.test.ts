@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import type { Transcript, TranscriptionEngine } from '../../../../src/protocol/audio';
+import type { Transcript, TranscriptionEngine } from '../../../../src/protocol/transcription';
 import { invalidInput } from '../../../../src/protocol/errors';
 import type { EngineFactory } from '../../../../src/runtime/engines';
 import { BASE, service } from '../helpers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Segment } from '../../../../src/protocol/audio';
+import type { Segment } from '../../../../src/protocol/transcription';
 import { segmentWords } from '../../../../src/models/whisper/words';
 
 const segment = (start: number, end: number, text: string): Segment =>

@@ -1,57 +1,6 @@
 import type { ModelJob } from './jobs';
-/** The voice types shared by the audio routes and the engines. */
-export interface Voice {
-  id: string;
-  name: string;
-  /** Language name, e.g. 'Hindi'. */
-  language: string;
-  /** xx-YY, e.g. 'hi-IN'. */
-  languageCode: string;
-  gender: 'female' | 'male' | 'neutral';
-  model: string;
-  /** Bytes a neural voice downloads on first use; absent for voices that work offline. */
-  downloadBytes?: number;
-  /** A neural voice's weights: the model id its files are cached under (`ai.models.load(weights)`). */
-  weights?: string;
-}
 
-/** The `response_format`s of /audio/speech, WAV first (the spec's default). */
-export const SPEECH_FORMATS = ['wav', 'pcm', 'flac', 'opus', 'aac', 'mp3'] as const;
-export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
-
-export interface SpeechParams {
-  model: string;
-  voice: string;
-  input: string;
-  speed: number;
-  stability: number;
-  style: number;
-  response_format: SpeechFormat;
-}
-
-/** Encoded speech, ready to answer with. */
-export interface EncodedAudio {
-  bytes: ArrayBuffer;
-  contentType: string;
-  /** The rate of the encoded samples (24 kHz for pcm, 48 kHz for opus/aac, the voice's own otherwise). */
-  sampleRate: number;
-}
-
-/** Audio as the engine made it: mono float samples at a sample rate. */
-export interface AudioResult {
-  samples: Float32Array;
-  sampleRate: number;
-  /** The same samples as 16-bit integers when the engine made them so (eSpeak-NG): WAV copies them as they are. */
-  pcm16?: Int16Array;
-}
-
-export interface SpeechEngine {
-  voices(): Voice[];
-  /** Speaks and encodes as `params.response_format`, both in the engine's worker. */
-  speak(params: SpeechParams, signal: AbortSignal): Promise<EncodedAudio>;
-  /** The `response_format`s this browser can write, by the check `speak` applies (in the engine's worker). */
-  formats(signal: AbortSignal): Promise<SpeechFormat[]>;
-}
+/** The transcription family's contract: /audio/transcriptions and /audio/translations, Whisper's and IndicConformer's jobs. */
 
 /** Longest audio a transcription accepts, in seconds (the route's 25 MiB upload limit bounds it too). */
 export const MAX_TRANSCRIPTION_SECONDS = 10 * 60;
@@ -149,24 +98,6 @@ export interface Transcript {
 
 export interface TranscriptionEngine {
   transcribe(params: TranscriptionParams, signal: AbortSignal): Promise<Transcript>;
-}
-
-export interface TransformParams {
-  model: string;
-  audio: Blob;
-  /** Target voice id (voice-changer, speech-to-speech). */
-  voice?: string;
-  speed: number;
-  stability: number;
-  style: number;
-}
-
-/** Audio in, audio out: isolation, voice changing and speech-to-speech. */
-export interface TransformEngine {
-  voices(): Voice[];
-  isolate(params: TransformParams, signal: AbortSignal): Promise<AudioResult>;
-  changeVoice(params: TransformParams, signal: AbortSignal): Promise<AudioResult>;
-  speechToSpeech(params: TransformParams, signal: AbortSignal): Promise<AudioResult>;
 }
 
 export interface WhisperJob extends ModelJob {
