@@ -23,8 +23,7 @@ export type {
   ImagesProgress,
   ImagesResult,
 } from './images/client';
-export type { FileCitation } from './data/citations';
-export type { FileObject, SearchResult, VectorStore, VectorStoreFile } from './protocol/data';
+export type { FileCitation, FileObject, SearchResult, VectorStore, VectorStoreFile } from './protocol/data';
 export type { Filter, Metadata, Scope, SearchMode } from './protocol/collections';
 export type { LevelDetail, Recorder, RecorderOptions, RecorderState, Recording } from './recorder/recorder';
 export type { SpeechSpan, VadOptions } from './recorder/vad';

@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import type { RecorderCommand, RecorderMessage } from '../protocol/recorder';
 
 /** What the AudioWorklet global scope offers (not in TypeScript's DOM lib). */
 declare abstract class AudioWorkletProcessor {
@@ -10,12 +11,6 @@ declare abstract class AudioWorkletProcessor {
   ): boolean;
 }
 declare function registerProcessor(name: string, processor: new () => AudioWorkletProcessor): void;
-
-/** Messages from the page. */
-export type RecorderCommand = { type: 'pause' } | { type: 'resume' } | { type: 'stop' };
-
-/** Messages to the page: mono samples in blocks, with their RMS and peak. */
-export type RecorderMessage = { type: 'block'; samples: Float32Array; rms: number; peak: number } | { type: 'stopped' };
 
 /** Samples per block sent to the page (128-sample render quanta gathered up; 64 ms at 16 kHz). */
 const BLOCK = 1024;

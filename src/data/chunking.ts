@@ -1,11 +1,6 @@
 import type { Metadata } from '../protocol/collections';
+import type { StaticChunking } from '../protocol/data';
 import type { Block } from './documents';
-
-/** OpenAI's static chunking strategy. */
-export interface StaticChunking {
-  max_chunk_size_tokens: number;
-  chunk_overlap_tokens: number;
-}
 
 /** OpenAI's `auto` strategy: 800 tokens with 400 of overlap. */
 export const AUTO_CHUNKING: StaticChunking = { max_chunk_size_tokens: 800, chunk_overlap_tokens: 400 };

@@ -1,17 +1,4 @@
-import type { SearchResult } from '../protocol/data';
-
-/** OpenAI's `file_citation` annotation, with the passage number the answer used and the chunk it quotes. */
-export interface FileCitation {
-  type: 'file_citation';
-  /** Where the marker starts in the answer's text. */
-  index: number;
-  file_id: string;
-  filename: string;
-  /** The passage's number in the prompt, as written in the answer (`[2]`). */
-  passage: number;
-  quote: string;
-  pages?: [number, number];
-}
+import type { FileCitation, SearchResult } from '../protocol/data';
 
 const MARKER = /\[(\d{1,3})\]/g;
 /** What may still become a marker at the end of streamed text: a space, `[`, `[1`, ` [12`. */

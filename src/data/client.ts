@@ -1,8 +1,13 @@
 import { RouteError } from '../runtime/route-error';
-import type { FileCitation } from './citations';
-import type { FileBatch, SearchResult, VectorStore, VectorStoreFile } from '../protocol/data';
+import type {
+  FileBatch,
+  FileCitation,
+  SearchResult,
+  StaticChunking,
+  VectorStore,
+  VectorStoreFile,
+} from '../protocol/data';
 import type { Filter, Metadata } from '../protocol/collections';
-import type { StaticChunking } from './chunking';
 
 /** An error answer of the data routes, raised by `ai.data` (status, code and param as in the body). */
 export class DataError extends RouteError {

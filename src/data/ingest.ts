@@ -1,5 +1,5 @@
-import type { LastError, PreparedChunk } from '../protocol/data';
-import { chunkDocument, resolveChunking, type CountTokens, type StaticChunking } from './chunking';
+import type { LastError, PreparedChunk, StaticChunking } from '../protocol/data';
+import { chunkDocument, resolveChunking, type CountTokens } from './chunking';
 import { DocumentError, parseDocument, type DocumentInput } from './documents';
 
 /** Largest file Vaani reads into a vector store (**Choice**: what a page can parse without stalling). */

@@ -8,6 +8,7 @@ import type {
   LastError,
   PreparedChunk,
   SearchResult,
+  StaticChunking,
   StoredBatch,
   StoredChunk,
   StoredEntry,
@@ -18,7 +19,6 @@ import type {
 } from '../protocol/data';
 import type { ListParams, Metadata, Page, VectorOrigin } from '../protocol/collections';
 import { RetrievalIndex, type Indexed } from '../retrieval/index';
-import type { StaticChunking } from './chunking';
 import { requestDone as done } from '../storage/idb';
 import { DEFAULT_DATABASES } from '../protocol/options';
 import { DataDb, type StoreName } from './db';

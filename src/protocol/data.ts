@@ -1,7 +1,6 @@
 import type { EmbeddingSettings } from './options';
 import type { ModelJob } from './jobs';
 /** The data types shared by the routes (files, vector stores, search) and the data engine: OpenAI's shapes. */
-import type { StaticChunking } from '../data/chunking';
 import type { Filter, ListParams, Metadata, Page, VectorOrigin } from './collections';
 
 export type FilePurpose = 'assistants' | 'user_data' | 'batch' | 'fine-tune' | 'vision' | 'evals';
@@ -51,6 +50,12 @@ export type StoredVectorStore = Omit<VectorStore, 'usage_bytes' | 'file_counts' 
   /** The model the store's vectors came from (absent while it holds none). */
   origin?: VectorOrigin;
 };
+
+/** OpenAI's static chunking strategy. */
+export interface StaticChunking {
+  max_chunk_size_tokens: number;
+  chunk_overlap_tokens: number;
+}
 
 export type ChunkingStrategy = { type: 'static'; static: StaticChunking } | { type: 'other' };
 
@@ -135,6 +140,19 @@ export interface SearchResult {
   attributes: Metadata;
   content: { type: 'text'; text: string }[];
   chunk: { id: string; index: number; headings: string[]; pages?: [number, number] };
+}
+
+/** OpenAI's `file_citation` annotation, with the passage number the answer used and the chunk it quotes. */
+export interface FileCitation {
+  type: 'file_citation';
+  /** Where the marker starts in the answer's text. */
+  index: number;
+  file_id: string;
+  filename: string;
+  /** The passage's number in the prompt, as written in the answer (`[2]`). */
+  passage: number;
+  quote: string;
+  pages?: [number, number];
 }
 
 /** The data engine: files, vector stores and chunks in IndexedDB, parsing and search in a worker. */

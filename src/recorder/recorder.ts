@@ -1,5 +1,5 @@
 import workletURL from '../audio-worklets/recorder.worklet.ts?worker&url';
-import type { RecorderCommand, RecorderMessage } from '../audio-worklets/recorder.worklet';
+import type { RecorderCommand, RecorderMessage } from '../protocol/recorder';
 import { encodeWav } from '../audio/encode/wav';
 import { SpeechTracker, type SpeechSpan, type VadOptions } from './vad';
 

@@ -1,8 +1,15 @@
-import type { StaticChunking } from '../data/chunking';
+import type {
+  ChunkSearch,
+  EntryStatus,
+  LastError,
+  StaticChunking,
+  StoredFile,
+  TokenizerJob,
+  VectorStore,
+} from '../protocol/data';
 import type { ChunkTokenizer } from '../data/ingest';
 import { DataStore } from '../data/store';
 import { loadEncoderTokenizer } from '../models/encoder/load';
-import type { ChunkSearch, EntryStatus, LastError, StoredFile, TokenizerJob, VectorStore } from '../protocol/data';
 import type { ListParams, Metadata } from '../protocol/collections';
 import { EngineError, messageOf } from '../protocol/errors';
 import { exposeEngine } from './expose';

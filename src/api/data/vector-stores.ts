@@ -1,4 +1,4 @@
-import type { StaticChunking } from '../../data/chunking';
+import type { StaticChunking } from '../../protocol/data';
 import { parse } from '../body';
 import type { Services } from '../services';
 import { jsonOf, listOf, listParams, runData } from './run';

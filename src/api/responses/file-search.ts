@@ -1,7 +1,6 @@
-import type { FileCitation } from '../../data/citations';
+import type { FileCitation, SearchResult } from '../../protocol/data';
 import { groundedPrompt } from '../../data/grounding';
 import type { ChatMessage } from '../../protocol/chat';
-import type { SearchResult } from '../../protocol/data';
 import { DATA_MODEL } from '../data/run';
 import { ApiError } from '../errors';
 import type { Services } from '../services';

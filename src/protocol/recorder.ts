@@ -1,0 +1,7 @@
+/** The recorder's AudioWorklet messages, both ways. */
+
+/** Messages from the page. */
+export type RecorderCommand = { type: 'pause' } | { type: 'resume' } | { type: 'stop' };
+
+/** Messages to the page: mono samples in blocks, with their RMS and peak. */
+export type RecorderMessage = { type: 'block'; samples: Float32Array; rms: number; peak: number } | { type: 'stopped' };
