@@ -1,14 +1,13 @@
 import * as Comlink from 'comlink';
 import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
-import type { ChatEngine, ChatEvents, StartInfo } from '../protocol/chat';
+import type { ChatEngine, ChatEvents, ChatWorker, StartInfo } from '../protocol/chat';
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHost, EngineHosts } from '../runtime/engine-host';
 import type { WorkerHostOptions } from '../runtime/worker-host';
 import { modelFiles, modelJob } from './model-files';
 import type { VaaniOptions } from '../protocol/options';
 import { llmFiles } from '../models/llm/manifest';
-import type { ChatWorkerApi } from '../workers/chat.worker';
 
 /**
  * Ids answered by a local decoder LLM: the chat models, code-v1 (instruct) with its base model for
@@ -17,13 +16,13 @@ import type { ChatWorkerApi } from '../workers/chat.worker';
  */
 export const LOCAL_CHAT_MODELS = ['chat-v2', 'chat-v2-pro', 'code-v1', 'code-v1-base', 'agent-v1'] as const;
 
-type Acquire = (key: string, options: WorkerHostOptions) => { host: EngineHost<ChatWorkerApi>; release(): void };
+type Acquire = (key: string, options: WorkerHostOptions) => { host: EngineHost<ChatWorker>; release(): void };
 
 /** Hosts by share key: ids with one source (agent-v1 reading chat-v2's files) run on one engine, not two. */
 function hostPool(hosts: EngineHosts): Acquire {
-  const pool = new Map<string, { host: EngineHost<ChatWorkerApi>; users: number }>();
+  const pool = new Map<string, { host: EngineHost<ChatWorker>; users: number }>();
   return (key, options) => {
-    const entry = pool.get(key) ?? { host: hosts.host<ChatWorkerApi>(options, key), users: 0 };
+    const entry = pool.get(key) ?? { host: hosts.host<ChatWorker>(options, key), users: 0 };
     pool.set(key, entry);
     entry.users++;
     let held = true;

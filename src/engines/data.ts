@@ -1,11 +1,10 @@
-import type { DataEngine } from '../protocol/data';
+import type { DataEngine, DataWorker } from '../protocol/data';
 import type { EmbeddingPurpose } from '../protocol/embeddings';
 import { EngineError } from '../protocol/errors';
 import { originOf } from '../protocol/memory';
 import type { EngineFactory, EngineRegistry } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import { DEFAULT_DATABASES, type VaaniOptions } from '../protocol/options';
-import type { DataWorkerApi } from '../workers/data.worker';
 import { encoderJob } from './embeddings';
 
 /** The embedding model whose vectors the data store keeps. */
@@ -20,7 +19,7 @@ function dataEngine(
   registry: EngineRegistry,
 ): DataEngine & { dispose(): void } {
   const db = options.data?.database ?? DEFAULT_DATABASES.data;
-  const host = new WorkerHost<DataWorkerApi>({
+  const host = new WorkerHost<DataWorker>({
     create: () =>
       new Worker(new URL('../workers/data.worker.ts', import.meta.url), { type: 'module', name: 'vaani-data' }),
     name: 'data',

@@ -1,11 +1,10 @@
 import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
 import { encoderFiles } from '../models/encoder/load';
-import type { EmbeddingModel, EmbeddingsEngine } from '../protocol/embeddings';
+import type { EmbeddingModel, EmbeddingsEngine, EmbeddingsWorker } from '../protocol/embeddings';
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHosts } from '../runtime/engine-host';
 import type { VaaniOptions } from '../protocol/options';
-import type { EmbeddingsWorkerApi } from '../workers/embeddings.worker';
 import { modelFiles, modelJob } from './model-files';
 
 /** Catalogue ids answered by a local sentence-embedding model. */
@@ -20,7 +19,7 @@ export function encoderJob(modelId: string, options: VaaniOptions) {
 function embeddingsEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }, hosts: EngineHosts) {
   const source = modelSource(modelId, options.models);
   const job = encoderJob(modelId, options);
-  const host = hosts.host<EmbeddingsWorkerApi>(
+  const host = hosts.host<EmbeddingsWorker>(
     {
       create: () =>
         new Worker(new URL('../workers/embeddings.worker.ts', import.meta.url), {

@@ -1,11 +1,10 @@
 import * as Comlink from 'comlink';
 import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
-import type { ImagesEngine } from '../protocol/images';
+import type { ImagesEngine, ImagesWorker } from '../protocol/images';
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHosts } from '../runtime/engine-host';
 import type { VaaniOptions } from '../protocol/options';
-import type { ImagesWorkerApi } from '../workers/images.worker';
 import { modelJob } from './model-files';
 
 export const LOCAL_IMAGE_MODELS = ['image-v1'] as const;
@@ -17,7 +16,7 @@ function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: 
     sessions: source.image?.sessions,
     upscaleMemory: source.image?.upscaleMemory,
   };
-  const host = hosts.host<ImagesWorkerApi>(
+  const host = hosts.host<ImagesWorker>(
     {
       create: () =>
         new Worker(new URL('../workers/images.worker.ts', import.meta.url), {

@@ -1,9 +1,8 @@
-import type { MemoryEngine } from '../protocol/memory';
+import type { MemoryEngine, MemoryWorker } from '../protocol/memory';
 import { originOf } from '../protocol/memory';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import { DEFAULT_DATABASES, type VaaniOptions } from '../protocol/options';
-import type { MemoryWorkerApi } from '../workers/memory.worker';
 
 /** The catalogue id whose vectors the memory store keeps. */
 export const MEMORY_MODELS = ['embed-v1'] as const;
@@ -15,7 +14,7 @@ const persist = () =>
 
 function memoryEngine(options: VaaniOptions): MemoryEngine & { dispose(): void } {
   const db = options.memory?.database ?? DEFAULT_DATABASES.memory;
-  const host = new WorkerHost<MemoryWorkerApi>({
+  const host = new WorkerHost<MemoryWorker>({
     create: () =>
       new Worker(new URL('../workers/memory.worker.ts', import.meta.url), { type: 'module', name: 'vaani-memory' }),
     name: 'memory',

@@ -1,14 +1,13 @@
-import type { EncoderPlugins, SpeakJob, SpeechEngine, SpeechFormat } from '../protocol/speech';
+import type { EncoderPlugins, SpeakJob, SpeechEngine, SpeechFormat, SpeechWorker } from '../protocol/speech';
 import { LAME_FILE, LAME_KEY } from '../audio/encode/plugins';
 import { voiceNotFound, ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from '../voice/catalogue';
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHosts } from '../runtime/engine-host';
 import { sourceBase } from '../catalogue/sources';
 import type { VaaniOptions } from '../protocol/options';
-import type { SpeechWorkerApi } from '../workers/speech.worker';
 
 function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine & { dispose(): void } {
-  const host = hosts.host<SpeechWorkerApi>(
+  const host = hosts.host<SpeechWorker>(
     {
       create: () =>
         new Worker(new URL('../workers/speech.worker.ts', import.meta.url), { type: 'module', name: 'vaani-tts' }),

@@ -1,10 +1,9 @@
 import * as Comlink from 'comlink';
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
-import type { Transcript, TranscriptionParams } from '../protocol/transcription';
+import type { IndicConformerWorker, Transcript, TranscriptionParams } from '../protocol/transcription';
 import type { EngineHosts } from '../runtime/engine-host';
 import { modelJob } from './model-files';
 import type { ModelSource, VaaniOptions } from '../protocol/options';
-import type { IndicWorkerApi } from '../workers/indic-conformer.worker';
 
 export interface IndicSeen {
   backend?: string;
@@ -19,7 +18,7 @@ export function indicEngine(
   seen: IndicSeen,
   hosts: EngineHosts,
 ) {
-  const host = hosts.host<IndicWorkerApi>(
+  const host = hosts.host<IndicConformerWorker>(
     {
       create: () =>
         new Worker(new URL('../workers/indic-conformer.worker.ts', import.meta.url), {

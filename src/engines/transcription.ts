@@ -5,12 +5,11 @@ import { speechRecognitionSources } from '../catalogue/sources';
 import { INDIC_CODES } from '../models/indic-conformer/languages';
 import { whisperFiles } from '../models/whisper/files';
 import { WHISPER_LANGUAGES } from '../models/whisper/languages';
-import type { Transcript, TranscriptionEngine, TranscriptionParams } from '../protocol/transcription';
+import type { Transcript, TranscriptionEngine, TranscriptionParams, WhisperWorker } from '../protocol/transcription';
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHosts } from '../runtime/engine-host';
 import { modelFiles, modelJob } from './model-files';
 import type { ModelSource, VaaniOptions } from '../protocol/options';
-import type { WhisperWorkerApi } from '../workers/whisper.worker';
 import { indicEngine, type IndicSeen } from './transcription-indic';
 import { engineFor, routeTranscription } from './stt-routing';
 
@@ -28,7 +27,7 @@ interface Seen {
 
 /** The Whisper family's page side: transcription and translation, and language detection for routing. */
 function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSource, seen: Seen, hosts: EngineHosts) {
-  const host = hosts.host<WhisperWorkerApi>(
+  const host = hosts.host<WhisperWorker>(
     {
       create: () =>
         new Worker(new URL('../workers/whisper.worker.ts', import.meta.url), {

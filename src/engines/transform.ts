@@ -1,16 +1,15 @@
 import * as Comlink from 'comlink';
-import type { ChangePlan, TransformParams, TransformEngine } from '../protocol/transform';
+import type { ChangePlan, TransformEngine, TransformParams, TransformWorker } from '../protocol/transform';
 import type { EngineFactory } from '../runtime/engines';
 import { WorkerHost } from '../runtime/worker-host';
 import type { VaaniOptions } from '../protocol/options';
 import { findVoice, toVoice, TTS_MODEL, voiceNotFound, VOICES } from '../voice/catalogue';
-import type { TransformWorkerApi } from '../workers/transform.worker';
 
 /** The catalogue id the audio-transform routes default to. */
 export const TRANSFORM_MODEL = 'speech-v1-turbo';
 
 function transformEngine(options: VaaniOptions): TransformEngine & { dispose(): void } {
-  const host = new WorkerHost<TransformWorkerApi>({
+  const host = new WorkerHost<TransformWorker>({
     create: () =>
       new Worker(new URL('../workers/transform.worker.ts', import.meta.url), { type: 'module', name: 'vaani-dsp' }),
     name: 'audio DSP',

@@ -132,3 +132,8 @@ export interface ChatEngine {
 export interface ChatJob extends ModelJob {
   params: ChatParams;
 }
+
+/** The chat worker's API (src/workers/chat.worker.ts satisfies it). */
+export interface ChatWorker {
+  complete(job: ChatJob, events: ChatEvents): Promise<ChatOutcome>;
+}

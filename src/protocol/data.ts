@@ -200,3 +200,58 @@ export interface DataEngine {
 export interface TokenizerJob extends ModelJob {
   settings?: EmbeddingSettings;
 }
+
+/** A store file's chunks as the data worker cut them, and the static strategy it used. */
+export interface PreparedFile {
+  chunks: PreparedChunk[];
+  strategy: StaticChunking;
+}
+
+type StoreFields = Pick<VectorStore, 'name' | 'metadata' | 'expires_after'>;
+
+/** The data worker's API (src/workers/data.worker.ts satisfies it): each call names its IndexedDB database. */
+export interface DataWorker {
+  putFile(db: string, file: Omit<StoredFile, 'id' | 'created_at'>, bytes: Uint8Array): Promise<FileObject>;
+  listFiles(db: string, params: ListParams & { purpose?: string }): Promise<Page<FileObject>>;
+  getFile(db: string, id: string): Promise<FileObject>;
+  fileContent(db: string, id: string): Promise<{ file: StoredFile; bytes: Uint8Array }>;
+  deleteFile(db: string, id: string): Promise<void>;
+  createStore(db: string, params: StoreFields): Promise<VectorStore>;
+  listStores(db: string, params: ListParams): Promise<Page<VectorStore>>;
+  getStore(db: string, id: string): Promise<VectorStore>;
+  updateStore(db: string, id: string, patch: Partial<StoreFields>): Promise<VectorStore>;
+  deleteStore(db: string, id: string): Promise<void>;
+  addFiles(
+    db: string,
+    storeId: string,
+    files: { file_id: string; attributes: Metadata; chunking?: StaticChunking }[],
+    batch: boolean,
+  ): Promise<{ entries: VectorStoreFile[]; batch?: FileBatch }>;
+  listEntries(
+    db: string,
+    storeId: string,
+    params: ListParams & { filter?: EntryStatus; batch_id?: string },
+  ): Promise<Page<VectorStoreFile>>;
+  getEntry(db: string, storeId: string, fileId: string): Promise<VectorStoreFile>;
+  updateEntry(db: string, storeId: string, fileId: string, attributes: Metadata): Promise<VectorStoreFile>;
+  deleteEntry(db: string, storeId: string, fileId: string): Promise<void>;
+  entryContent(db: string, storeId: string, fileId: string): Promise<{ type: 'text'; text: string }[]>;
+  getBatch(db: string, storeId: string, batchId: string): Promise<FileBatch>;
+  cancelBatch(db: string, storeId: string, batchId: string): Promise<FileBatch>;
+  /** Store files a reload left `in_progress`. */
+  pending(db: string): Promise<{ storeId: string; fileId: string }[]>;
+  /** Parses and chunks a store file in the worker; undefined when it failed (the entry says why) or is gone. */
+  prepare(db: string, storeId: string, fileId: string, job: TokenizerJob): Promise<PreparedFile | undefined>;
+  /** Stores the embedded chunks and ends the file `completed` (unless it was cancelled or removed meanwhile). */
+  complete(
+    db: string,
+    storeId: string,
+    fileId: string,
+    chunks: (PreparedChunk & { vector: Float32Array })[],
+    strategy: StaticChunking,
+    origin: VectorOrigin,
+    keepBytes: boolean,
+  ): Promise<void>;
+  fail(db: string, storeId: string, fileId: string, error: LastError): Promise<void>;
+  search(db: string, storeIds: string[], query: ChunkSearch): Promise<SearchResult[]>;
+}

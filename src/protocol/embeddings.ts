@@ -54,3 +54,8 @@ export interface EmbeddingsOutput {
   prefixes: { query: string; passage: string };
   backend: string;
 }
+
+/** The embeddings worker's API (src/workers/embeddings.worker.ts satisfies it). */
+export interface EmbeddingsWorker {
+  embed(job: EmbeddingsJob): Promise<EmbeddingsOutput>;
+}

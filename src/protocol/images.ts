@@ -81,3 +81,14 @@ export interface ImagesJob<P extends ImageParams = ImageParams> extends ModelJob
   /** Bytes the upscaler may take in one pass (the model source's `image.upscaleMemory`). */
   upscaleMemory?: number;
 }
+
+/** What an images job reports as it runs, through a comlink proxy. */
+export interface ImagesEvents {
+  progress(progress: ImageProgress): void;
+}
+
+/** The images worker's API (src/workers/images.worker.ts satisfies it). */
+export interface ImagesWorker {
+  generate(job: ImagesJob, events?: ImagesEvents): Promise<GeneratedImages>;
+  edit(job: ImagesJob<EditParams>, events?: ImagesEvents): Promise<GeneratedImages>;
+}

@@ -79,3 +79,16 @@ export const originOf = (model: EmbeddingModel): VectorOrigin => ({
   dimensions: model.dimensions,
   prefix: model.prefixes.passage,
 });
+
+/** The memory worker's API (src/workers/memory.worker.ts satisfies it): each call names its IndexedDB database. */
+export interface MemoryWorker {
+  store(db: string, items: NewMemory[], origin: VectorOrigin): Promise<Memory[]>;
+  search(db: string, query: MemorySearch, origin?: VectorOrigin): Promise<MemoryHit[]>;
+  get(db: string, id: string): Promise<Memory>;
+  list(db: string, params: MemoryListParams): Promise<MemoryPage>;
+  update(db: string, id: string, patch: MemoryPatch, origin?: VectorOrigin): Promise<Memory>;
+  remove(db: string, id: string): Promise<void>;
+  removeWhere(db: string, scope: Scope, filters?: Filter): Promise<number>;
+  /** Items held in memory (opens the store: the cold-open measurement). */
+  size(db: string): Promise<number>;
+}

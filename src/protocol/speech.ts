@@ -134,3 +134,10 @@ export interface SpeakJob {
   /** The page's weight-store options (the eSpeak data and neural weights are cached there). */
   store?: StoreOptions;
 }
+
+/** The TTS worker's API (src/workers/speech.worker.ts satisfies it). */
+export interface SpeechWorker {
+  speak(job: SpeakJob): Promise<EncodedAudio>;
+  /** The formats `speak` can write there, the plug-ins loaded to tell. */
+  formats(encoders: EncoderPlugins): Promise<SpeechFormat[]>;
+}

@@ -131,3 +131,16 @@ export interface IndicResult {
   backend: string;
   dtype: string;
 }
+
+/** The Whisper worker's API (src/workers/whisper.worker.ts satisfies it). */
+export interface WhisperWorker {
+  /** `events.text` (a comlink proxy, for streamed answers) hears the text so far after each window. */
+  transcribe(job: WhisperJob, events?: TranscriptionEvents): Promise<WhisperResult>;
+  /** The language Whisper hears in the first 30 s. */
+  detect(job: Omit<WhisperJob, 'params' | 'vadURL'>): Promise<string>;
+}
+
+/** The IndicConformer worker's API (src/workers/indic-conformer.worker.ts satisfies it). */
+export interface IndicConformerWorker {
+  transcribe(job: IndicJob, events?: TranscriptionEvents): Promise<IndicResult>;
+}

@@ -35,3 +35,11 @@ export interface ChangePlan {
   /** /audio/speech's stability and style, which reshape the pitch contour (the worker reads them); 'keep' keeps it. */
   contour: { stability: number; style: number } | 'keep';
 }
+
+/** The audio DSP worker's API (src/workers/transform.worker.ts satisfies it): encoded audio in, samples out. */
+export interface TransformWorker {
+  /** Removes background noise; output at the input's rate and length. */
+  isolate(bytes: Uint8Array): Promise<AudioResult>;
+  /** Moves speech to a target voice (and speed, contour); output at the input's rate. */
+  changeVoice(bytes: Uint8Array, plan: ChangePlan): Promise<AudioResult>;
+}

@@ -1,8 +1,8 @@
 import * as Comlink from 'comlink';
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
 import { WorkerHost } from '../runtime/worker-host';
-import type { VadWorkerApi } from '../workers/vad.worker';
 import { VAD_FRAME } from './vad-frame';
+import type { VadWorker } from '../protocol/vad';
 
 export interface VadOptions {
   /** Speech probability at which speech starts (Silero's output, 0–1). Default 0.5. */
@@ -42,7 +42,7 @@ const ms = (frames: number) => (frames * VAD_FRAME * 1000) / RATE;
  * and ends (hysteresis: speech continues while the probability stays above threshold − 0.15).
  */
 export class SpeechTracker {
-  private readonly host = new WorkerHost<VadWorkerApi>({
+  private readonly host = new WorkerHost<VadWorker>({
     create: () =>
       new Worker(new URL('../workers/vad.worker.ts', import.meta.url), { type: 'module', name: 'vaani-vad' }),
     name: 'voice activity detection',

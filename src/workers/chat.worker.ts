@@ -1,7 +1,7 @@
 import { generate } from '../models/llm/generate';
 import { loadLlm, type LoadedLlm } from '../models/llm/load';
 import { installOutputPool } from '../models/llm/output-pool';
-import type { ChatEvents, ChatJob, ChatOutcome } from '../protocol/chat';
+import type { ChatEvents, ChatJob, ChatOutcome, ChatWorker } from '../protocol/chat';
 import { blockingRuns, cancelToken, exposeEngine } from './expose';
 import { modelSlot } from './model-slot';
 
@@ -24,7 +24,6 @@ const api = {
     await last;
     return outcome;
   },
-};
+} satisfies ChatWorker;
 
-export type ChatWorkerApi = typeof api;
 exposeEngine(api);

@@ -1,5 +1,6 @@
 import type {
   ChunkSearch,
+  DataWorker,
   EntryStatus,
   LastError,
   StaticChunking,
@@ -83,7 +84,6 @@ const api = {
   fail: (db: string, storeId: string, fileId: string, error: LastError) =>
     answer(db, (s) => s.fail(storeId, fileId, error)),
   search: (db: string, storeIds: string[], query: ChunkSearch) => answer(db, (s) => s.search(storeIds, query)),
-};
+} satisfies DataWorker;
 
-export type DataWorkerApi = typeof api;
 exposeEngine(api);

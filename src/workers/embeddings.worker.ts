@@ -1,5 +1,5 @@
 import { loadEncoder, type LoadedEncoder } from '../models/encoder/load';
-import type { EmbeddingsJob, EmbeddingsOutput, EmbedParams } from '../protocol/embeddings';
+import type { EmbeddingsJob, EmbeddingsOutput, EmbeddingsWorker, EmbedParams } from '../protocol/embeddings';
 import { invalidInput } from '../protocol/errors';
 import { cancelToken, exposeEngine, reportProgress } from './expose';
 import { modelSlot } from './model-slot';
@@ -42,7 +42,6 @@ const api = {
       backend: model.backend,
     };
   },
-};
+} satisfies EmbeddingsWorker;
 
-export type EmbeddingsWorkerApi = typeof api;
 exposeEngine(api);

@@ -4,7 +4,7 @@ import type { StageTimings } from '../models/diffusion/stages';
 
 type Tensor = import('onnxruntime-web').Tensor;
 import type { GeneratedImage } from '../models/diffusion/pipeline';
-import type { EditParams, GeneratedImages, ImageProgress, ImagesJob } from '../protocol/images';
+import type { EditParams, GeneratedImages, ImagesEvents, ImagesJob, ImagesWorker } from '../protocol/images';
 import { invalidInput } from '../protocol/errors';
 import { cancelToken, exposeEngine, reportProgress } from './expose';
 import { modelSlot } from './model-slot';
@@ -13,8 +13,6 @@ import { decodeImage, encodeImage } from './images/pixels';
 const load = modelSlot<StartedDiffusion, ImagesJob>('image model', (loader, request) =>
   startDiffusion(loader, request),
 );
-
-type Events = { progress(progress: ImageProgress): void };
 
 /** The model's image size (doubled for HD); a request's other size is a 400 naming it. */
 function modelSize(started: StartedDiffusion, job: ImagesJob) {
@@ -45,7 +43,7 @@ async function each(
   since: number,
   job: ImagesJob,
   started: StartedDiffusion,
-  events: Events | undefined,
+  events: ImagesEvents | undefined,
   make: (
     seed: number,
     onStep: (step: number, steps: number, latents: Float32Array) => Promise<void>,
@@ -107,7 +105,7 @@ async function each(
 }
 
 const api = {
-  async generate(job: ImagesJob, events?: Events): Promise<GeneratedImages> {
+  async generate(job: ImagesJob, events?: ImagesEvents): Promise<GeneratedImages> {
     const since = performance.now();
     const token = cancelToken();
     const started = await load(job);
@@ -124,7 +122,7 @@ const api = {
     );
   },
 
-  async edit(job: ImagesJob<EditParams>, events?: Events): Promise<GeneratedImages> {
+  async edit(job: ImagesJob<EditParams>, events?: ImagesEvents): Promise<GeneratedImages> {
     const since = performance.now();
     const token = cancelToken();
     const started = await load(job);
@@ -146,7 +144,6 @@ const api = {
       }),
     );
   },
-};
+} satisfies ImagesWorker;
 
-export type ImagesWorkerApi = typeof api;
 exposeEngine(api);

@@ -7,6 +7,7 @@ import {
   type IndicJob,
   type IndicResult,
   type TranscriptionEvents,
+  type IndicConformerWorker,
 } from '../protocol/transcription';
 import { blockingRuns, cancelToken, exposeEngine } from './expose';
 import { modelSlot } from './model-slot';
@@ -42,7 +43,6 @@ const api = {
     await streamed.delivered();
     return { transcript, backend: started.backend, dtype: started.dtype };
   },
-};
+} satisfies IndicConformerWorker;
 
-export type IndicWorkerApi = typeof api;
 exposeEngine(api);

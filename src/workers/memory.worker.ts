@@ -1,6 +1,6 @@
 import { MemoryStore } from '../memory/store';
 import { EngineError, messageOf } from '../protocol/errors';
-import type { MemoryListParams, MemoryPatch, MemorySearch, NewMemory } from '../protocol/memory';
+import type { MemoryListParams, MemoryPatch, MemorySearch, MemoryWorker, NewMemory } from '../protocol/memory';
 import type { Filter, Scope, VectorOrigin } from '../protocol/collections';
 import { exposeEngine } from './expose';
 
@@ -33,7 +33,6 @@ const api = {
   removeWhere: (db: string, scope: Scope, filters?: Filter) => answer(db, (s) => s.removeWhere(scope, filters)),
   /** Items held in memory (opens the store: the cold-open measurement). */
   size: (db: string) => answer(db, async (s) => s.size),
-};
+} satisfies MemoryWorker;
 
-export type MemoryWorkerApi = typeof api;
 exposeEngine(api);

@@ -3,7 +3,7 @@ import { pullCommand, storeLoader } from '../store';
 import type { StoreOptions } from '../protocol/options';
 import { ESPEAK_KEY } from '../voice/catalogue';
 import { ESPEAK_PACKAGE, loadEspeak, type Espeak } from '../voice/tts/espeak';
-import type { EncodedAudio, EncoderPlugins, SpeakJob } from '../protocol/speech';
+import type { EncodedAudio, EncoderPlugins, SpeakJob, SpeechWorker } from '../protocol/speech';
 import { EngineError, invalidInput, messageOf } from '../protocol/errors';
 import type { SpeakContext } from '../voice/tts/job';
 import { RUNTIMES } from '../voice/tts/runtimes';
@@ -66,7 +66,6 @@ const api = {
   },
   /** The formats `speak` can write here, the plug-ins loaded to tell. */
   formats: (encoders: EncoderPlugins) => availableFormats(encoders),
-};
+} satisfies SpeechWorker;
 
-export type SpeechWorkerApi = typeof api;
 exposeEngine(api);

@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { decodeMono } from '../audio/mono';
 import type { AudioResult } from '../protocol/speech';
-import type { ChangePlan } from '../protocol/transform';
+import type { ChangePlan, TransformWorker } from '../protocol/transform';
 import { changeVoice } from '../voice/changer';
 import { isolateVoice, type Checkpoint } from '../voice/isolate';
 import { contourShape, KEEP_CONTOUR } from '../voice/prosody';
@@ -28,7 +28,6 @@ const api = {
       const shape = contour === 'keep' ? KEEP_CONTOUR : contourShape(contour.stability, contour.style);
       return changeVoice(samples, sampleRate, plan.target, { speed: plan.speed, shape }, checkpoint);
     }),
-};
+} satisfies TransformWorker;
 
-export type TransformWorkerApi = typeof api;
 exposeEngine(api);

@@ -1,6 +1,7 @@
 import { loadSilero, type SileroVad } from '../audio/silero';
 import { loadOrt } from '../backends/ort';
 import { exposeEngine } from './expose';
+import type { VadWorker } from '../protocol/vad';
 
 let vad: Promise<SileroVad> | undefined;
 
@@ -20,7 +21,6 @@ const api = {
     if (!vad) throw new Error('The VAD was not reset with its model first.');
     return (await vad).probabilities(samples);
   },
-};
+} satisfies VadWorker;
 
-export type VadWorkerApi = typeof api;
 exposeEngine(api);

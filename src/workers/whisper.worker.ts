@@ -7,6 +7,7 @@ import {
   type TranscriptionEvents,
   type WhisperJob,
   type WhisperResult,
+  type WhisperWorker,
 } from '../protocol/transcription';
 import type { CancelToken } from '../protocol/cancel';
 import { cancelToken, exposeEngine, reportProgress } from './expose';
@@ -63,7 +64,6 @@ const api = {
     const whisper = await load(job);
     return detectLanguage(whisper, whisper.mel.extract(samples));
   },
-};
+} satisfies WhisperWorker;
 
-export type WhisperWorkerApi = typeof api;
 exposeEngine(api);
