@@ -1,5 +1,5 @@
 import { sharedSessionOptions, type Ort, type OrtSession } from '../backends/ort';
-import { VAD_FRAME } from '../recorder/vad-frame';
+import { VAD_FRAME } from './vad-frame';
 
 /** Silero VAD v5/v6 at 16 kHz: VAD_FRAME new samples per step, with the previous CONTEXT as context. */
 const CONTEXT = 64;

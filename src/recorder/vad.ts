@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
 import { WorkerHost } from '../runtime/worker-host';
-import { VAD_FRAME } from './vad-frame';
+import { VAD_FRAME } from '../audio/vad-frame';
 import type { VadWorker } from '../protocol/vad';
 
 export interface VadOptions {

@@ -1,7 +1,7 @@
 import { speechWindows, type Span } from '../../audio/speech-windows';
 import type { Segment, Transcript, Word } from '../../protocol/transcription';
 import { invalidInput } from '../../protocol/errors';
-import { VAD_FRAME } from '../../recorder/vad-frame';
+import { VAD_FRAME } from '../../audio/vad-frame';
 import { compressionRatio } from '../whisper/guards';
 import { indicLanguageName } from './languages';
 import type { IndicConformer } from './model';

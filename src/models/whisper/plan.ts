@@ -1,6 +1,6 @@
 import { speechWindows, type Span } from '../../audio/speech-windows';
 import type { VadChunking } from '../../protocol/transcription';
-import { VAD_FRAME } from '../../recorder/vad-frame';
+import { VAD_FRAME } from '../../audio/vad-frame';
 
 export const SAMPLE_RATE = 16000;
 export const WINDOW = 30 * SAMPLE_RATE;
