@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { normalizeL2 } from '../models/encoder/pooling';
+import { normalizeL2 } from '../retrieval/vectors';
 import type { Embeddings } from '../protocol/embeddings';
 import { base64 } from './base64';
 import { parse, readJson } from './body';

@@ -70,3 +70,12 @@ export class VectorIndex {
     return best.sorted();
   }
 }
+
+/** Divides by the L2 norm in place (a zero vector stays zero) and returns the vector. */
+export function normalizeL2(vector: Float32Array): Float32Array {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i++) sum += vector[i]! * vector[i]!;
+  const norm = Math.sqrt(sum);
+  if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i] = vector[i]! / norm;
+  return vector;
+}

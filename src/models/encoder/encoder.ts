@@ -2,7 +2,8 @@ import { getFloat16 } from '@petamoriken/float16';
 import type { Ort, OrtSession } from '../../backends/ort';
 import { planBatches, type BatchLimits } from './batches';
 import type { EncoderConfig } from './config';
-import { normalizeL2, pool } from './pooling';
+import { normalizeL2 } from '../../retrieval/vectors';
+import { pool } from './pooling';
 
 type Tensor = import('onnxruntime-web').Tensor;
 

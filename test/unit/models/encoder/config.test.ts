@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { planBatches } from '../../../../src/models/encoder/batches';
 import { poolingFolder, readEncoderConfig } from '../../../../src/models/encoder/config';
-import { normalizeL2, pool } from '../../../../src/models/encoder/pooling';
+import { pool } from '../../../../src/models/encoder/pooling';
+import { normalizeL2 } from '../../../../src/retrieval/vectors';
 
 describe('readEncoderConfig', () => {
   it('takes pooling from 1_Pooling and normalisation from modules.json', () => {
