@@ -1,6 +1,6 @@
 import { WASM_DTYPES } from '../backends/plan';
 import { DEFAULT_SOURCES, DEFAULT_HOST, SHARED_FILES } from '../catalogue/sources';
-import { encoderFiles } from '../models/encoder/load';
+import { encoderFiles } from '../models/encoder/files';
 import { llmFiles } from '../models/llm/manifest';
 import { whisperFiles } from '../models/whisper/files';
 import type { FileLoader, FileSpec } from '../protocol/weights';

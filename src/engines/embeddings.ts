@@ -1,6 +1,6 @@
 import { possibleBackends } from '../backends/plan';
 import { modelSource } from '../catalogue/sources';
-import { encoderFiles } from '../models/encoder/load';
+import { encoderFiles } from '../models/encoder/files';
 import type { EmbeddingModel, EmbeddingsEngine, EmbeddingsWorker } from '../protocol/embeddings';
 import type { EngineFactory } from '../runtime/engines';
 import type { EngineHosts } from '../runtime/engine-host';

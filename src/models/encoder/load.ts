@@ -1,7 +1,7 @@
 import { loadOrt, sharedSessionOptions, type Ort } from '../../backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../backends/plan';
 import { probeWebGpu } from '../../backends/webgpu';
-import type { FileLoader, LoadOptions, FileSpec } from '../../protocol/weights';
+import type { FileLoader, LoadOptions } from '../../protocol/weights';
 import type { Backend } from '../../protocol/options';
 import { findGraphFiles, loadExternalData } from '../llm/files';
 import type { BatchLimits } from './batches';
@@ -127,21 +127,4 @@ export async function loadEncoder(
     }
   }
   throw new Error(`Could not start the embedding model (${failures.join('; ')}).`);
-}
-
-/** Every file `loadEncoder` reads for the first of `dtypes` the source has (what `ai.models.load` fetches). */
-export async function encoderFiles(loader: FileLoader, dtypes: readonly string[]): Promise<FileSpec[]> {
-  const found = await findGraphFiles(loader, dtypes, {}, 'encoder');
-  const optional = (name: string) => ({ name, optional: true });
-  return [
-    { name: 'tokenizer.json' },
-    optional('config.json'),
-    optional('tokenizer_config.json'),
-    optional('modules.json'),
-    optional('1_Pooling/config.json'),
-    optional('sentence_bert_config.json'),
-    optional('config_sentence_transformers.json'),
-    { name: found.graph },
-    ...found.externalData.map((name) => ({ name })),
-  ];
 }
