@@ -1,4 +1,3 @@
-import type { Services } from '../services';
 import type { AgentTool } from './loop';
 
 /** A built-in tool as the request enables it: its type and its settings. */
@@ -6,6 +5,9 @@ export type BuiltinRef =
   | { type: 'memory.search'; scope?: Record<string, string>; limit?: number }
   | { type: 'memory.store'; scope?: Record<string, string> }
   | { type: 'file_search'; vector_store_ids: string[]; max_num_results?: number };
+
+/** Calls one of this page's own routes (POST, JSON) for a tool: the answer's `data`; a failure is the tool's error. */
+export type RouteCall = (path: string, body: object, signal: AbortSignal) => Promise<unknown[]>;
 
 export const BUILTIN_NAMES = ['memory.search', 'memory.store', 'file_search'] as const;
 
@@ -16,23 +18,10 @@ const query = (what: string) => ({
   additionalProperties: false,
 });
 
-/** Calls one of this page's own routes, with the run's key and signal; a failure is the tool's error. */
-async function call(ctx: Services, path: string, body: object, auth: string, signal: AbortSignal) {
-  const response = await ctx.self(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: auth },
-    body: JSON.stringify(body),
-    signal,
-  });
-  const json = (await response.json()) as { data?: unknown[]; error?: { message: string } };
-  if (!response.ok) throw new Error(json.error?.message ?? `${path} answered ${response.status}`);
-  return json.data ?? [];
-}
-
 const round = (score: unknown) => Math.round(Number(score) * 1000) / 1000;
 
 /** The built-in tools over the memory and data routes, run like page tools. */
-export function builtinTool(ctx: Services, ref: BuiltinRef, auth: string): AgentTool {
+export function builtinTool(call: RouteCall, ref: BuiltinRef): AgentTool {
   if (ref.type === 'memory.search')
     return {
       definition: {
@@ -45,7 +34,7 @@ export function builtinTool(ctx: Services, ref: BuiltinRef, auth: string): Agent
       },
       execute: async (args, signal) => {
         const body = { query: args.query, scope: ref.scope ?? {}, limit: ref.limit ?? 5 };
-        const hits = (await call(ctx, '/memory/search', body, auth, signal)) as { text: string; score: number }[];
+        const hits = (await call('/memory/search', body, signal)) as { text: string; score: number }[];
         return hits.map((hit) => ({ text: hit.text, score: round(hit.score) }));
       },
     };
@@ -65,13 +54,7 @@ export function builtinTool(ctx: Services, ref: BuiltinRef, auth: string): Agent
         },
       },
       execute: async (args, signal) => {
-        const stored = (await call(
-          ctx,
-          '/memory/store',
-          { text: args.text, scope: ref.scope ?? {} },
-          auth,
-          signal,
-        )) as {
+        const stored = (await call('/memory/store', { text: args.text, scope: ref.scope ?? {} }, signal)) as {
           id: string;
         }[];
         return { stored: stored.map((item) => item.id) };
@@ -92,10 +75,8 @@ export function builtinTool(ctx: Services, ref: BuiltinRef, auth: string): Agent
         ref.vector_store_ids.map(
           (id) =>
             call(
-              ctx,
               `/vector_stores/${encodeURIComponent(id)}/search`,
               { query: args.query, max_num_results: limit },
-              auth,
               signal,
             ) as Promise<{ filename: string; score: number; content: { text: string }[] }[]>,
         ),

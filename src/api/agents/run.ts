@@ -8,7 +8,7 @@ import { badRequest, toApiError } from '../errors';
 import { scopeSchema } from '../memory/schema';
 import { requireModel, requireWithinContext } from '../models-check';
 import { sseResponse } from '../sse';
-import { BUILTIN_NAMES, builtinTool, type BuiltinRef } from './builtins';
+import { BUILTIN_NAMES, builtinTool, type BuiltinRef, type RouteCall } from './builtins';
 import { runAgent, type AgentEvent, type AgentTool } from './loop';
 
 const toolName = v.pipe(v.string(), v.regex(TOOL_NAME, 'must be 1–128 characters of A–Z, a–z, 0–9, _, . or -'));
@@ -68,11 +68,26 @@ const agentsSchema = v.object({
 
 type AgentsRequest = v.InferOutput<typeof agentsSchema>;
 
+/** The built-in tools' way into this page's own routes: with the run's key and signal. */
+const routeCall =
+  (ctx: Services, auth: string): RouteCall =>
+  async (path, body, signal) => {
+    const response = await ctx.self(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: auth },
+      body: JSON.stringify(body),
+      signal,
+    });
+    const json = (await response.json()) as { data?: unknown[]; error?: { message: string } };
+    if (!response.ok) throw new Error(json.error?.message ?? `${path} answered ${response.status}`);
+    return json.data ?? [];
+  };
+
 /** The request's tools: built-ins, the page's registered tools by name, and declared function tools (run by a page tool of that name, if any). */
 function resolveTools(ctx: Services, body: AgentsRequest, auth: string): AgentTool[] {
   const tools = (body.tools ?? []).map((ref, i): AgentTool => {
     if (typeof ref === 'string' && (BUILTIN_NAMES as readonly string[]).includes(ref))
-      return builtinTool(ctx, { type: ref } as BuiltinRef, auth);
+      return builtinTool(routeCall(ctx, auth), { type: ref } as BuiltinRef);
     if (typeof ref === 'string') {
       const tool = ctx.tools.get(ref);
       if (!tool)
@@ -100,7 +115,7 @@ function resolveTools(ctx: Services, body: AgentsRequest, auth: string): AgentTo
         execute: page && ((args, signal) => page.execute(args, { signal })),
       };
     }
-    return builtinTool(ctx, ref, auth);
+    return builtinTool(routeCall(ctx, auth), ref);
   });
   tools.forEach((tool, i) => {
     if (tools.findIndex((other) => other.definition.function.name === tool.definition.function.name) !== i)
