@@ -1,10 +1,20 @@
 import { sharedSessionOptions, type Ort, type OrtSession } from '../backends/ort';
+import { yieldToEvents } from '../protocol/cancel';
 import { VAD_FRAME } from './vad-frame';
 
 /** Silero VAD v5/v6 at 16 kHz: VAD_FRAME new samples per step, with the previous CONTEXT as context. */
 const CONTEXT = 64;
 
 type Tensor = import('onnxruntime-web').Tensor;
+
+/** How a long run of frames stays stoppable: `signal` is read before each frame, after a yield every `yieldEvery` frames. */
+export interface FrameOptions {
+  signal?: AbortSignal;
+  /** Frames between yields to the event loop (so a cancel message can arrive); never when absent. */
+  yieldEvery?: number;
+  /** Called before each frame (a worker's sign of life for its host). */
+  onFrame?(): void;
+}
 
 /** Speech probabilities of 16 kHz audio, frame by frame, carrying the model's state across calls. */
 export class SileroVad {
@@ -24,16 +34,17 @@ export class SileroVad {
 
   /**
    * Speech probability of each whole VAD_FRAME-sample frame of `samples`, continuing from the
-   * previous call; `cancelled` is asked before each frame (it may yield first, to let a cancel arrive).
+   * previous call; an aborted `options.signal` stops it before the next frame (the rest stay 0).
    */
-  async probabilities(
-    samples: Float32Array,
-    cancelled: () => boolean | Promise<boolean> = () => false,
-  ): Promise<Float32Array> {
+  async probabilities(samples: Float32Array, options: FrameOptions = {}): Promise<Float32Array> {
+    const { signal, yieldEvery, onFrame } = options;
     const { ort } = this;
     const sr = new ort.Tensor('int64', BigInt64Array.of(16000n), []);
     const out = new Float32Array(Math.floor(samples.length / VAD_FRAME));
-    for (let frame = 0; frame < out.length && !(await cancelled()); frame++) {
+    for (let frame = 0; frame < out.length; frame++) {
+      onFrame?.();
+      if (yieldEvery && (frame + 1) % yieldEvery === 0) await yieldToEvents();
+      if (signal?.aborted) break;
       const input = new Float32Array(CONTEXT + VAD_FRAME);
       input.set(this.context);
       input.set(samples.subarray(frame * VAD_FRAME, (frame + 1) * VAD_FRAME), CONTEXT);

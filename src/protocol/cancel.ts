@@ -1,5 +1,3 @@
-import { EngineError } from './errors';
-
 type NodePort = MessagePort & { ref?: () => void; unref?: () => void };
 
 let yielding: { sender: MessagePort; receiver: NodePort; waiting: (() => void)[] } | undefined;
@@ -30,35 +28,19 @@ export const abortError = (signal: AbortSignal): Error =>
   signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
 
 /**
- * The one cancellation contract inside a worker: each job gets a fresh token (`exposeEngine` makes
- * it), the page's `WorkerHost.run(job, signal)` cancels it when the signal aborts, and the job's
- * loops read it between steps: `cancelled`, `signal`, or `checkpoint()`, which yields first so
- * the cancel message can arrive.
+ * The one cancellation contract inside a worker: each call gets its own AbortSignal (`exposeEngine`
+ * passes it first), the page's `WorkerHost.run(job, signal)` aborts it when the job's signal
+ * aborts, and the job's loops read it between steps: `signal.aborted`, or `checkpoint(signal)` /
+ * `stopped(signal)`, which yield first so the cancel message can arrive. `checkpoint` throws the
+ * signal's reason (in a worker, an `aborted` EngineError).
  */
-export class CancelToken {
-  private readonly controller = new AbortController();
+export async function checkpoint(signal: AbortSignal): Promise<void> {
+  await yieldToEvents();
+  signal.throwIfAborted();
+}
 
-  get cancelled(): boolean {
-    return this.controller.signal.aborted;
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  cancel(): void {
-    this.controller.abort(new EngineError('aborted', 'The request was cancelled.', 'cancelled'));
-  }
-
-  /** Yields to the event loop, then throws an `aborted` EngineError if the job was cancelled. */
-  readonly checkpoint = async (): Promise<void> => {
-    await yieldToEvents();
-    if (this.cancelled) throw this.controller.signal.reason as EngineError;
-  };
-
-  /** Yields to the event loop, then tells whether the job was cancelled. */
-  readonly stopped = async (): Promise<boolean> => {
-    await yieldToEvents();
-    return this.cancelled;
-  };
+/** Yields to the event loop, then tells whether the signal was aborted. */
+export async function stopped(signal: AbortSignal): Promise<boolean> {
+  await yieldToEvents();
+  return signal.aborted;
 }

@@ -2,7 +2,7 @@
 export interface EngineControl {
   /** Answers at once when the worker's event loop is free; the host's watchdog uses it. */
   ping(): boolean;
-  /** Cancels the running job's token (the host calls it when the job's signal aborts). */
+  /** Aborts the running call's signal (the host calls it when the job's signal aborts). */
   cancel(): void;
   /** Bytes of the model files the worker holds loaded (the host's memory budget counts them). */
   footprint(): number;

@@ -36,7 +36,7 @@ interface Waiting {
 /**
  * One engine worker behind comlink: started on first use, one job at a time with a bounded queue,
  * replaced when it crashes or stops answering (its jobs get a `crashed` error; the next job starts a
- * new one). The one cancel contract: aborting a job's signal cancels the worker's CancelToken for it.
+ * new one). The one cancel contract: aborting a job's signal aborts the worker call's own signal.
  * With `slots`, the worker reports the model bytes it holds after each job and may be released
  * while idle to keep the tab's engines within their budget (`onRelease` is then told).
  */

@@ -1,5 +1,5 @@
 import Sonic, { type SonicModule } from '@echogarden/sonic-wasm';
-import type { Checkpoint } from './isolate';
+import { checkpoint } from '../protocol/cancel';
 
 let sonic: Promise<SonicModule> | undefined;
 const loadSonic = () => (sonic ??= Sonic());
@@ -16,7 +16,7 @@ export async function sonicStretch(
   sampleRate: number,
   bounds: Float64Array,
   speeds: Float32Array,
-  checkpoint?: Checkpoint,
+  signal?: AbortSignal,
 ): Promise<Float32Array> {
   const m = await loadSonic();
   const expected = speeds.reduce((sum, speed, i) => sum + (bounds[i + 1]! - bounds[i]!) / speed, 0);
@@ -35,7 +35,7 @@ export async function sonicStretch(
   };
   try {
     for (let i = 0; i < speeds.length; i++) {
-      if (checkpoint && i % 1000 === 0) await checkpoint();
+      if (signal && i % 1000 === 0) await checkpoint(signal);
       const block = samples.subarray(Math.round(bounds[i]!), Math.round(bounds[i + 1]!));
       m._sonicSetSpeed(stream, speeds[i]!);
       m.HEAPF32.set(block, inPointer >> 2);

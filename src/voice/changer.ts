@@ -1,6 +1,6 @@
 import { resample } from '../audio/resample';
 import type { VoiceTarget } from '../protocol/transform';
-import type { Checkpoint } from './isolate';
+import { checkpoint } from '../protocol/cancel';
 import { warpFormants } from './changer-formants';
 import { boundsOf, playback } from './changer-resample';
 import { sonicStretch } from './changer-sonic';
@@ -33,7 +33,7 @@ export async function changeVoice(
   sampleRate: number,
   target: VoiceTarget,
   options: ChangeOptions = {},
-  checkpoint?: Checkpoint,
+  signal?: AbortSignal,
 ): Promise<Float32Array> {
   const speed = options.speed ?? 1;
   const hop = Math.round(sampleRate * HOP_SECONDS);
@@ -44,7 +44,7 @@ export async function changeVoice(
   const factors = pitchFactors(track, target.medianF0, options.shape ?? KEEP_CONTOUR);
   const factorAt = (sample: number) => factors[Math.max(0, Math.min(hops - 1, Math.floor(sample / hop)))]!;
   const warped = warpFormants(samples, sampleRate, (sample) => target.formantScale / factorAt(sample));
-  if (checkpoint) await checkpoint();
+  if (signal) await checkpoint(signal);
 
   const source = boundsOf(Array.from({ length: hops }, (_, i) => Math.min(hop, samples.length - i * hop)));
   const lengths = (scale: (factor: number) => number) =>
@@ -58,20 +58,20 @@ export async function changeVoice(
       sampleRate,
       source,
       factors.map((factor) => speed / factor),
-      checkpoint,
+      signal,
     );
     return fit(playback(stretched, stretchedBounds, planned), planned);
   }
   const playedBounds = lengths((factor) => 1 / factor);
   const played = playback(warped, source, playedBounds);
-  if (checkpoint) await checkpoint();
+  if (signal) await checkpoint(signal);
   return fit(
     await sonicStretch(
       played,
       sampleRate,
       playedBounds,
       factors.map((factor) => speed / factor),
-      checkpoint,
+      signal,
     ),
     planned,
   );

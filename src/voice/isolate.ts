@@ -1,5 +1,6 @@
 import createRnnoise, { type RnnoiseModule } from '@jitsi/rnnoise-wasm/dist/rnnoise-sync.js';
 import { resample } from '../audio/resample';
+import { checkpoint } from '../protocol/cancel';
 
 /** RNNoise works on 48 kHz audio in 10 ms frames, on floats scaled like int16. */
 export const RNNOISE_RATE = 48000;
@@ -11,14 +12,12 @@ const SCALE = 32768;
 let rnnoise: Promise<RnnoiseModule> | undefined;
 const loadRnnoise = () => (rnnoise ??= createRnnoise().ready);
 
-/** Called between blocks of frames; may throw to stop (cancellation). */
-export type Checkpoint = () => Promise<void>;
-
 /**
  * Denoises 48 kHz mono audio with RNNoise. The output has the input's length and is time-aligned
- * with it: the model's delay is compensated by feeding padding and dropping the lead.
+ * with it: the model's delay is compensated by feeding padding and dropping the lead. An aborted
+ * `signal` stops it between blocks of frames (its reason is thrown).
  */
-export async function denoise48k(samples: Float32Array, checkpoint?: Checkpoint): Promise<Float32Array> {
+export async function denoise48k(samples: Float32Array, signal?: AbortSignal): Promise<Float32Array> {
   const m = await loadRnnoise();
   const output = new Float32Array(samples.length);
   const state = m._rnnoise_create(0);
@@ -28,7 +27,7 @@ export async function denoise48k(samples: Float32Array, checkpoint?: Checkpoint)
   try {
     const end = samples.length + RNNOISE_DELAY;
     for (let start = 0, count = 0; start < end; start += RNNOISE_FRAME, count++) {
-      if (checkpoint && count % 500 === 0) await checkpoint();
+      if (signal && count % 500 === 0) await checkpoint(signal);
       frame.fill(0);
       frame.set(samples.subarray(start, start + RNNOISE_FRAME));
       for (let i = 0; i < RNNOISE_FRAME; i++) m.HEAPF32[(inPointer >> 2) + i] = frame[i]! * SCALE;
@@ -51,10 +50,10 @@ export async function denoise48k(samples: Float32Array, checkpoint?: Checkpoint)
 export async function isolateVoice(
   samples: Float32Array,
   sampleRate: number,
-  checkpoint?: Checkpoint,
+  signal?: AbortSignal,
 ): Promise<Float32Array> {
   const at48k = await resample(samples, sampleRate, RNNOISE_RATE);
-  const clean = await denoise48k(at48k, checkpoint);
+  const clean = await denoise48k(at48k, signal);
   const back = await resample(clean, RNNOISE_RATE, sampleRate);
   if (back.length === samples.length) return back;
   const exact = new Float32Array(samples.length);

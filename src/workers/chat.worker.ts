@@ -2,7 +2,8 @@ import { generate } from '../models/llm/generate';
 import { loadLlm, type LoadedLlm } from '../models/llm/load';
 import { installOutputPool } from '../models/llm/output-pool';
 import type { ChatEvents, ChatJob, ChatOutcome, ChatWorker } from '../protocol/chat';
-import { blockingRuns, cancelToken, exposeEngine } from './expose';
+import type { Served } from '../protocol/worker';
+import { blockingRuns, exposeEngine } from './expose';
 import { modelSlot } from './model-slot';
 
 // Before onnxruntime-web loads: its KV cache outputs reuse recycled buffers (src/models/llm/output-pool.ts).
@@ -13,17 +14,16 @@ const load = modelSlot<LoadedLlm>('chat model', loadLlm);
 const blocking = blockingRuns(300_000);
 
 const api = {
-  async complete(job: ChatJob, events: ChatEvents): Promise<ChatOutcome> {
-    const token = cancelToken();
+  async complete(signal: AbortSignal, job: ChatJob, events: ChatEvents): Promise<ChatOutcome> {
     let last: unknown;
     const relay: ChatEvents = {
       onStart: (info) => (last = events.onStart(info)),
       onDelta: (delta) => (last = events.onDelta(delta)),
     };
-    const outcome = await generate(await load(job), job.params, relay, () => token.cancelled, blocking);
+    const outcome = await generate(await load(job), job.params, relay, signal, blocking);
     await last;
     return outcome;
   },
-} satisfies ChatWorker;
+} satisfies Served<ChatWorker>;
 
 exposeEngine(api);

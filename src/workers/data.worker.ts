@@ -13,6 +13,7 @@ import { DataStore } from '../data/store';
 import { loadEncoderTokenizer } from '../models/encoder/load';
 import type { ListParams, Metadata } from '../protocol/collections';
 import { EngineError, messageOf } from '../protocol/errors';
+import type { Served } from '../protocol/worker';
 import { exposeEngine } from './expose';
 import { modelSlot } from './model-slot';
 
@@ -44,32 +45,43 @@ type Files = { file_id: string; attributes: Metadata; chunking?: StaticChunking 
 type StorePatch = Partial<Pick<VectorStore, 'name' | 'metadata' | 'expires_after'>>;
 
 const api = {
-  putFile: (db: string, file: Omit<StoredFile, 'id' | 'created_at'>, bytes: Uint8Array) =>
+  putFile: (_signal: AbortSignal, db: string, file: Omit<StoredFile, 'id' | 'created_at'>, bytes: Uint8Array) =>
     answer(db, (s) => s.putFile(file, bytes)),
-  listFiles: (db: string, params: ListParams & { purpose?: string }) => answer(db, (s) => s.listFiles(params)),
-  getFile: (db: string, id: string) => answer(db, (s) => s.getFile(id)),
-  fileContent: (db: string, id: string) => answer(db, (s) => s.fileContent(id)),
-  deleteFile: (db: string, id: string) => answer(db, (s) => s.deleteFile(id)),
-  createStore: (db: string, params: Pick<VectorStore, 'name' | 'metadata' | 'expires_after'>) =>
+  listFiles: (_signal: AbortSignal, db: string, params: ListParams & { purpose?: string }) =>
+    answer(db, (s) => s.listFiles(params)),
+  getFile: (_signal: AbortSignal, db: string, id: string) => answer(db, (s) => s.getFile(id)),
+  fileContent: (_signal: AbortSignal, db: string, id: string) => answer(db, (s) => s.fileContent(id)),
+  deleteFile: (_signal: AbortSignal, db: string, id: string) => answer(db, (s) => s.deleteFile(id)),
+  createStore: (_signal: AbortSignal, db: string, params: Pick<VectorStore, 'name' | 'metadata' | 'expires_after'>) =>
     answer(db, (s) => s.createStore(params)),
-  listStores: (db: string, params: ListParams) => answer(db, (s) => s.listStores(params)),
-  getStore: (db: string, id: string) => answer(db, (s) => s.getStore(id)),
-  updateStore: (db: string, id: string, patch: StorePatch) => answer(db, (s) => s.updateStore(id, patch)),
-  deleteStore: (db: string, id: string) => answer(db, (s) => s.deleteStore(id)),
-  addFiles: (db: string, storeId: string, files: Files, batch: boolean) =>
+  listStores: (_signal: AbortSignal, db: string, params: ListParams) => answer(db, (s) => s.listStores(params)),
+  getStore: (_signal: AbortSignal, db: string, id: string) => answer(db, (s) => s.getStore(id)),
+  updateStore: (_signal: AbortSignal, db: string, id: string, patch: StorePatch) =>
+    answer(db, (s) => s.updateStore(id, patch)),
+  deleteStore: (_signal: AbortSignal, db: string, id: string) => answer(db, (s) => s.deleteStore(id)),
+  addFiles: (_signal: AbortSignal, db: string, storeId: string, files: Files, batch: boolean) =>
     answer(db, (s) => s.addFiles(storeId, files, batch)),
-  listEntries: (db: string, storeId: string, params: ListParams & { filter?: EntryStatus; batch_id?: string }) =>
-    answer(db, (s) => s.listEntries(storeId, params)),
-  getEntry: (db: string, storeId: string, fileId: string) => answer(db, (s) => s.getEntry(storeId, fileId)),
-  updateEntry: (db: string, storeId: string, fileId: string, attributes: Metadata) =>
+  listEntries: (
+    _signal: AbortSignal,
+    db: string,
+    storeId: string,
+    params: ListParams & { filter?: EntryStatus; batch_id?: string },
+  ) => answer(db, (s) => s.listEntries(storeId, params)),
+  getEntry: (_signal: AbortSignal, db: string, storeId: string, fileId: string) =>
+    answer(db, (s) => s.getEntry(storeId, fileId)),
+  updateEntry: (_signal: AbortSignal, db: string, storeId: string, fileId: string, attributes: Metadata) =>
     answer(db, (s) => s.updateEntry(storeId, fileId, attributes)),
-  deleteEntry: (db: string, storeId: string, fileId: string) => answer(db, (s) => s.deleteEntry(storeId, fileId)),
-  entryContent: (db: string, storeId: string, fileId: string) => answer(db, (s) => s.entryContent(storeId, fileId)),
-  getBatch: (db: string, storeId: string, batchId: string) => answer(db, (s) => s.getBatch(storeId, batchId)),
-  cancelBatch: (db: string, storeId: string, batchId: string) => answer(db, (s) => s.cancelBatch(storeId, batchId)),
-  pending: (db: string) => answer(db, (s) => s.pending()),
+  deleteEntry: (_signal: AbortSignal, db: string, storeId: string, fileId: string) =>
+    answer(db, (s) => s.deleteEntry(storeId, fileId)),
+  entryContent: (_signal: AbortSignal, db: string, storeId: string, fileId: string) =>
+    answer(db, (s) => s.entryContent(storeId, fileId)),
+  getBatch: (_signal: AbortSignal, db: string, storeId: string, batchId: string) =>
+    answer(db, (s) => s.getBatch(storeId, batchId)),
+  cancelBatch: (_signal: AbortSignal, db: string, storeId: string, batchId: string) =>
+    answer(db, (s) => s.cancelBatch(storeId, batchId)),
+  pending: (_signal: AbortSignal, db: string) => answer(db, (s) => s.pending()),
   /** Parses and chunks a store file here, in the worker (pdf.js included); a tokenizer that fails to load fails the file. */
-  prepare: (db: string, storeId: string, fileId: string, job: TokenizerJob) =>
+  prepare: (_signal: AbortSignal, db: string, storeId: string, fileId: string, job: TokenizerJob) =>
     answer(db, async (s) => {
       let counter: ChunkTokenizer;
       try {
@@ -80,10 +92,12 @@ const api = {
       }
       return s.prepare(storeId, fileId, counter);
     }),
-  complete: (db: string, ...args: Parameters<DataStore['complete']>) => answer(db, (s) => s.complete(...args)),
-  fail: (db: string, storeId: string, fileId: string, error: LastError) =>
+  complete: (_signal: AbortSignal, db: string, ...args: Parameters<DataStore['complete']>) =>
+    answer(db, (s) => s.complete(...args)),
+  fail: (_signal: AbortSignal, db: string, storeId: string, fileId: string, error: LastError) =>
     answer(db, (s) => s.fail(storeId, fileId, error)),
-  search: (db: string, storeIds: string[], query: ChunkSearch) => answer(db, (s) => s.search(storeIds, query)),
-} satisfies DataWorker;
+  search: (_signal: AbortSignal, db: string, storeIds: string[], query: ChunkSearch) =>
+    answer(db, (s) => s.search(storeIds, query)),
+} satisfies Served<DataWorker>;
 
 exposeEngine(api);

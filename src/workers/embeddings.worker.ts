@@ -1,7 +1,8 @@
 import { loadEncoder, type LoadedEncoder } from '../models/encoder/load';
 import type { EmbeddingsJob, EmbeddingsOutput, EmbeddingsWorker, EmbedParams } from '../protocol/embeddings';
 import { invalidInput } from '../protocol/errors';
-import { cancelToken, exposeEngine, reportProgress } from './expose';
+import type { Served } from '../protocol/worker';
+import { exposeEngine, reportProgress } from './expose';
 import { modelSlot } from './model-slot';
 
 const load = modelSlot<LoadedEncoder, EmbeddingsJob>('embedding model', (loader, request) =>
@@ -23,13 +24,12 @@ function tokenize(model: LoadedEncoder, params: EmbedParams) {
 }
 
 const api = {
-  async embed(job: EmbeddingsJob): Promise<EmbeddingsOutput> {
-    const token = cancelToken();
+  async embed(signal: AbortSignal, job: EmbeddingsJob): Promise<EmbeddingsOutput> {
     const model = await load(job);
     const tokenized = tokenize(model, job.params);
     const result = await model.encoder.embed(
       tokenized.map((input) => input.ids),
-      token.signal,
+      signal,
       reportProgress,
     );
     return {
@@ -42,6 +42,6 @@ const api = {
       backend: model.backend,
     };
   },
-} satisfies EmbeddingsWorker;
+} satisfies Served<EmbeddingsWorker>;
 
 exposeEngine(api);

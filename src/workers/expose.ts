@@ -1,42 +1,46 @@
 import * as Comlink from 'comlink';
-import { CancelToken } from '../protocol/cancel';
 import { PROGRESS_MESSAGE, type BlockingNotice, type EngineControl } from '../protocol/control';
+import { EngineError } from '../protocol/errors';
 import { registerEngineErrors } from '../protocol/transfer';
 import { footprint } from './footprint';
 
 /** Marks an endpoint that already answers; a symbol in the global registry, so every copy of this module sees it. */
 const EXPOSED = Symbol.for('vaani.engine-exposed');
 
-let current = new CancelToken();
-
-/** The running job's cancel token: each call into the worker starts a new one. */
-export const cancelToken = (): CancelToken => current;
-
 /**
- * Exposes an engine API from inside a worker: EngineErrors cross whole (src/protocol/transfer.ts),
- * each method call starts a fresh CancelToken (the host runs one job at a time), and `ping` and
- * `cancel` and `footprint` are added. Once per endpoint: a worker's lazily loaded chunks (onnxruntime-web,
+ * Exposes an engine's handlers (a `Served<…Worker>`, src/protocol/worker.ts) from inside a worker:
+ * EngineErrors cross whole (src/protocol/transfer.ts), each call gets a fresh AbortSignal as its
+ * first argument (the host runs one job at a time; its `cancel` aborts the running call's signal
+ * with an `aborted` EngineError), and `ping`, `cancel` and `footprint` are added. Once per endpoint: a worker's lazily loaded chunks (onnxruntime-web,
  * XGrammar) import helpers from the worker's entry, and where the worker was started under another
  * URL (vite's dev server adds `?worker_file`) that import evaluates a second copy of the worker;
  * exposing it too would run every job twice, interleaving the two copies' output.
  */
-export function exposeEngine<T extends object>(api: T, endpoint: Comlink.Endpoint = globalThis as never): void {
+export function exposeEngine(handlers: object, endpoint: Comlink.Endpoint = globalThis as never): void {
   const marked = endpoint as Comlink.Endpoint & { [EXPOSED]?: true };
   if (marked[EXPOSED]) return;
   marked[EXPOSED] = true;
   registerEngineErrors();
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, method] of Object.entries(api)) {
-    wrapped[name] =
-      typeof method === 'function'
+  let running = new AbortController();
+  const api: Record<string, unknown> = {};
+  for (const [name, handler] of Object.entries(handlers))
+    api[name] =
+      typeof handler === 'function'
         ? (...args: unknown[]) => {
-            current = new CancelToken();
-            return (method as (...a: unknown[]) => unknown).apply(api, args);
+            running = new AbortController();
+            return (handler as (signal: AbortSignal, ...rest: unknown[]) => unknown).call(
+              handlers,
+              running.signal,
+              ...args,
+            );
           }
-        : method;
-  }
-  const control: EngineControl = { ping: () => true, cancel: () => current.cancel(), footprint };
-  Comlink.expose(Object.assign(wrapped, control), endpoint);
+        : handler;
+  const control: EngineControl = {
+    ping: () => true,
+    cancel: () => running.abort(new EngineError('aborted', 'The request was cancelled.', 'cancelled')),
+    footprint,
+  };
+  Comlink.expose(Object.assign(api, control), endpoint);
 }
 
 let lastReport = 0;

@@ -6,7 +6,8 @@ type Tensor = import('onnxruntime-web').Tensor;
 import type { GeneratedImage } from '../models/diffusion/pipeline';
 import type { EditParams, GeneratedImages, ImagesEvents, ImagesJob, ImagesWorker } from '../protocol/images';
 import { invalidInput } from '../protocol/errors';
-import { cancelToken, exposeEngine, reportProgress } from './expose';
+import type { Served } from '../protocol/worker';
+import { exposeEngine, reportProgress } from './expose';
 import { modelSlot } from './model-slot';
 import { decodeImage, encodeImage } from './images/pixels';
 
@@ -40,6 +41,7 @@ function modelSize(started: StartedDiffusion, job: ImagesJob) {
  * the round trip and the route's own work).
  */
 async function each(
+  signal: AbortSignal,
   since: number,
   job: ImagesJob,
   started: StartedDiffusion,
@@ -82,7 +84,7 @@ async function each(
         else delivered.push(Promise.resolve(sent).catch(() => {}));
       };
       let image = await make(job.params.seed + i, onStep, timings, context);
-      if (job.params.hd) image = await started.pipeline.upscale(image, cancelToken().signal, timings);
+      if (job.params.hd) image = await started.pipeline.upscale(image, signal, timings);
       images.push(await encode(image, 'encode'));
     }
     await Promise.all(delivered);
@@ -105,32 +107,30 @@ async function each(
 }
 
 const api = {
-  async generate(job: ImagesJob, events?: ImagesEvents): Promise<GeneratedImages> {
+  async generate(signal: AbortSignal, job: ImagesJob, events?: ImagesEvents): Promise<GeneratedImages> {
     const since = performance.now();
-    const token = cancelToken();
     const started = await load(job);
-    return each(since, job, started, events, (seed, onStep, timings, context) =>
+    return each(signal, since, job, started, events, (seed, onStep, timings, context) =>
       started.pipeline.generate({
         context,
         prompt: job.params.prompt,
         seed,
         steps: job.params.steps ?? started.pipeline.defaultSteps,
-        signal: token.signal,
+        signal,
         onStep,
         timings,
       }),
     );
   },
 
-  async edit(job: ImagesJob<EditParams>, events?: ImagesEvents): Promise<GeneratedImages> {
+  async edit(signal: AbortSignal, job: ImagesJob<EditParams>, events?: ImagesEvents): Promise<GeneratedImages> {
     const since = performance.now();
-    const token = cancelToken();
     const started = await load(job);
     const { width, height } = modelSize(started, job);
     const image = await decodeImage(job.params.image, 'image', width, height);
     const mask = job.params.mask && (await decodeImage(job.params.mask, 'mask', width, height, image.source));
     const keep = mask && Uint8Array.from({ length: width * height }, (_, p) => (mask.rgba[p * 4 + 3] === 0 ? 0 : 1));
-    return each(since, job, started, events, (seed, onStep, timings, context) =>
+    return each(signal, since, job, started, events, (seed, onStep, timings, context) =>
       started.pipeline.edit({
         context,
         prompt: job.params.prompt,
@@ -138,12 +138,12 @@ const api = {
         image,
         keep,
         strength: job.params.strength,
-        signal: token.signal,
+        signal,
         onStep,
         timings,
       }),
     );
   },
-} satisfies ImagesWorker;
+} satisfies Served<ImagesWorker>;
 
 exposeEngine(api);

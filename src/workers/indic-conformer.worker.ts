@@ -9,7 +9,8 @@ import {
   type TranscriptionEvents,
   type IndicConformerWorker,
 } from '../protocol/transcription';
-import { blockingRuns, cancelToken, exposeEngine } from './expose';
+import type { Served } from '../protocol/worker';
+import { blockingRuns, exposeEngine } from './expose';
 import { modelSlot } from './model-slot';
 import { textEvents } from './text-events';
 import { freshSilero } from './silero';
@@ -20,29 +21,27 @@ const load = modelSlot<StartedIndicConformer>('IndicConformer speech recognition
 const blocking = blockingRuns(300_000);
 
 const api = {
-  async transcribe(job: IndicJob, events?: TranscriptionEvents): Promise<IndicResult> {
-    const token = cancelToken();
-    const cancelled = () => token.cancelled;
+  async transcribe(signal: AbortSignal, job: IndicJob, events?: TranscriptionEvents): Promise<IndicResult> {
     const { samples } = await decodeMono(job.audio, 16000, {
       maxSeconds: MAX_TRANSCRIPTION_SECONDS,
       minSeconds: MIN_TRANSCRIPTION_SECONDS,
     });
     const started = await load(job);
     const vad = await freshSilero(job.vadURL);
-    const speech = await vad.probabilities(samples, cancelled);
+    const speech = await vad.probabilities(samples, { signal });
     const streamed = textEvents(events);
     const transcript = await transcribeIndic(started.model, samples, {
       language: job.language,
       decoding: job.decoding,
       words: job.words,
       speech,
-      cancelled,
+      signal,
       blocking,
       onText: streamed.text,
     });
     await streamed.delivered();
     return { transcript, backend: started.backend, dtype: started.dtype };
   },
-} satisfies IndicConformerWorker;
+} satisfies Served<IndicConformerWorker>;
 
 exposeEngine(api);

@@ -2,6 +2,7 @@ import { MemoryStore } from '../memory/store';
 import { EngineError, messageOf } from '../protocol/errors';
 import type { MemoryListParams, MemoryPatch, MemorySearch, MemoryWorker, NewMemory } from '../protocol/memory';
 import type { Filter, Scope, VectorOrigin } from '../protocol/collections';
+import type { Served } from '../protocol/worker';
 import { exposeEngine } from './expose';
 
 let opened: Promise<MemoryStore> | undefined;
@@ -23,16 +24,19 @@ const answer = async <T>(name: string, operation: (store: MemoryStore) => Promis
   operation(await store(name));
 
 const api = {
-  store: (db: string, items: NewMemory[], origin: VectorOrigin) => answer(db, (s) => s.store(items, origin)),
-  search: (db: string, query: MemorySearch, origin?: VectorOrigin) => answer(db, (s) => s.search(query, origin)),
-  get: (db: string, id: string) => answer(db, (s) => s.get(id)),
-  list: (db: string, params: MemoryListParams) => answer(db, (s) => s.list(params)),
-  update: (db: string, id: string, patch: MemoryPatch, origin?: VectorOrigin) =>
+  store: (_signal: AbortSignal, db: string, items: NewMemory[], origin: VectorOrigin) =>
+    answer(db, (s) => s.store(items, origin)),
+  search: (_signal: AbortSignal, db: string, query: MemorySearch, origin?: VectorOrigin) =>
+    answer(db, (s) => s.search(query, origin)),
+  get: (_signal: AbortSignal, db: string, id: string) => answer(db, (s) => s.get(id)),
+  list: (_signal: AbortSignal, db: string, params: MemoryListParams) => answer(db, (s) => s.list(params)),
+  update: (_signal: AbortSignal, db: string, id: string, patch: MemoryPatch, origin?: VectorOrigin) =>
     answer(db, (s) => s.update(id, patch, origin)),
-  remove: (db: string, id: string) => answer(db, (s) => s.remove(id)),
-  removeWhere: (db: string, scope: Scope, filters?: Filter) => answer(db, (s) => s.removeWhere(scope, filters)),
+  remove: (_signal: AbortSignal, db: string, id: string) => answer(db, (s) => s.remove(id)),
+  removeWhere: (_signal: AbortSignal, db: string, scope: Scope, filters?: Filter) =>
+    answer(db, (s) => s.removeWhere(scope, filters)),
   /** Items held in memory (opens the store: the cold-open measurement). */
-  size: (db: string) => answer(db, async (s) => s.size),
-} satisfies MemoryWorker;
+  size: (_signal: AbortSignal, db: string) => answer(db, async (s) => s.size),
+} satisfies Served<MemoryWorker>;
 
 exposeEngine(api);

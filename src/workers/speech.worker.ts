@@ -8,7 +8,8 @@ import { EngineError, invalidInput, messageOf } from '../protocol/errors';
 import type { SpeakContext } from '../voice/tts/job';
 import { RUNTIMES } from '../voice/tts/runtimes';
 import { availableFormats, encodeAudio, FormatUnavailable } from '../audio/encode';
-import { cancelToken, exposeEngine } from './expose';
+import type { Served } from '../protocol/worker';
+import { exposeEngine } from './expose';
 
 let espeak: { base: string | undefined; ready: Promise<Espeak> } | undefined;
 
@@ -32,8 +33,7 @@ function startEspeak(base: string | undefined, store: StoreOptions | undefined):
 }
 
 const api = {
-  async speak(job: SpeakJob): Promise<EncodedAudio> {
-    const token = cancelToken();
+  async speak(signal: AbortSignal, job: SpeakJob): Promise<EncodedAudio> {
     const context: SpeakContext = {
       espeak: () =>
         startEspeak(job.espeakBase, job.store).catch((error: unknown) => {
@@ -51,7 +51,7 @@ const api = {
             ? {}
             : { model: job.voice.spec.download.weights, pull: pullCommand(job.voice.spec.download.weights) }),
         }),
-      stopped: token.stopped,
+      signal,
     };
     const audio = await encodeAudio(
       await RUNTIMES[job.voice.spec.engine](job, context),
@@ -65,7 +65,7 @@ const api = {
     return Comlink.transfer(audio, [audio.bytes]);
   },
   /** The formats `speak` can write here, the plug-ins loaded to tell. */
-  formats: (encoders: EncoderPlugins) => availableFormats(encoders),
-} satisfies SpeechWorker;
+  formats: (_signal: AbortSignal, encoders: EncoderPlugins) => availableFormats(encoders),
+} satisfies Served<SpeechWorker>;
 
 exposeEngine(api);

@@ -1,5 +1,6 @@
 import { loadSilero, type SileroVad } from '../audio/silero';
 import { loadOrt } from '../backends/ort';
+import type { Served } from '../protocol/worker';
 import { exposeEngine } from './expose';
 import type { VadWorker } from '../protocol/vad';
 
@@ -7,7 +8,7 @@ let vad: Promise<SileroVad> | undefined;
 
 const api = {
   /** Loads the model once and forgets any previous audio. */
-  async reset(modelURL: string): Promise<void> {
+  async reset(_signal: AbortSignal, modelURL: string): Promise<void> {
     vad ??= loadOrt(false)
       .then((ort) => loadSilero(ort, modelURL))
       .catch((error: unknown) => {
@@ -17,10 +18,10 @@ const api = {
     (await vad).reset();
   },
   /** Speech probability of each whole 512-sample frame of `samples` (16 kHz), continuing from the previous call. */
-  async probabilities(samples: Float32Array): Promise<Float32Array> {
+  async probabilities(_signal: AbortSignal, samples: Float32Array): Promise<Float32Array> {
     if (!vad) throw new Error('The VAD was not reset with its model first.');
     return (await vad).probabilities(samples);
   },
-} satisfies VadWorker;
+} satisfies Served<VadWorker>;
 
 exposeEngine(api);

@@ -98,7 +98,7 @@ export class IndicConformer {
     return ctcGreedy(logprobs.data as Float32Array, encoded.frames, logprobs.dims[2]!, vocab);
   }
 
-  async rnnt(encoded: Encoded, language: string, cancelled?: () => boolean): Promise<TimedToken[]> {
+  async rnnt(encoded: Encoded, language: string, signal?: AbortSignal): Promise<TimedToken[]> {
     const sessions = this.rnntSessions;
     if (!sessions) throw new Error('This IndicConformer source has no RNN-T graphs.');
     const vocab = this.vocab(language);
@@ -143,6 +143,6 @@ export class IndicConformer {
         return (await run1(postNet, pre)).data as Float32Array;
       },
     };
-    return rnntGreedy(model, encoded.frames, vocab, config.maxSymbols, cancelled);
+    return rnntGreedy(model, encoded.frames, vocab, config.maxSymbols, signal);
   }
 }

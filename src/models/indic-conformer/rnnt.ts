@@ -24,13 +24,13 @@ export async function rnntGreedy<S>(
   frames: number,
   vocab: LanguageVocabulary,
   maxSymbols: number,
-  cancelled: () => boolean = () => false,
+  signal?: AbortSignal,
 ): Promise<TimedToken[]> {
   const tokens: TimedToken[] = [];
   let last = model.sos;
   let state = model.initial;
   let prediction: Prediction<S> | undefined;
-  for (let t = 0; t < frames && !cancelled(); t++) {
+  for (let t = 0; t < frames && !signal?.aborted; t++) {
     for (let symbols = 0; symbols < maxSymbols; symbols++) {
       prediction ??= await model.predict(last, state);
       const logits = await model.joint(t, prediction.output);

@@ -17,7 +17,8 @@ export interface IndicTranscribeOptions {
   words: boolean;
   /** Silero speech probabilities of the audio, one per VAD_FRAME samples. */
   speech: Float32Array;
-  cancelled(): boolean;
+  /** Read before each window and each RNN-T frame: an aborted signal ends the transcript there. */
+  signal: AbortSignal;
   /** Runs each window's encoder call (one long blocking run), given the window's samples. */
   blocking?<T>(samples: number, run: () => Promise<T>): Promise<T>;
   /** Called with the whole text so far after each window (`stream: true`). */
@@ -79,12 +80,12 @@ export async function transcribeIndic(
   });
   const parts: RegionTokens[] = [];
   for (const window of windows) {
-    if (options.cancelled()) break;
+    if (options.signal.aborted) break;
     const audio = samples.subarray(window.start, window.end);
     const encoded = await (options.blocking ?? blockingAsIs)(audio.length, () => model.encode(audio));
     const { tokens, avgLogprob } =
       options.decoding === 'rnnt'
-        ? { tokens: await model.rnnt(encoded, options.language, options.cancelled), avgLogprob: 0 }
+        ? { tokens: await model.rnnt(encoded, options.language, options.signal), avgLogprob: 0 }
         : await model.ctc(encoded, options.language);
     const offset = window.start / SAMPLE_RATE;
     // A word belongs to the speech region its first frame falls in (the last one starting before it).

@@ -1,4 +1,5 @@
 import type { Ort, OrtSession } from '../../backends/ort';
+import { stopped } from '../../protocol/cancel';
 import type { LlmConfig } from './config';
 import { takesChunks } from './graph-ops';
 import { lastRow } from './logits';
@@ -107,12 +108,12 @@ export class KvDecoder {
 
   /**
    * Appends a prompt in chunks of `PREFILL_CHUNK` tokens (in one run where the graph takes no
-   * chunks) and returns the logits after its last token, or undefined when `between` (awaited
-   * between chunks) answers false: cancelled.
+   * chunks) and returns the logits after its last token, or undefined when `signal` was aborted
+   * (read between chunks, after a yield that lets the cancel arrive).
    */
   async prefill(
     ids: number[],
-    between: () => Promise<boolean> = async () => true,
+    signal?: AbortSignal,
     blocking: BlockingRun = (_, run) => run(),
   ): Promise<Float32Array | undefined> {
     const size = this.layout.chunkedPrefill ? PREFILL_CHUNK : Math.max(1, ids.length);
@@ -120,7 +121,7 @@ export class KvDecoder {
       const chunk = ids.slice(at, at + size);
       const logits = await blocking(chunk.length, () => this.step(chunk));
       if (at + size >= ids.length) return logits;
-      if (!(await between())) return undefined;
+      if (signal && (await stopped(signal))) return undefined;
     }
   }
 

@@ -114,14 +114,14 @@ function biasOf(params: ChatParams, size: number): [number, number][] {
 }
 
 /**
- * Generates one chat completion, streaming deltas; stops early when `cancelled()` turns true.
+ * Generates one chat completion, streaming deltas; stops early (finish_reason 'stop') once `signal` is aborted.
  * `blocking` wraps each prefill run (the worker's `blockingRuns`: the host then waits for it).
  */
 export async function generate(
   model: LoadedLlm,
   params: ChatParams,
   events: ChatEvents,
-  cancelled: () => boolean,
+  signal: AbortSignal,
   blocking?: BlockingRun,
 ): Promise<ChatOutcome> {
   const tools = offeredTools(params);
@@ -147,11 +147,7 @@ export async function generate(
   events.onStart({ backend: model.backend, contextLength: model.config.contextLength });
 
   model.decoder.reset();
-  const between = async () => {
-    await yieldToEvents();
-    return !cancelled();
-  };
-  const prefilled = await model.decoder.prefill(prompt.ids, between, blocking);
+  const prefilled = await model.decoder.prefill(prompt.ids, signal, blocking);
   const promptTokens = prompt.ids.length;
   if (!prefilled)
     return {
@@ -204,7 +200,7 @@ export async function generate(
       }
       if (generated >= budget) break;
       await yieldToEvents();
-      if (cancelled()) {
+      if (signal.aborted) {
         finish = 'stop';
         break;
       }

@@ -1,4 +1,5 @@
 import type { Ort, OrtSession } from '../../backends/ort';
+import { checkpoint } from '../../protocol/cancel';
 import type { WhisperConfig } from './config';
 import { applyWhisperRules, logSumExp, pickToken } from './logits';
 import { loopCut } from './repetition';
@@ -10,8 +11,8 @@ export interface DecodeRequest {
   prefix: number[];
   timestamps: boolean;
   temperature: number;
-  /** Awaited before every step: yields so that a cancel can arrive, and throws when the job was cancelled. */
-  checkpoint(): Promise<void>;
+  /** Read before every step, after a yield that lets a cancel arrive: an aborted signal throws its reason. */
+  signal: AbortSignal;
   /** Called after every step (the worker tells its host it is still working). */
   progress?(): void;
 }
@@ -168,7 +169,7 @@ export class WhisperDecoder {
     let cache: Record<string, Tensor> | undefined;
     let input = request.prefix;
     while (request.prefix.length + tokens.length < config.maxLength) {
-      await request.checkpoint();
+      await checkpoint(request.signal);
       const result = await this.step(input, encoded, cache);
       cache = result.cache;
       if (tokens.length === 0 && config.ids.noSpeech !== undefined) {

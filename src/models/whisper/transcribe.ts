@@ -26,8 +26,8 @@ export interface TranscribeOptions extends Pick<
 > {
   /** Silero's speech probability per VAD frame with the chunking asked for: windows of speech only. */
   vad?: { speech: Float32Array; chunking: VadChunking };
-  /** Awaited before every decoder step (see DecodeRequest.checkpoint). */
-  checkpoint(): Promise<void>;
+  /** Read before every decoder step (see DecodeRequest.signal). */
+  signal: AbortSignal;
   /** Called as decoding advances (the worker's sign of life for its host). */
   progress?(): void;
   /** Called after each window with the text so far (a character still being written is left out). */
@@ -104,7 +104,7 @@ export async function transcribe(
       guards,
       timestamps,
       temperature: options.temperature,
-      checkpoint: options.checkpoint,
+      signal: options.signal,
       progress: options.progress,
     });
     for (const segment of (timestamps ? splitSegments : wholeSegment)(tokens, passes, config.ids)) {

@@ -1,4 +1,5 @@
 import { planClauses, type ProsodyParams } from './prosody';
+import { stopped } from '../../protocol/cancel';
 import { EngineError } from '../../protocol/errors';
 import { Pcm16Builder } from '../../audio/pcm16';
 
@@ -88,16 +89,11 @@ export class Espeak {
 
   /**
    * Speaks `text` as 16-bit samples (eSpeak's own), each clause's trailing silence cut to 10 ms and
-   * its pause after it. `stopped` (which may yield so a cancel can arrive) is checked before the
+   * its pause after it. `signal` (read after a yield, so a cancel can arrive) is checked before the
    * first clause and then between clauses at most every CHECK_MS: each yield is a trip through the
    * browser's message loop, which costs more than a short clause when the machine is busy.
    */
-  async speak(
-    voice: string,
-    text: string,
-    params: ProsodyParams,
-    stopped: () => Promise<boolean>,
-  ): Promise<Int16Array> {
+  async speak(voice: string, text: string, params: ProsodyParams, signal: AbortSignal): Promise<Int16Array> {
     this.useVoice(voice);
     const clauses = planClauses(text, params);
     if (clauses.length === 0)
@@ -107,7 +103,7 @@ export class Espeak {
     let checked = -Infinity;
     for (const [i, clause] of clauses.entries()) {
       if (performance.now() - checked >= CHECK_MS) {
-        if (await stopped()) throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
+        if (await stopped(signal)) throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
         checked = performance.now();
       }
       this.engine.set_rate(clause.rate);

@@ -1,4 +1,5 @@
 import { splitClauses } from './prosody';
+import { stopped } from '../../protocol/cancel';
 import { EngineError } from '../../protocol/errors';
 import type { Runtime } from './job';
 import { kokoroBatches, kokoroIds, kokoroText, PAD_ID, type KokoroTokenizerJson } from './kokoro-tokens';
@@ -48,7 +49,8 @@ export const speakKokoro: Runtime = async (job, context) => {
   const ort = await loadOrt();
   const parts: Float32Array[] = [];
   for (const batch of kokoroBatches(ids, model.vocab[' '])) {
-    if (await context.stopped()) throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
+    if (await stopped(context.signal))
+      throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
     const rows = style.length / STYLE_SIZE;
     const row = Math.min(batch.length, rows - 1);
     const output = await model.session.run({

@@ -9,7 +9,7 @@ const speakEspeak: Runtime = async (job, context) => {
   if (job.voice.spec.engine !== 'espeak')
     throw new EngineError('internal', `Voice '${job.voice.id}' is not an eSpeak voice.`, 'internal_error');
   const espeak = await context.espeak();
-  const pcm16 = await espeak.speak(job.voice.spec.espeakVoice, job.text, job, context.stopped);
+  const pcm16 = await espeak.speak(job.voice.spec.espeakVoice, job.text, job, context.signal);
   return pcm16Audio(pcm16, espeak.sampleRate);
 };
 

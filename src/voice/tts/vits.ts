@@ -1,4 +1,5 @@
 import { splitClauses } from './prosody';
+import { stopped } from '../../protocol/cancel';
 import { EngineError } from '../../protocol/errors';
 import type { Runtime } from './job';
 import { concat, loadJson, loadOrt, memo, openSession, type Session } from './onnx';
@@ -42,7 +43,8 @@ export const speakVits: Runtime = async (job, context) => {
   const ort = await loadOrt();
   const parts: Float32Array[] = [];
   for (const clause of splitClauses(job.text)) {
-    if (await context.stopped()) throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
+    if (await stopped(context.signal))
+      throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
     const ids = vitsIds(clause, model.vocab, model.tokenizer);
     if (ids.length <= 1) continue;
     const shape = [1, ids.length];

@@ -74,14 +74,10 @@ describe('prefill past PREFILL_CHUNK tokens, fed as the graph takes it', () => {
         const prompt = Array.from({ length }, (_, i) => 3 + ((i * 131) % (vocab - 3)));
         const decoder = fresh();
         const sizes: number[] = [];
-        const logits = await decoder.prefill(
-          prompt,
-          async () => true,
-          (units, run) => {
-            sizes.push(units);
-            return run();
-          },
-        );
+        const logits = await decoder.prefill(prompt, undefined, (units, run) => {
+          sizes.push(units);
+          return run();
+        });
         expect(sizes).toEqual(chunks ? [PREFILL_CHUNK, PREFILL_CHUNK, 76] : [length]);
         expect(decoder.layout.chunkedPrefill).toBe(chunks);
         expect(decoder.length).toBe(length);

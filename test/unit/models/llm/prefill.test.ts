@@ -22,14 +22,10 @@ describe('chunked prefill', () => {
     const expected = await whole.step(prompt);
     const chunked = await decoder();
     const sizes: number[] = [];
-    const logits = await chunked.prefill(
-      prompt,
-      async () => true,
-      (units, run) => {
-        sizes.push(units);
-        return run();
-      },
-    );
+    const logits = await chunked.prefill(prompt, new AbortController().signal, (units, run) => {
+      sizes.push(units);
+      return run();
+    });
     expect(sizes).toEqual([PREFILL_CHUNK, PREFILL_CHUNK, 37]);
     expect(chunked.length).toBe(prompt.length);
     const worst = logits!.reduce((max, value, i) => Math.max(max, Math.abs(value - expected[i]!)), 0);
@@ -39,12 +35,16 @@ describe('chunked prefill', () => {
     expect(a.reduce((max, value, i) => Math.max(max, Math.abs(value - b[i]!)), 0)).toBeLessThan(1e-3);
   });
 
-  it('stops between chunks when told to (a cancel) and returns nothing', async () => {
+  it('stops between chunks once its signal is aborted (a cancel) and returns nothing', async () => {
     const chunked = await decoder();
-    let calls = 0;
-    const logits = await chunked.prefill(prompt, async () => ++calls < 2);
+    const controller = new AbortController();
+    let runs = 0;
+    const logits = await chunked.prefill(prompt, controller.signal, (_, run) => {
+      if (++runs === 2) controller.abort();
+      return run();
+    });
     expect(logits).toBeUndefined();
-    expect(calls).toBe(2);
+    expect(runs).toBe(2);
     expect(chunked.length).toBe(PREFILL_CHUNK * 2);
   });
 });

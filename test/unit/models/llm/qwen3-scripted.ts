@@ -82,7 +82,7 @@ export async function run(model: LoadedLlm, params: Partial<ChatParams>) {
       ...params,
     },
     { onStart: () => {}, onDelta: (delta) => deltas.push(delta) },
-    () => false,
+    new AbortController().signal,
   );
   return { deltas, outcome };
 }
@@ -93,7 +93,7 @@ export function generateEngine(model: LoadedLlm) {
   const engine: ChatEngine & { dispose(): void } = {
     complete: (params, hooks): Promise<ChatOutcome> => {
       seen.push(params);
-      return generate(model, params, hooks, () => hooks.signal.aborted);
+      return generate(model, params, hooks, hooks.signal);
     },
     dispose() {},
   };
