@@ -18,7 +18,6 @@ const BELOW_API = [
   'retrieval',
   'data',
   'images',
-  'protocol',
   'recorder',
   'catalogue',
 ];
@@ -57,6 +56,13 @@ export default tseslint.config(
               from: './src/api',
               message: 'Layers below the routes do not import src/api/: throw an EngineError (src/protocol/).',
             })),
+            {
+              target: './src/protocol',
+              from: './src',
+              except: ['./protocol'],
+              message:
+                'src/protocol/ is the contract between page, workers and tabs: it imports nothing from the rest of src/.',
+            },
             {
               target: OUTSIDE_STORE,
               from: './src/store',
