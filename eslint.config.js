@@ -1,31 +1,6 @@
-import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
-
-/** Folders below the HTTP layer: none of them may import `src/api/` (only the routes map errors to statuses). */
-const BELOW_API = [
-  'runtime',
-  'engines',
-  'workers',
-  'models',
-  'store',
-  'voice',
-  'audio',
-  'text',
-  'backends',
-  'memory',
-  'retrieval',
-  'data',
-  'images',
-  'recorder',
-  'catalogue',
-];
-
-/** Every module of src/ outside the weight store: they import it only through src/store/index.ts. */
-const OUTSIDE_STORE = readdirSync('src', { withFileTypes: true })
-  .filter((entry) => entry.name !== 'store')
-  .map((entry) => `./src/${entry.name}`);
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test/.fixtures/', 'test-results/', 'playwright-report/', 'bench/results/'] },
@@ -51,23 +26,54 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            ...BELOW_API.map((folder) => ({
-              target: `./src/${folder}`,
-              from: './src/api',
-              message: 'Layers below the routes do not import src/api/: throw an EngineError (src/protocol/).',
-            })),
             {
               target: './src/protocol',
               from: './src',
               except: ['./protocol'],
-              message:
-                'src/protocol/ is the contract between page, workers and tabs: it imports nothing from the rest of src/.',
+              message: 'src/protocol/ is the contract between page, workers and tabs: it imports nothing else of src/.',
+            },
+            { target: './src/catalogue', from: './src', except: ['./protocol', './catalogue'] },
+            {
+              target: './src/common',
+              from: ['./src/page', './src/worker', './src/cli', './src/widgets', './src/index.ts', './src/iife.ts'],
+              message: 'src/common/ has no thread affinity: it imports protocol/, catalogue/ and common/ only.',
             },
             {
-              target: OUTSIDE_STORE,
-              from: './src/store',
+              target: './src/worker',
+              from: ['./src/page', './src/cli', './src/widgets', './src/index.ts'],
+              message: 'Workers never import page code.',
+            },
+            {
+              target: './src/page',
+              from: ['./src/worker', './src/cli', './src/widgets'],
+              message: 'The page starts workers by URL; it imports their contract from src/protocol/.',
+            },
+            { target: './src/cli', from: ['./src/page', './src/worker', './src/widgets'] },
+            {
+              target: [
+                './src/page/services',
+                './src/page/engines',
+                './src/page/hosts',
+                './src/page/share',
+                './src/page/clients',
+                './src/page/recorder',
+              ],
+              from: './src/page/api',
+              message: 'Below the routes nothing imports src/page/api/: throw an EngineError (src/protocol/).',
+            },
+            {
+              target: ['./src/page/engines', './src/page/hosts', './src/page/share', './src/page/clients'],
+              from: './src/page/services',
+            },
+            { target: ['./src/page/hosts', './src/page/share'], from: './src/page/engines' },
+            { target: './src/page/hosts', from: './src/page/share' },
+            { target: './src/worker/host', from: './src/worker', except: ['./host'] },
+            { target: './src/worker/collections', from: './src/worker', except: ['./collections'] },
+            {
+              target: ['./src/page', './src/worker', './src/cli'],
+              from: './src/common/weights',
               except: ['./index.ts'],
-              message: 'Import the weight store through its front door, src/store/index.ts.',
+              message: 'Import the weight store through its front door, src/common/weights/index.ts.',
             },
           ],
         },

@@ -10,7 +10,7 @@ const SCRIPT_URL = '__vaaniScriptURL';
  * onnxruntime-web's two `.wasm` builds (28 MB with WebGPU, 14 MB without) were 42 of the 57 MB an
  * install weighed. The library build ships them gzipped instead (6.6 + 3.7 MB; gzip because every
  * browser inflates it with `DecompressionStream`): `vaani:ort-wasm` becomes their two URLs, which
- * src/backends/ort-wasm.ts fetches, inflates and hands to onnxruntime-web. onnxruntime-web's own
+ * src/common/backends/ort-wasm.ts fetches, inflates and hands to onnxruntime-web. onnxruntime-web's own
  * `new URL('ort-wasm-….wasm', import.meta.url)` is left unresolved (no asset, nothing for an app's
  * bundler to copy); it is never fetched once `env.wasm.wasmBinary` is set. Its
  * `new URL('ort.bundle.min.mjs', import.meta.url)` (its own file, for node) becomes the chunk it is

@@ -123,7 +123,7 @@ export default defineConfig({
   // the page is not reloaded when a worker first imports a dependency.
   cacheDir: here('node_modules/.vite-demo'),
   optimizeDeps: {
-    entries: ['index.html', '../src/workers/*.worker.ts'],
+    entries: ['index.html', '../src/worker/**/*.worker.ts'],
     exclude: ['onnxruntime-web'],
     include: ['openai'],
   },

@@ -1,9 +1,9 @@
-import { registerBuiltins } from './engines/index';
+import { registerBuiltins } from './page/engines/index';
 import type { VaaniOptions } from './protocol/options';
-import { createVaaniWith, type Vaani } from './vaani';
+import { createVaaniWith, type Vaani } from './page/vaani';
 
 export type { Backend, ModelSource, RemoteOptions, Routing, StoreOptions, VaaniOptions } from './protocol/options';
-export type { Vaani } from './vaani';
+export type { Vaani } from './page/vaani';
 export type {
   MemoryClient,
   MemoryError,
@@ -11,10 +11,17 @@ export type {
   MemoryListInput,
   MemoryListPage,
   MemorySearchInput,
-} from './memory/client';
+} from './page/clients/memory';
 export type { Memory, MemoryHit } from './protocol/memory';
-export type { InputSchema, PageTool, ToolAnnotations, ToolRegistryApi } from './agents/registry';
-export type { DataAddOptions, DataAnswer, DataClient, DataError, DataProgress, DataSearchOptions } from './data/client';
+export type { InputSchema, PageTool, ToolAnnotations, ToolRegistryApi } from './page/services/agents/registry';
+export type {
+  DataAddOptions,
+  DataAnswer,
+  DataClient,
+  DataError,
+  DataProgress,
+  DataSearchOptions,
+} from './page/clients/data';
 export type {
   EditOptions,
   ImageOptions,
@@ -22,13 +29,13 @@ export type {
   ImagesError,
   ImagesProgress,
   ImagesResult,
-} from './images/client';
+} from './page/clients/images';
 export type { FileCitation, FileObject, SearchResult, VectorStore, VectorStoreFile } from './protocol/data';
 export type { Filter, Metadata, Scope, SearchMode } from './protocol/collections';
-export type { LevelDetail, Recorder, RecorderOptions, RecorderState, Recording } from './recorder/recorder';
-export type { SpeechSpan, VadOptions } from './recorder/vad';
-export type { ImportedFile, ModelLoadOptions, Models } from './store';
-export type { CachedModel, FileProgress, ModelProgress, ModelStatus } from './store';
+export type { LevelDetail, Recorder, RecorderOptions, RecorderState, Recording } from './page/recorder/recorder';
+export type { SpeechSpan, VadOptions } from './page/recorder/vad';
+export type { ImportedFile, ModelLoadOptions, Models } from './common/weights';
+export type { CachedModel, FileProgress, ModelProgress, ModelStatus } from './common/weights';
 export type { FileSpec } from './protocol/weights';
 
 export { SHARED_FILES } from './catalogue/sources';

@@ -1,5 +1,5 @@
 import { createVaani } from '../../src/index';
-import type { Recording } from '../../src/recorder/recorder';
+import type { Recording } from '../../src/page/recorder/recorder';
 import { use, type AssistantTurn, type VaaniVoiceAssistant } from '../../src/widgets/index';
 import type { Scenario } from '../types';
 

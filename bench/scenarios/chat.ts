@@ -1,5 +1,5 @@
 import { wrap } from 'comlink';
-import { wasmThreads } from '../../src/backends/ort';
+import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
 import type { ChatTransformers } from '../support/chat-transformers.worker';
 import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';

@@ -1,4 +1,4 @@
-import { wasmThreads } from '../../src/backends/ort';
+import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
 import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';

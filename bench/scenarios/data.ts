@@ -1,4 +1,4 @@
-import { wasmThreads } from '../../src/backends/ort';
+import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
 import { makePdf } from '../../test/support/pdf';
 import { row } from '../support/rows';

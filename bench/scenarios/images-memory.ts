@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { wasmThreads } from '../../src/backends/ort';
+import { wasmThreads } from '../../src/common/backends/ort';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';
 import type { DiffusionStageApi } from '../support/diffusion-stage.worker';
 import { FIXTURES, MODELS, vaani, vaaniOn, type Fixture } from './images';

@@ -1,10 +1,10 @@
-import { wasmThreads } from '../../src/backends/ort';
-import { SeededNoise } from '../../src/models/diffusion/noise';
-import { toRgba, type GeneratedImage } from '../../src/models/diffusion/pipeline';
-import { readSchedulerConfig } from '../../src/models/diffusion/schedule';
-import { sampler } from '../../src/models/diffusion/scheduler';
+import { wasmThreads } from '../../src/common/backends/ort';
+import { SeededNoise } from '../../src/worker/images/noise';
+import { toRgba, type GeneratedImage } from '../../src/worker/images/pipeline';
+import { readSchedulerConfig } from '../../src/worker/images/schedule';
+import { sampler } from '../../src/worker/images/scheduler';
 import { createVaani } from '../../src/index';
-import { encodeImage } from '../../src/workers/images/pixels';
+import { encodeImage } from '../../src/worker/images/pixels';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';
 
 /** bench/prepare/images.ts writes these (served by the bench server). */

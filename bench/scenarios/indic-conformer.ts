@@ -1,8 +1,8 @@
 import { heldBytes } from '../support/memory';
-import { wasmThreads } from '../../src/backends/ort';
+import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
-import { loadIndicConformer } from '../../src/models/indic-conformer/load';
-import { fetchLoader } from '../../src/store';
+import { loadIndicConformer } from '../../src/worker/transcription/indic-conformer/load';
+import { fetchLoader } from '../../src/common/weights';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';
 
 /** bench/prepare/indic-conformer.ts writes these (served by the bench server). */

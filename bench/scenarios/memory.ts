@@ -1,9 +1,9 @@
 import { wrap } from 'comlink';
-import { wasmThreads } from '../../src/backends/ort';
-import { memoryEngines } from '../../src/engines/memory';
+import { wasmThreads } from '../../src/common/backends/ort';
+import { memoryEngines } from '../../src/page/engines/memory';
 import { createVaani } from '../../src/index';
 import { DEFAULT_DATABASES } from '../../src/protocol/options';
-import { EncoderTokenizer } from '../../src/models/encoder/tokenizer';
+import { EncoderTokenizer } from '../../src/worker/embeddings/tokenizer';
 import type { EmbeddingModel } from '../../src/protocol/embeddings';
 import type { EmbedBare } from '../support/embed-bare.worker';
 import type { EmbedTransformers } from '../support/embed-transformers.worker';

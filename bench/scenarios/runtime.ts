@@ -1,4 +1,4 @@
-import { fetchWasm } from '../../src/backends/ort-wasm';
+import { fetchWasm } from '../../src/common/backends/ort-wasm';
 import { quantile, timePaired } from '../support/stats';
 import type { Scenario, ScenarioResult } from '../types';
 

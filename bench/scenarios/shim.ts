@@ -1,10 +1,10 @@
-import { createApp } from '../../src/api/app';
-import type { Services } from '../../src/api/services';
-import { ResponseStore } from '../../src/api/responses/store';
-import { ToolRegistry } from '../../src/agents/registry';
-import { EngineRegistry } from '../../src/runtime/engines';
-import { Remote } from '../../src/runtime/remote';
-import { createVaaniWith } from '../../src/vaani';
+import { createApp } from '../../src/page/api/http/app';
+import type { Services } from '../../src/page/api/http/dispatch';
+import { ResponseStore } from '../../src/page/api/responses/_history';
+import { ToolRegistry } from '../../src/page/services/agents/registry';
+import { EngineRegistry } from '../../src/page/engines/_registry';
+import { Remote } from '../../src/page/api/http/remote';
+import { createVaaniWith } from '../../src/page/vaani';
 import { quantile, timePaired } from '../support/stats';
 import type { Scenario, ScenarioResult } from '../types';
 

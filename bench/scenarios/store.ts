@@ -1,7 +1,7 @@
 import { createVaani } from '../../src/index';
-import { CHUNKS_DB, clearAll, deleteFile, readManifest } from '../../src/store/idb';
-import { storeLoader } from '../../src/store';
-import { toHex } from '../../src/store/checks';
+import { CHUNKS_DB, clearAll, deleteFile, readManifest } from '../../src/common/weights/idb';
+import { storeLoader } from '../../src/common/weights';
+import { toHex } from '../../src/common/weights/checks';
 import { heldBytes } from '../support/memory';
 import { quantile, timePaired } from '../support/stats';
 import type { Scenario, ScenarioResult } from '../types';

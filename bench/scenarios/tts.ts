@@ -1,6 +1,6 @@
 import { createVaani } from '../../src/index';
-import { findVoice } from '../../src/voice/catalogue';
-import { speakingRate } from '../../src/voice/tts/prosody';
+import { findVoice } from '../../src/catalogue/voices';
+import { speakingRate } from '../../src/worker/speech/prosody';
 import { quantile, timePaired } from '../support/stats';
 import type { Scenario } from '../types';
 

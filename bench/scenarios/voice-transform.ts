@@ -1,7 +1,7 @@
 import createRnnoise from '@jitsi/rnnoise-wasm/dist/rnnoise-sync.js';
 import Sonic from '@echogarden/sonic-wasm';
-import { encodeWav } from '../../src/audio/encode/wav';
-import { decodeMono } from '../../src/audio/mono';
+import { encodeWav } from '../../src/common/audio/encode/wav';
+import { decodeMono } from '../../src/common/audio/mono';
 import { createVaani } from '../../src/index';
 import { quantile, timePaired } from '../support/stats';
 import type { Scenario } from '../types';

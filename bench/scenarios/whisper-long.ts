@@ -1,7 +1,7 @@
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
 import { wrap } from 'comlink';
-import { loadSilero } from '../../src/audio/silero';
-import { loadOrt, wasmThreads } from '../../src/backends/ort';
+import { loadSilero } from '../../src/common/audio/silero';
+import { loadOrt, wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
 import type { WhisperTransformers } from '../support/whisper-transformers.worker';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';

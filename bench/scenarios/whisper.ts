@@ -1,7 +1,7 @@
 import { WhisperFeatureExtractor } from '@huggingface/transformers';
 import { wrap } from 'comlink';
-import { wasmThreads } from '../../src/backends/ort';
-import { WhisperMel } from '../../src/audio/mel';
+import { wasmThreads } from '../../src/common/backends/ort';
+import { WhisperMel } from '../../src/common/audio/mel';
 import { createVaani } from '../../src/index';
 import { useLocalTransformers } from '../support/transformers-env';
 import type { WhisperTransformers } from '../support/whisper-transformers.worker';

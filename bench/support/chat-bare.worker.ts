@@ -5,7 +5,7 @@
  * Messages: { load: BareLoad } → { loaded: true, heapBytes }; { run: BareRun } → BareTiming.
  */
 import * as ort from 'onnxruntime-web/wasm';
-import { sharedSessionOptions } from '../../src/backends/ort';
+import { sharedSessionOptions } from '../../src/common/backends/ort';
 
 export interface BareLoad {
   base: string;
@@ -31,7 +31,7 @@ export interface BareTiming {
 }
 
 /**
- * Prompt tokens per prefill run, as the chat engine runs them (PREFILL_CHUNK in src/models/llm/decoder.ts):
+ * Prompt tokens per prefill run, as the chat engine runs them (PREFILL_CHUNK in src/worker/chat/decoder.ts):
  * one run of a 4,096-token prompt ran out of WASM memory (`std::bad_alloc`).
  */
 const PREFILL_CHUNK = 512;

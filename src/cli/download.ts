@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { HEAD_BYTES, checkStart, parseContentRange } from '../store';
+import { HEAD_BYTES, checkStart, parseContentRange } from '../common/weights';
 import { describe } from './hub';
 
 export interface PullFileJob {

@@ -1,11 +1,11 @@
-import { WASM_DTYPES } from '../backends/plan';
+import { WASM_DTYPES } from '../common/backends/plan';
 import { DEFAULT_SOURCES, DEFAULT_HOST, SHARED_FILES } from '../catalogue/sources';
-import { encoderFiles } from '../models/encoder/files';
-import { llmFiles } from '../models/llm/manifest';
-import { whisperFiles } from '../models/whisper/files';
+import { encoderFiles } from '../common/layouts/embeddings';
+import { llmFiles } from '../common/layouts/chat';
+import { whisperFiles } from '../common/layouts/whisper';
 import type { FileLoader, FileSpec } from '../protocol/weights';
-import { VOICES } from '../voice/catalogue';
-import { modelFile } from '../voice/tts/model-file';
+import { VOICES } from '../catalogue/voices';
+import { modelFile } from '../common/layouts/voices';
 import { listRepo, type HubFile, type HubRepo } from './hub';
 
 /** The engine families `vaani pull` knows, each with the browser engine's own file list. */

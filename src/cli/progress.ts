@@ -1,4 +1,4 @@
-import { formatBytes, RateMeter } from '../store';
+import { formatBytes, RateMeter } from '../common/weights';
 
 const BAR = 24;
 

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { FOLDER_MANIFEST, parseFolderManifest, type FolderManifest } from '../store';
+import { FOLDER_MANIFEST, parseFolderManifest, type FolderManifest } from '../common/weights';
 import { pullFile } from './download';
 import { fileUrl } from './hub';
 import type { Plan } from './plan';

@@ -133,7 +133,7 @@ export interface ChatJob extends ModelJob {
   params: ChatParams;
 }
 
-/** The chat worker's API (src/workers/chat.worker.ts satisfies it). */
+/** The chat worker's API (src/worker/chat/chat.worker.ts satisfies it). */
 export interface ChatWorker {
   complete(job: ChatJob, events: ChatEvents): Promise<ChatOutcome>;
 }

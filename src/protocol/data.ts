@@ -209,7 +209,7 @@ export interface PreparedFile {
 
 type StoreFields = Pick<VectorStore, 'name' | 'metadata' | 'expires_after'>;
 
-/** The data worker's API (src/workers/data.worker.ts satisfies it): each call names its IndexedDB database. */
+/** The data worker's API (src/worker/data/data.worker.ts satisfies it): each call names its IndexedDB database. */
 export interface DataWorker {
   putFile(db: string, file: Omit<StoredFile, 'id' | 'created_at'>, bytes: Uint8Array): Promise<FileObject>;
   listFiles(db: string, params: ListParams & { purpose?: string }): Promise<Page<FileObject>>;

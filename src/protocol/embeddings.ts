@@ -55,7 +55,7 @@ export interface EmbeddingsOutput {
   backend: string;
 }
 
-/** The embeddings worker's API (src/workers/embeddings.worker.ts satisfies it). */
+/** The embeddings worker's API (src/worker/embeddings/embeddings.worker.ts satisfies it). */
 export interface EmbeddingsWorker {
   embed(job: EmbeddingsJob): Promise<EmbeddingsOutput>;
 }

@@ -1,5 +1,5 @@
 /**
- * What went wrong, in engine terms: no HTTP status here. `src/api/errors.ts` alone maps a kind to a
+ * What went wrong, in engine terms: no HTTP status here. `src/page/api/http/errors.ts` alone maps a kind to a
  * status (invalid_input 400, not_found 404, conflict 409, too_large 413, busy 429, aborted 499,
  * internal 500, upstream 502, unavailable and crashed 503, storage_full 507).
  */
@@ -26,7 +26,7 @@ export interface EngineErrorData {
   param: string | null;
 }
 
-/** A failure every layer below the routes throws; it crosses comlink whole (src/protocol/transfer.ts). */
+/** A failure every layer below the routes throws; it crosses comlink whole (src/protocol/wire.ts). */
 export class EngineError extends Error {
   constructor(
     readonly kind: EngineErrorKind,

@@ -87,7 +87,7 @@ export interface ImagesEvents {
   progress(progress: ImageProgress): void;
 }
 
-/** The images worker's API (src/workers/images.worker.ts satisfies it). */
+/** The images worker's API (src/worker/images/images.worker.ts satisfies it). */
 export interface ImagesWorker {
   generate(job: ImagesJob, events?: ImagesEvents): Promise<GeneratedImages>;
   edit(job: ImagesJob<EditParams>, events?: ImagesEvents): Promise<GeneratedImages>;

@@ -80,7 +80,7 @@ export const originOf = (model: EmbeddingModel): VectorOrigin => ({
   prefix: model.prefixes.passage,
 });
 
-/** The memory worker's API (src/workers/memory.worker.ts satisfies it): each call names its IndexedDB database. */
+/** The memory worker's API (src/worker/memory/memory.worker.ts satisfies it): each call names its IndexedDB database. */
 export interface MemoryWorker {
   store(db: string, items: NewMemory[], origin: VectorOrigin): Promise<Memory[]>;
   search(db: string, query: MemorySearch, origin?: VectorOrigin): Promise<MemoryHit[]>;

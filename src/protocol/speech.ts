@@ -135,7 +135,7 @@ export interface SpeakJob {
   store?: StoreOptions;
 }
 
-/** The TTS worker's API (src/workers/speech.worker.ts satisfies it). */
+/** The TTS worker's API (src/worker/speech/speech.worker.ts satisfies it). */
 export interface SpeechWorker {
   speak(job: SpeakJob): Promise<EncodedAudio>;
   /** The formats `speak` can write there, the plug-ins loaded to tell. */

@@ -132,7 +132,7 @@ export interface IndicResult {
   dtype: string;
 }
 
-/** The Whisper worker's API (src/workers/whisper.worker.ts satisfies it). */
+/** The Whisper worker's API (src/worker/transcription/whisper.worker.ts satisfies it). */
 export interface WhisperWorker {
   /** `events.text` (a comlink proxy, for streamed answers) hears the text so far after each window. */
   transcribe(job: WhisperJob, events?: TranscriptionEvents): Promise<WhisperResult>;
@@ -140,7 +140,7 @@ export interface WhisperWorker {
   detect(job: Omit<WhisperJob, 'params' | 'vadURL'>): Promise<string>;
 }
 
-/** The IndicConformer worker's API (src/workers/indic-conformer.worker.ts satisfies it). */
+/** The IndicConformer worker's API (src/worker/transcription/indic-conformer.worker.ts satisfies it). */
 export interface IndicConformerWorker {
   transcribe(job: IndicJob, events?: TranscriptionEvents): Promise<IndicResult>;
 }

@@ -36,7 +36,7 @@ export interface ChangePlan {
   contour: { stability: number; style: number } | 'keep';
 }
 
-/** The audio DSP worker's API (src/workers/transform.worker.ts satisfies it): encoded audio in, samples out. */
+/** The audio DSP worker's API (src/worker/transform/transform.worker.ts satisfies it): encoded audio in, samples out. */
 export interface TransformWorker {
   /** Removes background noise; output at the input's rate and length. */
   isolate(bytes: Uint8Array): Promise<AudioResult>;

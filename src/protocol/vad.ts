@@ -1,4 +1,4 @@
-/** The recorder's VAD worker's API (src/workers/vad.worker.ts satisfies it): Silero over 16 kHz audio as it arrives. */
+/** The recorder's VAD worker's API (src/worker/recorder/vad.worker.ts satisfies it): Silero over 16 kHz audio as it arrives. */
 export interface VadWorker {
   /** Loads the model once and forgets any previous audio. */
   reset(modelURL: string): Promise<void>;

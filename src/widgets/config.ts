@@ -1,5 +1,5 @@
 import { createVaani, type Vaani } from '../index';
-import { pageInstances } from '../instances';
+import { pageInstances } from '../page/instances';
 
 export interface WidgetOptions {
   /** The Bearer key widgets send (any non-empty key for the in-page service; forwarded to a remote without its own key). */

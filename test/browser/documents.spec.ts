@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import type { parseDocument } from '../../src/data/documents';
+import type { parseDocument } from '../../src/common/documents';
 import type { makePdf } from '../support/pdf';
 
 declare global {

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parseTarget, planPull } from '../../src/cli/plan';
 import { pull } from '../../src/cli/pull';
-import { FOLDER_MANIFEST, type FolderManifest } from '../../src/store';
+import { FOLDER_MANIFEST, type FolderManifest } from '../../src/common/weights';
 import { ensureDecoderFixture, fixturesRoot } from '../fixtures/llm/fixture-dir';
 import { tinyQwen2 } from '../fixtures/llm/spec';
 import { startHub } from '../support/hub-server';

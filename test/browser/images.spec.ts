@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { styledPrompt } from '../../src/api/images/styles';
+import { styledPrompt } from '../../src/page/api/images/_styles';
 import { ensureTinyDiffusion, FIXTURE_URL } from '../fixtures/diffusion/ensure';
 import { referenceImage } from '../fixtures/diffusion/reference';
 import { openImages } from './support/images';

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { decodeAudio } from '../../src/audio/decode';
+import { decodeAudio } from '../../src/common/audio/decode';
 import {
   add,
   audioOf,

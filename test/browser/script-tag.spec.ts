@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { serveFolders, type StaticServer } from './support/consumer-server';
-import { MODELS } from '../../src/catalogue/models';
+import { MODELS } from '../../src/catalogue/families';
 
 /**
  * The built library (`npm run build` → dist/) used the old-fashioned way: a page whose only script

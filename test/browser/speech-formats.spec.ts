@@ -54,8 +54,10 @@ test('each format encodes real speech in the browser to what ffmpeg decodes back
   const answers = await page.evaluate(
     async ({ samples, formats, mp3 }) => {
       // The worker's own module, run here on the same samples for every format (mp3 through the plug-in).
-      const module = '/src/audio/encode/index.ts';
-      const { encodeAudio } = (await import(/* @vite-ignore */ module)) as typeof import('../../src/audio/encode');
+      const module = '/src/common/audio/encode/index.ts';
+      const { encodeAudio } = (await import(
+        /* @vite-ignore */ module
+      )) as typeof import('../../src/common/audio/encode');
       const audio = { samples: new Float32Array(samples), sampleRate: 16000 };
       const out = [];
       for (const format of formats) {

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { loadEspeak } from '../../src/voice/tts/espeak';
-import { kokoroBatches, kokoroIds, kokoroText } from '../../src/voice/tts/kokoro-tokens';
-import { splitClauses } from '../../src/voice/tts/prosody';
+import { loadEspeak } from '../../src/worker/speech/espeak';
+import { kokoroBatches, kokoroIds, kokoroText } from '../../src/worker/speech/kokoro-tokens';
+import { splitClauses } from '../../src/worker/speech/prosody';
 import {
   KOKORO_SAMPLES_PER_TOKEN,
   KOKORO_VOCAB,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { findVoice } from '../../src/voice/catalogue';
+import { findVoice } from '../../src/catalogue/voices';
 import { audioOf, errorOf, post, SHARED_AUDIO, startVaani, wavBase64, whiteNoise } from './support/audio-mix';
 import { openHarness } from './support/page';
 import { pitchStats, pitchTrack } from './support/pitch';

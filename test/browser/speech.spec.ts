@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { findVoice, VOICES } from '../../src/voice/catalogue';
+import { findVoice, VOICES } from '../../src/catalogue/voices';
 import { openHarness } from './support/page';
 import { pitchStats } from './support/pitch';
 import { readWav } from './support/wav';

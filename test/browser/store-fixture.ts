@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import type { ModelProgress, ModelStatus, StoreOptions, Vaani } from '../../src/index';
 import type { FileSpec } from '../../src/protocol/weights';
-import type * as Idb from '../../src/store/idb';
-import type { storeLoader } from '../../src/store';
+import type * as Idb from '../../src/common/weights/idb';
+import type { storeLoader } from '../../src/common/weights';
 
 /** Small chunks so a 1.5 MB file spans several. */
 export const CHUNK = 256 * 1024;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { WHISPER_LANGUAGES } from '../../src/models/whisper/languages';
+import { WHISPER_LANGUAGES } from '../../src/catalogue/languages/whisper';
 import { convert, WAV_16K_MONO } from '../fixtures/whisper/audio';
 import { ensureTinyWhisper, FIXTURE_ROOT, FIXTURE_URL } from '../fixtures/whisper/ensure';
 import { openHarness } from './support/page';

@@ -8,7 +8,7 @@ import { ensureTinyWhisper, FIXTURE_ROOT, FIXTURE_URL as WHISPER_ROOT } from '..
 import { wavSamples } from '../fixtures/whisper/reference';
 import { readFile } from 'node:fs/promises';
 import { openHarness } from './support/page';
-import { INDIC_LANGUAGES } from '../../src/models/indic-conformer/languages';
+import { INDIC_LANGUAGES } from '../../src/catalogue/languages/indic-conformer';
 
 const JFK = 'audio/jfk-16k.wav';
 const JFK_X4 = 'audio/jfk-x4.wav';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { resample } from '../../src/audio/resample';
-import { findVoice } from '../../src/voice/catalogue';
+import { resample } from '../../src/common/audio/resample';
+import { findVoice } from '../../src/catalogue/voices';
 import { audioOf, errorOf, loadClip, post, SHARED_AUDIO, startVaani, wavBase64, whiteNoise } from './support/audio-mix';
 import { formantScaleBetween } from './support/audio-formants';
 import { openHarness } from './support/page';

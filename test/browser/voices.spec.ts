@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { VOICES } from '../../src/voice/catalogue';
+import { VOICES } from '../../src/catalogue/voices';
 import { openHarness } from './support/page';
 
 test('GET /v1/voices lists the catalogue without starting a worker, with download sizes for neural voices', async ({

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import type { toApiError } from '../../src/api/errors';
-import type { WorkerHost } from '../../src/runtime/worker-host';
+import type { toApiError } from '../../src/page/api/http/errors';
+import type { WorkerHost } from '../../src/page/hosts/worker-host';
 
 type Api = {
   sum(n: number): number;

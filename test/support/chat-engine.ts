@@ -1,5 +1,5 @@
 import type { ChatDelta, ChatEngine, ChatHooks, ChatOutcome, ChatParams } from '../../src/protocol/chat';
-import type { EngineFactory } from '../../src/runtime/engines';
+import type { EngineFactory } from '../../src/page/engines/_registry';
 
 /**
  * A scripted engine for route tests: it replays the given pieces as deltas so that the route's

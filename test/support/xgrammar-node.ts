@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { XGrammar } from '../../src/text/grammar/xgrammar';
+import type { XGrammar } from '../../src/common/text/grammar/xgrammar';
 
 const require = createRequire(import.meta.url);
 let copy: string | undefined;

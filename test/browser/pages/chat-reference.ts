@@ -1,7 +1,7 @@
 /**
  * A second implementation of greedy decoding for the chat tests: onnxruntime-web called directly,
  * recomputing the whole sequence every step (no KV cache), prompt built with @huggingface/jinja and
- * @huggingface/tokenizers directly. It shares no code with src/models or src/text.
+ * @huggingface/tokenizers directly. It shares no code with src/worker/chat or src/common/text.
  */
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';

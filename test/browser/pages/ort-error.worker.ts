@@ -1,4 +1,4 @@
-import { createSession, loadOrt } from '../../../src/backends/ort';
+import { createSession, loadOrt } from '../../../src/common/backends/ort';
 
 /** Runs a graph (bytes posted in) that fails inside onnxruntime, the way the engines' workers load it; answers the error. */
 self.onmessage = async ({ data: graph }: MessageEvent<Uint8Array>) => {

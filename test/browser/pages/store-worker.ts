@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
-import { storeLoader } from '../../../src/store';
-import type { StoreLoaderOptions } from '../../../src/store';
+import { storeLoader } from '../../../src/common/weights';
+import type { StoreLoaderOptions } from '../../../src/common/weights';
 
 const hex = (buffer: ArrayBuffer) =>
   Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');

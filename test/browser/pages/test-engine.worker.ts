@@ -1,5 +1,5 @@
 import { checkpoint } from '../../../src/protocol/cancel';
-import { blockingRuns, exposeEngine, reportProgress } from '../../../src/workers/expose';
+import { blockingRuns, exposeEngine, reportProgress } from '../../../src/worker/host/expose';
 
 /** A worker that really computes, and can be told to crash or hang, for WorkerHost tests (each call's signal first). */
 exposeEngine({

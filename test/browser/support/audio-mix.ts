@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { encodeWav } from '../../../src/audio/encode/wav';
-import { decodeMono } from '../../../src/audio/mono';
+import { encodeWav } from '../../../src/common/audio/encode/wav';
+import { decodeMono } from '../../../src/common/audio/mono';
 import { readWav } from './wav';
 import { SHARED_DIR } from '../../support/shared';
 

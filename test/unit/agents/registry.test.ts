@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRegistry } from '../../../src/agents/registry';
+import { ToolRegistry } from '../../../src/page/services/agents/registry';
 
 describe('ai.tools', () => {
   it('registers WebMCP-shaped tools, rejects bad and taken names, and unregisters', () => {

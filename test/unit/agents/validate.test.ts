@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validate } from '../../../src/agents/validate';
+import { validate } from '../../../src/page/services/agents/validate';
 
 describe('validate (tool arguments)', () => {
   const schema = {

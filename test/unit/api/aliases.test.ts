@@ -1,10 +1,10 @@
-import { encodeWav } from '../../../src/audio/encode/wav';
+import { encodeWav } from '../../../src/common/audio/encode/wav';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { SpeechParams, Voice } from '../../../src/protocol/speech';
-import type { EngineFactory } from '../../../src/runtime/engines';
-import { VOICE_ALIASES } from '../../../src/voice/aliases';
-import { VOICES } from '../../../src/voice/catalogue';
+import type { EngineFactory } from '../../../src/page/engines/_registry';
+import { VOICE_ALIASES } from '../../../src/catalogue/voice-aliases';
+import { VOICES } from '../../../src/catalogue/voices';
 import { AUTH, BASE, postJson, service } from './helpers';
 
 const voice = (id: string): Voice => ({

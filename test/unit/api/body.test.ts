@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readForm } from '../../../src/api/body';
-import { ApiError } from '../../../src/api/errors';
+import { readForm } from '../../../src/page/api/http/body';
+import { ApiError } from '../../../src/page/api/http/errors';
 
 const multipart = (body: string, boundary = 'XyZ') =>
   new Request('http://x/v1/audio/isolate', {

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors';
+import { ApiError } from '../../../src/page/api/http/errors';
 import { scriptedChat } from '../../support/chat-engine';
 import { startRemote } from '../../support/remote-server';
 import { BASE, postJson, service } from './helpers';

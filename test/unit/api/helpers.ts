@@ -1,5 +1,5 @@
-import { createVaaniWith } from '../../../src/vaani';
-import type { EngineFactory } from '../../../src/runtime/engines';
+import { createVaaniWith } from '../../../src/page/vaani';
+import type { EngineFactory } from '../../../src/page/engines/_registry';
 import type { EngineKind } from '../../../src/protocol/engines';
 import type { VaaniOptions } from '../../../src/protocol/options';
 

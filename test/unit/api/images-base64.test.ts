@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { base64 } from '../../../src/api/base64';
-import { imagesJson } from '../../../src/api/images/response';
+import { base64 } from '../../../src/page/api/http/base64';
+import { imagesJson } from '../../../src/page/api/images/_response';
 
 const bytes = Uint8Array.from({ length: 100_003 }, (_, i) => (i * 7919 + (i >> 5)) & 255);
 

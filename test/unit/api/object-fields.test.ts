@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { parse } from '../../../src/api/body';
-import type { ApiError } from '../../../src/api/errors';
+import { parse } from '../../../src/page/api/http/body';
+import type { ApiError } from '../../../src/page/api/http/errors';
 import { BASE, postJson, service } from './helpers';
 
 async function error(res: Response) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sseResponse } from '../../../src/api/sse';
+import { sseResponse } from '../../../src/page/api/http/sse';
 
 describe('sseResponse', () => {
   it('writes data events and [DONE], flushing each when produced', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { subtitles } from '../../../src/api/audio/subtitles';
+import { subtitles } from '../../../src/page/api/audio/_subtitles';
 import type { Segment } from '../../../src/protocol/transcription';
 import { checkSrt, checkVtt } from '../../support/subtitles';
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { transcriptionSchema } from '../../../src/api/audio/schema';
+import { transcriptionSchema } from '../../../src/page/api/audio/_schema';
 
 const file = new File([Uint8Array.of(1)], 'a.wav');
 const parse = (fields: Record<string, unknown>) => v.safeParse(transcriptionSchema, { file, model: 'm', ...fields });

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { encodeWav } from '../../../src/audio/encode/wav';
-import { decodeAudio } from '../../../src/audio/decode';
-import { toApiError } from '../../../src/api/errors';
-import { decodeMono, toMono } from '../../../src/audio/mono';
+import { encodeWav } from '../../../src/common/audio/encode/wav';
+import { decodeAudio } from '../../../src/common/audio/decode';
+import { toApiError } from '../../../src/page/api/http/errors';
+import { decodeMono, toMono } from '../../../src/common/audio/mono';
 import { SHARED_DIR } from '../../support/shared';
 
 const shared = (name: string) => new Uint8Array(readFileSync(`${SHARED_DIR}audio/${name}`));

@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { decodeAudio } from '../../../src/audio/decode';
-import { availableFormats, encodeAudio, FormatUnavailable } from '../../../src/audio/encode';
-import { toApiError } from '../../../src/api/errors';
-import { Pcm16Builder, pcm16Audio } from '../../../src/audio/pcm16';
+import { decodeAudio } from '../../../src/common/audio/decode';
+import { availableFormats, encodeAudio, FormatUnavailable } from '../../../src/common/audio/encode';
+import { toApiError } from '../../../src/page/api/http/errors';
+import { Pcm16Builder, pcm16Audio } from '../../../src/common/audio/pcm16';
 
 /** The optional MP3 plug-in as a page would serve it: @breezystack/lamejs's dist/lamejs.js, by URL. */
 const LAME_URL = pathToFileURL(

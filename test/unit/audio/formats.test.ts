@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeAudio } from '../../../src/audio/decode';
+import { decodeAudio } from '../../../src/common/audio/decode';
 import { encodeClip, ENCODINGS } from '../../browser/support/audio-mix';
 
 describe('decodeAudio on the encodings browsers and phones upload', () => {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { WhisperFeatureExtractor } from '@huggingface/transformers';
 import decode from 'audio-decode';
 import { describe, expect, it } from 'vitest';
-import { WHISPER_MEL, WhisperMel } from '../../../src/audio/mel';
+import { WHISPER_MEL, WhisperMel } from '../../../src/common/audio/mel';
 import { SHARED_DIR } from '../../support/shared';
 
 /** jfk.flac as 16 kHz mono; the same samples go to both extractors, so the resampling method does not matter. */

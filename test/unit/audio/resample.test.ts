@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resample } from '../../../src/audio/resample';
+import { resample } from '../../../src/common/audio/resample';
 
 const sine = (length: number, rate: number, hz: number) =>
   Float32Array.from({ length }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));

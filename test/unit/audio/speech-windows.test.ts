@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { speechWindows } from '../../../src/audio/speech-windows';
+import { speechWindows } from '../../../src/common/audio/speech-windows';
 
 const options = { frame: 512, sampleRate: 16000, maxSeconds: 15 };
 const FRAME_S = 512 / 16000;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { wasmThreads } from '../../../src/backends/ort';
+import { wasmThreads } from '../../../src/common/backends/ort';
 
 describe('wasmThreads', () => {
   afterEach(() => vi.unstubAllGlobals());

@@ -5,7 +5,7 @@ import {
   WEBGPU_F32_DTYPES,
   backendAttempts,
   possibleBackends,
-} from '../../../src/backends/plan';
+} from '../../../src/common/backends/plan';
 
 describe('backendAttempts', () => {
   it('auto tries WebGPU first when an adapter exists, then falls back to WASM', () => {

@@ -9,8 +9,8 @@ import { PullError } from '../../../src/cli/download';
 import { main } from '../../../src/cli/main';
 import { parseTarget, planPull } from '../../../src/cli/plan';
 import { pull, snippet } from '../../../src/cli/pull';
-import { formatBytes } from '../../../src/store';
-import { FOLDER_MANIFEST, parseFolderManifest } from '../../../src/store';
+import { formatBytes } from '../../../src/common/weights';
+import { FOLDER_MANIFEST, parseFolderManifest } from '../../../src/common/weights';
 import { cutAfter, onnxLike, startHub, type HubScript } from '../../support/hub-server';
 
 const text = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));

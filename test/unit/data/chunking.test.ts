@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chunkDocument, resolveChunking, type CountTokens } from '../../../src/data/chunking';
-import type { Block } from '../../../src/data/documents';
-import { words } from '../../../src/retrieval';
+import { chunkDocument, resolveChunking, type CountTokens } from '../../../src/common/documents/chunking';
+import type { Block } from '../../../src/common/documents';
+import { words } from '../../../src/common/retrieval';
 
 /** One token per word (and per punctuation mark), as a stand-in tokenizer with known counts. */
 const perWord: CountTokens = (text) => Math.max(1, words(text).length);

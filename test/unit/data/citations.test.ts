@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CitationFilter, citationsOf } from '../../../src/data/citations';
+import { CitationFilter, citationsOf } from '../../../src/page/services/grounding/citations';
 import type { SearchResult } from '../../../src/protocol/data';
 
 const result = (file: string, text: string, pages?: [number, number]): SearchResult => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DocumentError, parseDocument } from '../../../src/data/documents';
+import { DocumentError, parseDocument } from '../../../src/common/documents';
 
 const file = (name: string, content: string | Uint8Array, type = '') => ({
   name,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GROUNDING_RULES, groundedPrompt } from '../../../src/data/grounding';
+import { GROUNDING_RULES, groundedPrompt } from '../../../src/page/services/grounding/prompt';
 import type { SearchResult } from '../../../src/protocol/data';
 
 const result = (n: number, text: string): SearchResult => ({

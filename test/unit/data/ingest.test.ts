@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DocumentError } from '../../../src/data/documents';
-import { indexedText, lastErrorOf, prepareChunks, type ChunkTokenizer } from '../../../src/data/ingest';
-import { words } from '../../../src/retrieval';
+import { DocumentError } from '../../../src/common/documents';
+import { indexedText, lastErrorOf, prepareChunks, type ChunkTokenizer } from '../../../src/worker/data/ingest';
+import { words } from '../../../src/common/retrieval';
 
 const perWord: ChunkTokenizer = { count: (text) => Math.max(1, words(text).length), window: 50 };
 const file = (name: string, text: string, type = '') => ({ name, type, bytes: new TextEncoder().encode(text) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId, pageOf } from '../../../src/data/pages';
+import { newId, pageOf } from '../../../src/common/paging';
 
 const rows = [3, 1, 2, 5, 4].map((n) => ({ id: `r${n}`, created_at: n }));
 

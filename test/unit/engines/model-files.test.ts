@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EngineRegistry } from '../../../src/runtime/engines';
+import { EngineRegistry } from '../../../src/page/engines/_registry';
 import { readdirSync, statSync } from 'node:fs';
-import { modelFiles, modelResolver } from '../../../src/engines/model-files';
-import { llmFiles } from '../../../src/models/llm/manifest';
+import { modelFiles, modelResolver } from '../../../src/page/engines/_model-files';
+import { llmFiles } from '../../../src/common/layouts/chat';
 import { SHARED_DIR } from '../../support/shared';
 
 const registryListing = (files: string[]) => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { configuredSource, filesOwner, modelSource, sourceBase } from '../../../src/catalogue/sources';
-import { chatEngines } from '../../../src/engines/chat';
-import { modelJob, modelResolver } from '../../../src/engines/model-files';
-import type { EngineHost, EngineHosts } from '../../../src/runtime/engine-host';
-import { EngineRegistry } from '../../../src/runtime/engines';
+import { chatEngines } from '../../../src/page/engines/chat';
+import { modelJob, modelResolver } from '../../../src/page/engines/_model-files';
+import type { EngineHost, EngineHosts } from '../../../src/page/hosts/engine-hosts';
+import { EngineRegistry } from '../../../src/page/engines/_registry';
 import type { VaaniOptions } from '../../../src/protocol/options';
 
 const folder = { baseURL: 'https://site.test/models/chat-v2/', files: ['config.json'] };

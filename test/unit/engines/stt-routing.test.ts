@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { toApiError } from '../../../src/api/errors';
+import { toApiError } from '../../../src/page/api/http/errors';
 import { INDIC_SOURCES, speechRecognitionSources } from '../../../src/catalogue/sources';
-import { engineFor, routeTranscription } from '../../../src/engines/stt-routing';
+import { engineFor, routeTranscription } from '../../../src/page/engines/_stt-routing';
 
 const on = { indic: true, languages: {} };
 const never = async (): Promise<string> => {

@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EngineError, type EngineErrorKind } from '../../../src/protocol/errors';
-import { registerEngineErrors } from '../../../src/protocol/transfer';
+import { registerEngineErrors } from '../../../src/protocol/wire';
 
 const KINDS: EngineErrorKind[] = [
   'invalid_input',

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index } from '../../../src/retrieval/bm25';
-import { matches } from '../../../src/retrieval/filter';
+import { Bm25Index } from '../../../src/common/retrieval/bm25';
+import { matches } from '../../../src/common/retrieval/filter';
 import type { Filter } from '../../../src/protocol/collections';
-import { fuseRanks } from '../../../src/retrieval/fusion';
-import { RetrievalIndex, type Indexed } from '../../../src/retrieval/index';
-import { inScope } from '../../../src/retrieval/scope';
-import { words } from '../../../src/retrieval/tokenize';
+import { fuseRanks } from '../../../src/common/retrieval/fusion';
+import { RetrievalIndex, type Indexed } from '../../../src/common/retrieval/index';
+import { inScope } from '../../../src/common/retrieval/scope';
+import { words } from '../../../src/common/retrieval/tokenize';
 import { SeededRandom } from '../../fixtures/llm/random';
 
 function unit(random: SeededRandom, dim: number): Float32Array {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { EngineSlots, defaultEngineBudget, type Slot } from '../../../src/runtime/slots';
+import { EngineSlots, defaultEngineBudget, type Slot } from '../../../src/page/hosts/slots';
 
 /** A slot that records its releases; `busy` engines may not be released. */
 function engine(name: string, released: string[]) {

@@ -6,8 +6,8 @@ import {
   checkStart,
   looksLikeOnnx,
   parseContentRange,
-} from '../../../src/store/checks';
-import { StoreError } from '../../../src/store/errors';
+} from '../../../src/common/weights/checks';
+import { StoreError } from '../../../src/common/weights/errors';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const URL_ = 'https://host.test/m/resolve/main/';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchUncached } from '../../../src/store/download';
+import { fetchUncached } from '../../../src/common/weights/download';
 
 const URL_ = 'https://models.test/m/model.onnx';
 /** A ModelProto shape: ir_version 8, then one graph field (7, length-delimited) filling the rest. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelProgress, RateMeter, throttle, transferProgress } from '../../../src/store/progress';
+import { modelProgress, RateMeter, throttle, transferProgress } from '../../../src/common/weights/progress';
 
 describe('progress', () => {
   it('measures rate over a sliding window and derives fraction and ETA', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, quotaError } from '../../../src/store/errors';
-import { planEviction } from '../../../src/store/space';
+import { formatBytes, quotaError } from '../../../src/common/weights/errors';
+import { planEviction } from '../../../src/common/weights/space';
 
 describe('eviction', () => {
   const models = [

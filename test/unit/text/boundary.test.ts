@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundaryCut } from '../../../src/text/boundary';
+import { BoundaryCut } from '../../../src/common/text/boundary';
 
 /** Feeds the completion in pieces (as tokens arrive) and returns what stays. */
 function cut(kind: 'line' | 'block', before: string, pieces: string[]) {

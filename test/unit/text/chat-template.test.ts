@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChatTemplate, TemplateRejected, pickTemplate } from '../../../src/text/chat-template';
+import { ChatTemplate, TemplateRejected, pickTemplate } from '../../../src/common/text/chat-template';
 import { llamaTokenizer, llamaTokenizerConfig } from './support';
 
 const llama = new ChatTemplate(llamaTokenizerConfig().chat_template as string);

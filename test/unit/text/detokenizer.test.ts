@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GraphemeHold, StreamingDecoder } from '../../../src/text/detokenizer';
+import { GraphemeHold, StreamingDecoder } from '../../../src/common/text/detokenizer';
 import { clusterCuts, llamaTokenizer, qwen3Tokenizer } from './support';
 
 const tokenizer = llamaTokenizer();

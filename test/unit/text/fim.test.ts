@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fimPrompt, fimTokens, rawStopIds } from '../../../src/text/fim';
-import { TextTokenizer } from '../../../src/text/tokenizer';
+import { fimPrompt, fimTokens, rawStopIds } from '../../../src/common/text/fim';
+import { TextTokenizer } from '../../../src/common/text/tokenizer';
 import { tinyQwen2, tinyQwenCoder } from '../../fixtures/llm/spec';
 import { generated, json } from '../fixtures/generated';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatDelta } from '../../../src/protocol/chat';
-import { OutputText } from '../../../src/text/output';
-import type { ThinkingStart } from '../../../src/text/reasoning';
-import { HERMES_SYNTAX } from '../../../src/text/tool-calls';
+import { OutputText } from '../../../src/common/text/output';
+import type { ThinkingStart } from '../../../src/common/text/reasoning';
+import { HERMES_SYNTAX } from '../../../src/common/text/tool-calls';
 import { clusterCuts, llamaTokenizer, qwen3Tokenizer } from './support';
 
 const tokenizer = llamaTokenizer();

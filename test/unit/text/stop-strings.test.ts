@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StopStrings } from '../../../src/text/stop-strings';
+import { StopStrings } from '../../../src/common/text/stop-strings';
 
 const run = (stops: string[], pieces: string[]) => {
   const scan = new StopStrings(stops);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { TextTokenizer } from '../../../src/text/tokenizer';
+import { TextTokenizer } from '../../../src/common/text/tokenizer';
 import { SHARED_DIR } from '../../support/shared';
 
 const UPSTREAM = `${SHARED_DIR}fixtures/tiny-random-llama-fp16-genai/`;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { ChatDelta } from '../../../src/protocol/chat';
-import { HERMES_SYNTAX, ToolCallStream, toolCallSyntaxOf } from '../../../src/text/tool-calls';
+import { HERMES_SYNTAX, ToolCallStream, toolCallSyntaxOf } from '../../../src/common/text/tool-calls';
 
 const stream = (pieces: string[]) => {
   const parser = new ToolCallStream(HERMES_SYNTAX);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findVoice, LANGUAGES, needsDownload, VOICES } from '../../../src/voice/catalogue';
+import { findVoice, LANGUAGES, needsDownload, VOICES } from '../../../src/catalogue/voices';
 
 const INDIAN = ['hi', 'bn', 'ta', 'te', 'mr', 'gu', 'kn', 'ml', 'pa', 'or', 'as', 'ur', 'ne', 'sd', 'kok'];
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeMono } from '../../../src/audio/mono';
-import { changeVoice } from '../../../src/voice/changer';
-import { warpFormants } from '../../../src/voice/changer-formants';
-import { boundsOf, playback } from '../../../src/voice/changer-resample';
+import { decodeMono } from '../../../src/common/audio/mono';
+import { changeVoice } from '../../../src/worker/transform/changer';
+import { warpFormants } from '../../../src/worker/transform/changer-formants';
+import { boundsOf, playback } from '../../../src/worker/transform/changer-resample';
 import { formantScaleBetween } from '../../browser/support/audio-formants';
 import { pitchStats } from '../../browser/support/pitch';
 import { SHARED_DIR } from '../../support/shared';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contourShape, KEEP_CONTOUR, pitchFactors } from '../../../src/voice/prosody';
+import { contourShape, KEEP_CONTOUR, pitchFactors } from '../../../src/worker/transform/prosody';
 
 const track = (f0: number[]) => ({ hopSeconds: 0.01, f0: Float32Array.from(f0) });
 

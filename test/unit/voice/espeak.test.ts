@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Espeak, loadEspeak } from '../../../src/voice/tts/espeak';
-import { toApiError } from '../../../src/api/errors';
+import { Espeak, loadEspeak } from '../../../src/worker/speech/espeak';
+import { toApiError } from '../../../src/page/api/http/errors';
 
 const never = new AbortController().signal;
 const defaults = { speed: 1, stability: 0.5, style: 0.35 };

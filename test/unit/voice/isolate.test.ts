@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeMono } from '../../../src/audio/mono';
-import { denoise48k, isolateVoice } from '../../../src/voice/isolate';
-import { trackPitch, medianF0 } from '../../../src/voice/prosody-pitch';
+import { decodeMono } from '../../../src/common/audio/mono';
+import { denoise48k, isolateVoice } from '../../../src/worker/transform/isolate';
+import { trackPitch, medianF0 } from '../../../src/worker/transform/prosody-pitch';
 import { SHARED_DIR } from '../../support/shared';
 
 const correlation = (a: Float32Array, b: Float32Array, lag: number) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pitchRange, planClauses, speakingRate, splitClauses } from '../../../src/voice/tts/prosody';
+import { pitchRange, planClauses, speakingRate, splitClauses } from '../../../src/worker/speech/prosody';
 
 describe('TTS prosody', () => {
   it('splits clauses after Latin, Devanagari and Arabic-script punctuation', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { kokoroBatches, kokoroIds, kokoroPhonemes, kokoroText } from '../../../src/voice/tts/kokoro-tokens';
-import { vitsIds } from '../../../src/voice/tts/vits-tokens';
+import { kokoroBatches, kokoroIds, kokoroPhonemes, kokoroText } from '../../../src/worker/speech/kokoro-tokens';
+import { vitsIds } from '../../../src/worker/speech/vits-tokens';
 
 describe('Kokoro phoneme ids', () => {
   it('maps each phoneme symbol to its id and drops symbols outside the vocabulary', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Vaani } from '../../../src/vaani';
+import type { Vaani } from '../../../src/page/vaani';
 import { streamChat, transcribe, voiceFor, WidgetError } from '../../../src/widgets/service';
 
 /** A stand-in for `ai` that answers every request with `respond` and records what was asked. */

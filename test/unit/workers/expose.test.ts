@@ -2,8 +2,8 @@ import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
 import { checkpoint } from '../../../src/protocol/cancel';
 import { EngineError } from '../../../src/protocol/errors';
-import { registerEngineErrors } from '../../../src/protocol/transfer';
-import { exposeEngine } from '../../../src/workers/expose';
+import { registerEngineErrors } from '../../../src/protocol/wire';
+import { exposeEngine } from '../../../src/worker/host/expose';
 
 describe('exposeEngine', () => {
   it('answers each call once when a second copy of the worker exposes again on the same endpoint', async () => {

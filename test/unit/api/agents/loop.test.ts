@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { asToolOutput, OUTPUT_LIMIT, runAgent, type AgentEvent, type AgentTool } from '../../../../src/api/agents/loop';
+import {
+  asToolOutput,
+  OUTPUT_LIMIT,
+  runAgent,
+  type AgentEvent,
+  type AgentTool,
+} from '../../../../src/page/services/agents/loop';
 import type { ChatParams } from '../../../../src/protocol/chat';
 import { callDelta, stepsEngine } from './steps-engine';
 

@@ -1,5 +1,5 @@
 import type { ChatDelta, ChatEngine, ChatOutcome, ChatParams } from '../../../../src/protocol/chat';
-import type { EngineFactory } from '../../../../src/runtime/engines';
+import type { EngineFactory } from '../../../../src/page/engines/_registry';
 
 export const callDelta = (index: number, name: string, args: string): ChatDelta => ({
   tool_calls: [{ index, id: `call_${index}`, type: 'function', function: { name, arguments: args } }],

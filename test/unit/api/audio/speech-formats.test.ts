@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SpeechFormat } from '../../../../src/protocol/speech';
-import type { EngineFactory } from '../../../../src/runtime/engines';
+import type { EngineFactory } from '../../../../src/page/engines/_registry';
 import { AUTH, BASE, service } from '../helpers';
 
 /** A speech engine whose worker says it can write `formats`. */

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { Transcript, TranscriptionEngine } from '../../../../src/protocol/transcription';
 import { invalidInput } from '../../../../src/protocol/errors';
-import type { EngineFactory } from '../../../../src/runtime/engines';
+import type { EngineFactory } from '../../../../src/page/engines/_registry';
 import { BASE, service } from '../helpers';
 
 const transcript = (text: string): Transcript => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastCodeBlock, modeMessages } from '../../../../src/api/code/prompts';
+import { lastCodeBlock, modeMessages } from '../../../../src/page/services/code/prompts';
 
 describe('code modes', () => {
   it('fences the code with its language under a task for the mode', () => {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { addBatchSchema, chunkingSchema, searchSchema } from '../../../../src/api/data/schema';
+import { addBatchSchema, chunkingSchema, searchSchema } from '../../../../src/page/api/_data-schema';
 
 describe('data schemas', () => {
   it("accept OpenAI's chunking strategies and refuse an overlap over half the chunk", () => {

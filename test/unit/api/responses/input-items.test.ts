@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { DataEngine, SearchResult } from '../../../../src/protocol/data';
-import type { EngineFactory } from '../../../../src/runtime/engines';
+import type { EngineFactory } from '../../../../src/page/engines/_registry';
 import { scriptedChat } from '../../../support/chat-engine';
 import { AUTH, BASE, service } from '../helpers';
 

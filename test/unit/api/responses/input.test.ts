@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { inputMessages, toolsOf } from '../../../../src/api/responses/input';
-import { responsesSchema } from '../../../../src/api/responses/schema';
+import { inputMessages, toolsOf } from '../../../../src/page/api/responses/_input';
+import { responsesSchema } from '../../../../src/page/api/responses/_schema';
 
 describe('Responses input items as chat messages', () => {
   it('a string is one user message; developer is system; text parts join', () => {

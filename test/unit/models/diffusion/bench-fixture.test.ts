@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadDiffusion } from '../../../../src/models/diffusion/load';
+import { loadDiffusion } from '../../../../src/worker/images/load';
 import { ensureBench512Diffusion } from '../../../fixtures/diffusion/ensure';
 import { directoryLoader } from '../encoder/support';
 import { ort } from './node-ort';

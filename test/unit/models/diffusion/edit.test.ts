@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadDiffusion } from '../../../../src/models/diffusion/load';
+import { loadDiffusion } from '../../../../src/worker/images/load';
 import { ensureTinyDiffusion } from '../../../fixtures/diffusion/ensure';
 import { directoryLoader, maxAbsDiff } from '../encoder/support';
 import { ort } from './node-ort';

@@ -1,5 +1,5 @@
 import * as ortNode from 'onnxruntime-node';
-import type { Ort } from '../../../../src/backends/ort';
+import type { Ort } from '../../../../src/common/backends/ort';
 
 /** onnxruntime-node behind the web runtime's interface (its CPU provider stands in for 'wasm'). */
 export const ort = {

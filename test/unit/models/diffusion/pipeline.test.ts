@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDiffusion } from '../../../../src/models/diffusion/load';
+import { loadDiffusion } from '../../../../src/worker/images/load';
 import { diffusionFiles, EULER_TURBO } from '../../../fixtures/diffusion/files';
 import { ensureTinyDiffusion } from '../../../fixtures/diffusion/ensure';
 import { directoryLoader, maxAbsDiff } from '../encoder/support';

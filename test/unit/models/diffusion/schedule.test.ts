@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSchedulerConfig, sigmaAt, timesteps } from '../../../../src/models/diffusion/schedule';
+import { readSchedulerConfig, sigmaAt, timesteps } from '../../../../src/worker/images/schedule';
 import { EULER_TURBO } from '../../../fixtures/diffusion/files';
 
 describe('scheduler schedules', () => {

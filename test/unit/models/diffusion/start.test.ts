@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionPolicy, startDiffusion, WASM_GRAPH_BUDGET } from '../../../../src/models/diffusion/start';
+import { sessionPolicy, startDiffusion, WASM_GRAPH_BUDGET } from '../../../../src/worker/images/start';
 import type { FileLoader } from '../../../../src/protocol/weights';
 
 /** A loader whose graphs report SD-Turbo-fp16-like sizes without holding them. */

@@ -1,13 +1,8 @@
 import * as ortNode from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import type { Ort, OrtSession } from '../../../../src/backends/ort';
-import { loadDiffusion } from '../../../../src/models/diffusion/load';
-import {
-  tilesFor,
-  UPSCALE_MEMORY,
-  upscalerBytesPerPixel,
-  upscaleTiled,
-} from '../../../../src/models/diffusion/upscale';
+import type { Ort, OrtSession } from '../../../../src/common/backends/ort';
+import { loadDiffusion } from '../../../../src/worker/images/load';
+import { tilesFor, UPSCALE_MEMORY, upscalerBytesPerPixel, upscaleTiled } from '../../../../src/worker/images/upscale';
 import { directoryLoader } from '../encoder/support';
 import { ort as nodeOrt } from './node-ort';
 import { ensureTinyDiffusion } from '../../../fixtures/diffusion/ensure';

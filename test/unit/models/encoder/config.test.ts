@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { planBatches } from '../../../../src/models/encoder/batches';
-import { poolingFolder, readEncoderConfig } from '../../../../src/models/encoder/config';
-import { pool } from '../../../../src/models/encoder/pooling';
-import { normalizeL2 } from '../../../../src/retrieval/vectors';
+import { planBatches } from '../../../../src/worker/embeddings/batches';
+import { poolingFolder, readEncoderConfig } from '../../../../src/worker/embeddings/config';
+import { pool } from '../../../../src/worker/embeddings/pooling';
+import { normalizeL2 } from '../../../../src/common/retrieval/vectors';
 
 describe('readEncoderConfig', () => {
   it('takes pooling from 1_Pooling and normalisation from modules.json', () => {

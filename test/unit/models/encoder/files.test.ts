@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { encoderFiles } from '../../../../src/models/encoder/files';
+import { encoderFiles } from '../../../../src/common/layouts/embeddings';
 import type { FileLoader } from '../../../../src/protocol/weights';
 
 it("says an embedding model's source lacks an encoder, not a decoder", async () => {

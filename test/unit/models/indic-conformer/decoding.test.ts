@@ -1,9 +1,9 @@
 import onnxProto from 'onnx-proto';
 import { describe, expect, it } from 'vitest';
-import { ctcGreedy } from '../../../../src/models/indic-conformer/ctc';
-import { externalDataFiles } from '../../../../src/models/indic-conformer/external-data';
-import { joinText, joinWords } from '../../../../src/models/indic-conformer/tokens';
-import { IndicVocabulary, VocabularyError } from '../../../../src/models/indic-conformer/vocab';
+import { ctcGreedy } from '../../../../src/worker/transcription/indic-conformer/ctc';
+import { externalDataFiles } from '../../../../src/common/layouts/onnx-external-data';
+import { joinText, joinWords } from '../../../../src/worker/transcription/indic-conformer/tokens';
+import { IndicVocabulary, VocabularyError } from '../../../../src/worker/transcription/indic-conformer/vocab';
 
 const { onnx } = onnxProto;
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import decode from 'audio-decode';
 import { describe, expect, it } from 'vitest';
-import { INDIC_CONFORMER_MEL, NemoMel } from '../../../../src/models/indic-conformer/features';
+import { INDIC_CONFORMER_MEL, NemoMel } from '../../../../src/worker/transcription/indic-conformer/features';
 import { SHARED_DIR } from '../../../support/shared';
 
 /**

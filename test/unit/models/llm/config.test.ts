@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../../../../src/models/llm/config';
+import { readConfig } from '../../../../src/worker/chat/config';
 
 describe('readConfig', () => {
   it('reads an onnx-community config with a list of eos ids in generation_config', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findGraphFiles, loadExternalData } from '../../../../src/models/llm/files';
+import { findGraphFiles, loadExternalData } from '../../../../src/common/layouts/onnx';
 import type { FileLoader } from '../../../../src/protocol/weights';
 
 const loaderOf = (files: string[]): FileLoader => ({
@@ -45,7 +45,7 @@ describe('findGraphFiles', () => {
 
 describe('llmFiles', () => {
   it('lists what loadLlm reads, with the files it can do without marked optional', async () => {
-    const { llmFiles } = await import('../../../../src/models/llm/manifest');
+    const { llmFiles } = await import('../../../../src/common/layouts/chat');
     const files = await llmFiles(loaderOf(['onnx/model_quantized.onnx', 'onnx/model_quantized.onnx_data']), ['q8']);
     expect(files.filter((f) => !f.optional).map((f) => f.name)).toEqual([
       'tokenizer.json',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatDelta } from '../../../../src/protocol/chat';
-import { ChatTemplate } from '../../../../src/text/chat-template';
+import { ChatTemplate } from '../../../../src/common/text/chat-template';
 import { clusterCuts, qwen3Tokenizer } from '../../text/support';
 import { qwen3Scripted, run } from './qwen3-scripted';
 

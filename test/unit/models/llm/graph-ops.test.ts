@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { graphOperators, takesChunks } from '../../../../src/models/llm/graph-ops';
+import { graphOperators, takesChunks } from '../../../../src/worker/chat/graph-ops';
 import { onnx } from '../../../fixtures/llm/onnx-builder';
 import { tinyLlamaGqa, tinyLlamaMha, tinyQwen2 } from '../../../fixtures/llm/spec';
 import { SHARED_DIR } from '../../../support/shared';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastRow } from '../../../../src/models/llm/logits';
+import { lastRow } from '../../../../src/worker/chat/logits';
 
 describe('lastRow', () => {
   it('hands a single float32 row back as it is (no copy per decode step)', () => {

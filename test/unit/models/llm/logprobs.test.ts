@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TextOffsets, legacyLogprobs } from '../../../../src/api/legacy-logprobs';
-import { tokenLogprob, TokenTexts } from '../../../../src/models/llm/logprobs';
+import { TextOffsets, legacyLogprobs } from '../../../../src/page/api/_legacy-logprobs';
+import { tokenLogprob, TokenTexts } from '../../../../src/worker/chat/logprobs';
 import { llamaTokenizer, qwen3Tokenizer } from '../../text/support';
 
 const utf8 = new TextEncoder();

@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as ortNode from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import type { Ort, OrtSession } from '../../../../src/backends/ort';
-import type { LlmConfig } from '../../../../src/models/llm/config';
-import { KvDecoder, layoutOf } from '../../../../src/models/llm/decoder';
-import { installOutputPool } from '../../../../src/models/llm/output-pool';
+import type { Ort, OrtSession } from '../../../../src/common/backends/ort';
+import type { LlmConfig } from '../../../../src/worker/chat/config';
+import { KvDecoder, layoutOf } from '../../../../src/worker/chat/decoder';
+import { installOutputPool } from '../../../../src/worker/chat/output-pool';
 import { tinyQwen2 } from '../../../fixtures/llm/spec';
 import { generated } from '../../fixtures/generated';
 

@@ -1,8 +1,8 @@
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import type { Ort, OrtSession } from '../../../../src/backends/ort';
-import { KvDecoder, layoutOf, PREFILL_CHUNK } from '../../../../src/models/llm/decoder';
-import type { LlmConfig } from '../../../../src/models/llm/config';
+import type { Ort, OrtSession } from '../../../../src/common/backends/ort';
+import { KvDecoder, layoutOf, PREFILL_CHUNK } from '../../../../src/worker/chat/decoder';
+import type { LlmConfig } from '../../../../src/worker/chat/config';
 import { tinyQwen2 } from '../../../fixtures/llm/spec';
 import { generated } from '../../fixtures/generated';
 

@@ -1,11 +1,11 @@
-import { generate } from '../../../../src/models/llm/generate';
-import type { KvDecoder } from '../../../../src/models/llm/decoder';
-import type { LoadedLlm } from '../../../../src/models/llm/load';
+import { generate } from '../../../../src/worker/chat/generate';
+import type { KvDecoder } from '../../../../src/worker/chat/decoder';
+import type { LoadedLlm } from '../../../../src/worker/chat/load';
 import type { ChatDelta, ChatEngine, ChatOutcome, ChatParams } from '../../../../src/protocol/chat';
-import type { EngineFactory } from '../../../../src/runtime/engines';
-import { ChatTemplate } from '../../../../src/text/chat-template';
-import { Grammars } from '../../../../src/text/grammar/constraint';
-import { grammarVocabulary } from '../../../../src/text/grammar/vocabulary';
+import type { EngineFactory } from '../../../../src/page/engines/_registry';
+import { ChatTemplate } from '../../../../src/common/text/chat-template';
+import { Grammars } from '../../../../src/common/text/grammar/constraint';
+import { grammarVocabulary } from '../../../../src/common/text/grammar/vocabulary';
 import { loadXGrammarInNode } from '../../../support/xgrammar-node';
 import { qwen3Template, qwen3Tokenizer, qwen3TokenizerJson } from '../../text/support';
 

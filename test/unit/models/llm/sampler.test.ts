@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Sampler, argmax, type SamplingOptions } from '../../../../src/models/llm/sampler';
+import { Sampler, argmax, type SamplingOptions } from '../../../../src/worker/chat/sampler';
 
 const base: SamplingOptions = { temperature: 1, top_p: 1, presence_penalty: 0, frequency_penalty: 0 };
 const logits = (...values: number[]) => Float32Array.from(values);

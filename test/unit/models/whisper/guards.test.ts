@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { DecodeResult } from '../../../../src/models/whisper/decoder';
+import type { DecodeResult } from '../../../../src/worker/transcription/whisper/decoder';
 import {
   compressionRatio,
   decodeWithFallback,
   DEFAULT_GUARDS,
   temperatures,
   withDefaults,
-} from '../../../../src/models/whisper/guards';
-import { PreviousText } from '../../../../src/models/whisper/previous-text';
+} from '../../../../src/worker/transcription/whisper/guards';
+import { PreviousText } from '../../../../src/worker/transcription/whisper/previous-text';
 import { config, ids } from './ids';
 
 const result = (logprob: number, tokens = [1, 2, 3], noSpeechProb = 0, looped = false): DecodeResult => ({

@@ -1,4 +1,4 @@
-import type { WhisperConfig } from '../../../../src/models/whisper/config';
+import type { WhisperConfig } from '../../../../src/worker/transcription/whisper/config';
 
 export const ids = {
   eot: 50257,

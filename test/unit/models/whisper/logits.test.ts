@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyWhisperRules, pickToken } from '../../../../src/models/whisper/logits';
+import { applyWhisperRules, pickToken } from '../../../../src/worker/transcription/whisper/logits';
 import { config, ts } from './ids';
 
 const logits = () => new Float32Array(51865);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { speechPlan, toOriginal, windowAudio, type Window } from '../../../../src/models/whisper/plan';
+import { speechPlan, toOriginal, windowAudio, type Window } from '../../../../src/worker/transcription/whisper/plan';
 
 const chunking = { threshold: 0.5, paddingMs: 0, silenceMs: 200 };
 const FRAME = 512;

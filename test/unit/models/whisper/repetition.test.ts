@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loopCut } from '../../../../src/models/whisper/repetition';
+import { loopCut } from '../../../../src/worker/transcription/whisper/repetition';
 
 const TS = 1000;
 const isText = (token: number) => token < TS;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { placeSegments } from '../../../../src/models/whisper/timeline';
+import { placeSegments } from '../../../../src/worker/transcription/whisper/timeline';
 
 describe('placeSegments', () => {
   it('clamps into the audio, never goes back; text without length joins the next segment, blanks go', () => {

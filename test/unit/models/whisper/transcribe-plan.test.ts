@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { WhisperConfig } from '../../../../src/models/whisper/config';
-import { applyWhisperRules, pickToken } from '../../../../src/models/whisper/logits';
-import type { Pass } from '../../../../src/models/whisper/seek';
-import { splitSegments } from '../../../../src/models/whisper/segments';
-import { windows } from '../../../../src/models/whisper/plan';
+import type { WhisperConfig } from '../../../../src/worker/transcription/whisper/config';
+import { applyWhisperRules, pickToken } from '../../../../src/worker/transcription/whisper/logits';
+import type { Pass } from '../../../../src/worker/transcription/whisper/seek';
+import { splitSegments } from '../../../../src/worker/transcription/whisper/segments';
+import { windows } from '../../../../src/worker/transcription/whisper/plan';
 
 const ids = {
   eot: 50257,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { carryUnfinished, unfinishedTail } from '../../../../src/models/whisper/utf8';
+import { carryUnfinished, unfinishedTail } from '../../../../src/worker/transcription/whisper/utf8';
 
 const encode = (text: string) => [...new TextEncoder().encode(text)];
 const decode = (bytes: number[]) => new TextDecoder().decode(Uint8Array.from(bytes));
@@ -49,7 +49,7 @@ describe('carryUnfinished', () => {
 
 describe('WhisperTokenizer.bytes', () => {
   it('gives back the UTF-8 bytes of byte-level tokens', async () => {
-    const { WhisperTokenizer } = await import('../../../../src/models/whisper/tokenizer');
+    const { WhisperTokenizer } = await import('../../../../src/worker/transcription/whisper/tokenizer');
     const { tokenizerJson } = await import('../../../fixtures/whisper/tokenizer');
     const tokenizer = new WhisperTokenizer(tokenizerJson(), {});
     const text = ' नमस्ते, world ✓';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Segment } from '../../../../src/protocol/transcription';
-import { segmentWords } from '../../../../src/models/whisper/words';
+import { segmentWords } from '../../../../src/worker/transcription/whisper/words';
 
 const segment = (start: number, end: number, text: string): Segment =>
   ({

@@ -1,9 +1,9 @@
 import * as Comlink from 'comlink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EngineError } from '../../../../src/protocol/errors';
-import type { EngineHost } from '../../../../src/runtime/engine-host';
-import { Follower } from '../../../../src/runtime/share/follow';
-import { serveFollower } from '../../../../src/runtime/share/serve';
+import type { EngineHost } from '../../../../src/page/hosts/engine-hosts';
+import { Follower } from '../../../../src/page/share/follow';
+import { serveFollower } from '../../../../src/page/share/serve';
 
 /** Web Locks enough for alive locks: `request(name, { signal }?, callback)` granted once no one holds `name`. */
 function fakeLocks() {

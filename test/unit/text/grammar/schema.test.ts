@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSchema } from '../../../../src/text/grammar/schema';
+import { checkSchema } from '../../../../src/common/text/grammar/schema';
 
 describe('checkSchema', () => {
   const strictPerson = {

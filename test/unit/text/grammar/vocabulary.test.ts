@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { grammarVocabulary } from '../../../../src/text/grammar/vocabulary';
+import { grammarVocabulary } from '../../../../src/common/text/grammar/vocabulary';
 import { SHARED_DIR } from '../../../support/shared';
 
 const upstream = () =>

@@ -1,0 +1,41 @@
+import type { Backend } from '../../protocol/options';
+import type { GpuSupport } from './webgpu';
+
+export type RuntimeBackend = 'webgpu' | 'wasm';
+
+/** One attempt at starting a model: a backend and the dtypes to look for, best first. */
+export interface BackendAttempt {
+  backend: RuntimeBackend;
+  dtypes: readonly string[];
+}
+
+/** WASM: 8-bit weights are the smallest download that runs fast; fp32 is what tiny exports ship. */
+export const WASM_DTYPES = ['q8', 'q4', 'fp32', 'fp16'] as const;
+export const WEBGPU_F16_DTYPES = ['q4f16', 'fp16', 'q4', 'fp32'] as const;
+export const WEBGPU_F32_DTYPES = ['q4', 'fp32', 'q8'] as const;
+
+/**
+ * The attempts for a backend choice, in order: 'auto' tries WebGPU when an adapter exists and
+ * falls back to WASM; a dtype fixed by the model source replaces the per-backend lists.
+ */
+export function backendAttempts(choice: Backend, gpu: GpuSupport | undefined, dtype?: string): BackendAttempt[] {
+  const wasm: BackendAttempt = { backend: 'wasm', dtypes: dtype ? [dtype] : WASM_DTYPES };
+  const webgpu: BackendAttempt | undefined = gpu && {
+    backend: 'webgpu',
+    dtypes: dtype ? [dtype] : gpu.f16 ? WEBGPU_F16_DTYPES : WEBGPU_F32_DTYPES,
+  };
+  if (choice === 'wasm') return [wasm];
+  if (choice === 'webgpu') {
+    if (!webgpu) throw new Error("backend 'webgpu' was asked for but this browser has no WebGPU adapter.");
+    return [webgpu];
+  }
+  return webgpu ? [webgpu, wasm] : [wasm];
+}
+
+/** Backends a choice can use in this browser, known without starting anything (for /v1/models). */
+export function possibleBackends(choice: Backend = 'auto'): RuntimeBackend[] {
+  const hasGpu = typeof navigator !== 'undefined' && 'gpu' in navigator;
+  if (choice === 'wasm') return ['wasm'];
+  if (choice === 'webgpu') return hasGpu ? ['webgpu'] : [];
+  return hasGpu ? ['webgpu', 'wasm'] : ['wasm'];
+}

@@ -1,0 +1,188 @@
+import * as v from 'valibot';
+import { TOOL_NAME } from '../../services/agents/registry';
+import type { ChatEngine, ChatMessage, ChatParams, ToolChoice } from '../../../protocol/chat';
+import { parse, readJson } from '../http/body';
+import { requireEnforceable } from '../chat/completions';
+import { dispatchChat, type Services } from '../http/dispatch';
+import { badRequest, toApiError } from '../http/errors';
+import { scopeSchema } from '../memory/_schema';
+import { requireModel, requireWithinContext } from '../http/models-check';
+import { sseResponse } from '../http/sse';
+import { BUILTIN_NAMES, builtinTool, type BuiltinRef, type RouteCall } from '../../services/agents/builtins';
+import { runAgent, type AgentEvent, type AgentTool } from '../../services/agents/loop';
+
+const toolName = v.pipe(v.string(), v.regex(TOOL_NAME, 'must be 1–128 characters of A–Z, a–z, 0–9, _, . or -'));
+const count = (max: number) => v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max));
+
+const toolRef = v.union(
+  [
+    toolName,
+    v.object({
+      type: v.literal('function'),
+      function: v.object({
+        name: toolName,
+        description: v.optional(v.string()),
+        parameters: v.optional(v.record(v.string(), v.unknown())),
+        strict: v.optional(v.nullable(v.boolean())),
+      }),
+    }),
+    v.object({ type: v.literal('memory.search'), scope: v.optional(scopeSchema), limit: v.optional(count(20)) }),
+    v.object({ type: v.literal('memory.store'), scope: v.optional(scopeSchema) }),
+    v.object({
+      type: v.literal('file_search'),
+      vector_store_ids: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.maxLength(8)),
+      max_num_results: v.optional(count(50)),
+    }),
+  ],
+  'must be a registered tool name, a function tool, or a built-in ({type: memory.search | memory.store | file_search})',
+);
+
+const message = v.object({
+  role: v.picklist(['system', 'developer', 'user', 'assistant'], 'must be one of system, developer, user or assistant'),
+  content: v.string(),
+});
+
+/** POST /agents/run (**Choice**, docs/api.md). */
+const agentsSchema = v.object({
+  model: v.optional(v.pipe(v.string(), v.minLength(1)), 'agent-v1'),
+  input: v.union([
+    v.pipe(v.string(), v.minLength(1, 'must not be empty')),
+    v.pipe(v.array(message), v.minLength(1, 'must contain at least one message')),
+  ]),
+  instructions: v.optional(v.nullable(v.string())),
+  tools: v.optional(v.pipe(v.array(toolRef), v.maxLength(64))),
+  tool_choice: v.optional(
+    v.union([
+      v.picklist(['none', 'auto', 'required']),
+      v.object({ type: v.literal('function'), function: v.object({ name: toolName }) }),
+    ]),
+  ),
+  parallel_tool_calls: v.optional(v.nullable(v.boolean())),
+  max_steps: v.optional(count(50), 10),
+  max_tokens: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
+  temperature: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(2))), 0.7),
+  top_p: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1))), 1),
+  seed: v.optional(v.nullable(v.pipe(v.number(), v.integer()))),
+  stream: v.optional(v.nullable(v.boolean()), false),
+});
+
+type AgentsRequest = v.InferOutput<typeof agentsSchema>;
+
+/** The built-in tools' way into this page's own routes: with the run's key and signal. */
+const routeCall =
+  (ctx: Services, auth: string): RouteCall =>
+  async (path, body, signal) => {
+    const response = await ctx.self(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: auth },
+      body: JSON.stringify(body),
+      signal,
+    });
+    const json = (await response.json()) as { data?: unknown[]; error?: { message: string } };
+    if (!response.ok) throw new Error(json.error?.message ?? `${path} answered ${response.status}`);
+    return json.data ?? [];
+  };
+
+/** The request's tools: built-ins, the page's registered tools by name, and declared function tools (run by a page tool of that name, if any). */
+function resolveTools(ctx: Services, body: AgentsRequest, auth: string): AgentTool[] {
+  const tools = (body.tools ?? []).map((ref, i): AgentTool => {
+    if (typeof ref === 'string' && (BUILTIN_NAMES as readonly string[]).includes(ref))
+      return builtinTool(routeCall(ctx, auth), { type: ref } as BuiltinRef);
+    if (typeof ref === 'string') {
+      const tool = ctx.tools.get(ref);
+      if (!tool)
+        throw badRequest(
+          `No tool named '${ref}' is registered in this page: register it with ai.tools.register({ name, inputSchema, execute }).`,
+          `tools[${i}]`,
+          'tool_not_found',
+        );
+      return {
+        definition: {
+          type: 'function',
+          function: {
+            name: tool.name,
+            ...(tool.description ? { description: tool.description } : {}),
+            parameters: tool.inputSchema ?? { type: 'object', properties: {} },
+          },
+        },
+        execute: (args, signal) => tool.execute(args, { signal }),
+      };
+    }
+    if (ref.type === 'function') {
+      const page = ctx.tools.get(ref.function.name);
+      return {
+        definition: ref as AgentTool['definition'],
+        execute: page && ((args, signal) => page.execute(args, { signal })),
+      };
+    }
+    return builtinTool(routeCall(ctx, auth), ref);
+  });
+  tools.forEach((tool, i) => {
+    if (tools.findIndex((other) => other.definition.function.name === tool.definition.function.name) !== i)
+      throw badRequest(`The tool '${tool.definition.function.name}' is listed twice.`, `tools[${i}]`);
+  });
+  const choice = body.tool_choice;
+  if (typeof choice === 'object' && !tools.some((tool) => tool.definition.function.name === choice.function.name))
+    throw badRequest(`tool_choice names '${choice.function.name}', which is not in tools.`, 'tool_choice');
+  return tools;
+}
+
+function toParams(body: AgentsRequest): ChatParams {
+  const input: ChatMessage[] =
+    typeof body.input === 'string'
+      ? [{ role: 'user', content: body.input }]
+      : body.input.map((m) => ({ role: m.role === 'developer' ? 'system' : m.role, content: m.content }));
+  return {
+    model: body.model,
+    messages: body.instructions ? [{ role: 'system', content: body.instructions }, ...input] : input,
+    temperature: body.temperature ?? 0.7,
+    top_p: body.top_p ?? 1,
+    max_tokens: body.max_tokens ?? undefined,
+    stop: [],
+    seed: body.seed ?? undefined,
+    presence_penalty: 0,
+    frequency_penalty: 0,
+    tool_choice: body.tool_choice as ToolChoice | undefined,
+    parallel_tool_calls: body.parallel_tool_calls ?? undefined,
+  };
+}
+
+/** POST /agents/run: the agent loop over page-registered, declared and built-in tools. */
+export async function agentsRun(ctx: Services, request: Request, path: string): Promise<Response> {
+  const { value, raw } = await readJson(request);
+  const body = parse(agentsSchema, value);
+  requireWithinContext(requireModel(body.model, 'agents', 'chat', 'code'), body.max_tokens);
+  const tools = resolveTools(ctx, body, request.headers.get('authorization') ?? 'Bearer local');
+  const params = toParams(body);
+  requireEnforceable({ ...params, tools: tools.map((tool) => tool.definition) });
+  return dispatchChat(ctx, { request, path, raw }, body, (engine) => run(engine, body, params, tools, request.signal));
+}
+
+async function run(
+  engine: ChatEngine,
+  body: AgentsRequest,
+  params: ChatParams,
+  tools: AgentTool[],
+  signal: AbortSignal,
+) {
+  const meta = () => ({
+    id: `run_${crypto.randomUUID().replaceAll('-', '')}`,
+    object: 'agent.run',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+  });
+  if (!body.stream) {
+    const result = await runAgent(engine, params, tools, { maxSteps: body.max_steps, signal, emit: () => {} });
+    return Response.json({ ...meta(), ...result });
+  }
+  return sseResponse(signal, async (sink) => {
+    const emit = (event: AgentEvent | { type: string; [key: string]: unknown }) => sink.send(event, event.type);
+    try {
+      const result = await runAgent(engine, params, tools, { maxSteps: body.max_steps, signal: sink.signal, emit });
+      emit({ type: 'run.completed', run: { ...meta(), ...result } });
+    } catch (error) {
+      if (sink.signal.aborted) throw error;
+      emit({ type: 'run.failed', ...toApiError(error).body });
+    }
+  });
+}

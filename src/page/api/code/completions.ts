@@ -1,0 +1,78 @@
+import * as v from 'valibot';
+import type { ChatParams } from '../../../protocol/chat';
+import { parse, readJson } from '../http/body';
+import { completionEngine, completionsSchema, runCompletion } from '../completions';
+import { dispatchChat, type Services } from '../http/dispatch';
+import { requireModel, requireWithinContext } from '../http/models-check';
+import { CODE_MODES, lastCodeBlock, modeMessages, type CodeMode } from '../../services/code/prompts';
+
+const oneOf = <T extends string>(values: readonly T[]) =>
+  v.pipe(
+    v.string(),
+    v.check((value) => values.includes(value as T), `must be one of ${values.map((x) => `'${x}'`).join(', ')}`),
+    v.transform((value) => value as T),
+  );
+
+/** OpenAI's legacy completions request plus `mode`, `language` and `boundary` (docs/api.md). */
+const codeSchema = v.object({
+  ...completionsSchema.entries,
+  model: v.optional(v.pipe(v.string(), v.minLength(1)), 'code-v1'),
+  max_tokens: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
+  temperature: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(2))), 0.2),
+  mode: v.optional(oneOf(CODE_MODES), 'complete'),
+  language: v.optional(v.pipe(v.string(), v.maxLength(64))),
+  boundary: v.optional(oneOf(['none', 'line', 'block'] as const), 'none'),
+});
+
+type CodeRequest = v.InferOutput<typeof codeSchema>;
+
+/** Default budgets: a completion is a few lines, an explanation or a rewrite a page. */
+const DEFAULT_MAX_TOKENS: Record<CodeMode, number> = { complete: 128, explain: 512, debug: 768, optimise: 768 };
+
+function toParams(body: CodeRequest): ChatParams {
+  const prompt = typeof body.prompt === 'string' ? body.prompt : body.prompt[0]!;
+  const common = {
+    model: body.model,
+    temperature: body.temperature ?? 0.2,
+    top_p: body.top_p ?? 1,
+    max_tokens: body.max_tokens ?? DEFAULT_MAX_TOKENS[body.mode],
+    stop: body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop,
+    seed: body.seed ?? undefined,
+    presence_penalty: body.presence_penalty ?? 0,
+    frequency_penalty: body.frequency_penalty ?? 0,
+  };
+  if (body.mode === 'complete')
+    return {
+      ...common,
+      messages: [],
+      prompt,
+      suffix: body.suffix ?? undefined,
+      boundary: body.boundary === 'none' ? undefined : body.boundary,
+    };
+  return { ...common, messages: modeMessages(body.mode, prompt + (body.suffix ?? ''), body.language) };
+}
+
+/**
+ * POST /code/completions: `complete` continues `prompt` (or fills between `prompt` and `suffix`) on
+ * code-v1's base model; `explain`, `debug` and `optimise` ask its instruct model. Legacy
+ * completions shape; debug and optimise answers also carry the code block to apply.
+ */
+export async function codeCompletions(ctx: Services, request: Request, path: string): Promise<Response> {
+  const { value, raw } = await readJson(request);
+  const body = parse(codeSchema, value);
+  requireWithinContext(requireModel(body.model, 'code'), body.max_tokens);
+  const params = toParams(body);
+  const applies = body.mode === 'debug' || body.mode === 'optimise';
+  return dispatchChat(ctx, { request, path, raw }, body, (engine) =>
+    runCompletion(
+      body.mode === 'complete' ? completionEngine(ctx, body.model, engine) : engine,
+      params,
+      {
+        ...body,
+        echo: body.mode === 'complete' && body.echo,
+        extra: applies ? (text) => ({ code: lastCodeBlock(text) }) : undefined,
+      },
+      request.signal,
+    ),
+  );
+}

@@ -1,0 +1,81 @@
+import * as v from 'valibot';
+import { decodeText, DocumentError, formatOf } from '../../common/documents';
+import type { FilePurpose } from '../../protocol/data';
+import { parse, readForm } from './http/body';
+import type { Services } from './http/dispatch';
+import { ApiError, badRequest } from './http/errors';
+import { listOf, listParams, runData } from './_data';
+import { PURPOSES } from './_data-schema';
+
+const formSchema = v.object({
+  file: v.instance(File, "must be a file part ('file')"),
+  purpose: v.picklist(PURPOSES, `must be one of ${PURPOSES.join(', ')}`),
+});
+
+/** Purposes whose files are meant for vector stores: their type is checked at upload. */
+const READABLE = new Set<FilePurpose>(['assistants', 'user_data']);
+
+/** A file meant for search must be of a type Vaani reads: 400 naming why not (a corrupt PDF fails at ingestion). */
+function requireReadable(name: string, type: string, bytes: Uint8Array) {
+  if (!bytes.length) throw badRequest(`The file '${name}' is empty.`, 'file', 'invalid_file');
+  try {
+    if (formatOf(name, type, bytes) !== 'pdf') decodeText(bytes, name);
+  } catch (error) {
+    if (error instanceof DocumentError) throw badRequest(error.message, 'file', error.code);
+    throw error;
+  }
+}
+
+/** POST /files: a multipart upload (`file`, `purpose`), kept in IndexedDB. */
+export async function createFile(ctx: Services, request: Request, path: string): Promise<Response> {
+  const { value, raw } = await readForm(request);
+  const { file, purpose } = parse(formSchema, value);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (READABLE.has(purpose)) requireReadable(file.name, file.type, bytes);
+  return runData(ctx, request, path, raw, (data) =>
+    data.putFile(
+      {
+        object: 'file',
+        bytes: bytes.length,
+        filename: file.name || 'upload',
+        purpose,
+        status: 'processed',
+        expires_at: null,
+        status_details: null,
+        type: file.type,
+      },
+      bytes,
+    ),
+  );
+}
+
+export const listFiles = (ctx: Services, request: Request, path: string) =>
+  runData(ctx, request, path, new Uint8Array(), async (data) => {
+    const { filter: _filter, ...params } = listParams(request);
+    return listOf(await data.listFiles(params));
+  });
+
+/** GET and DELETE /files/{id}. */
+export const fileItem = (id: string) => (ctx: Services, request: Request, path: string) =>
+  runData(ctx, request, path, new Uint8Array(), async (data) => {
+    if (request.method === 'GET') return data.getFile(id);
+    await data.deleteFile(id);
+    return { id, object: 'file', deleted: true };
+  });
+
+/** GET /files/{id}/content: the bytes as uploaded, with their media type. */
+export const fileContent = (id: string) => (ctx: Services, request: Request, path: string) =>
+  runData(ctx, request, path, new Uint8Array(), async (data) => {
+    const { file, bytes } = await data.fileContent(id);
+    return new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: {
+        'content-type': file.type || 'application/octet-stream',
+        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+      },
+    });
+  });
+
+export const notAllowed = (allow: string) => () =>
+  new ApiError(405, `Method not allowed: this route accepts ${allow}.`, 'method_not_allowed', null, {
+    allow,
+  }).toResponse();

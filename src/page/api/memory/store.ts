@@ -1,0 +1,27 @@
+import { parse } from '../http/body';
+import type { Services } from '../http/dispatch';
+import { bodyOf, runMemory, usageOf } from './_run';
+import { storeSchema } from './_schema';
+
+/** POST /memory/store: one memory (`text`) or many (`items`); the top-level scope and metadata apply to every item. */
+export async function memoryStore(ctx: Services, request: Request, path: string): Promise<Response> {
+  const { value, raw } = await bodyOf(request);
+  const body = parse(storeSchema, value);
+  const items = (body.items ?? [{ text: body.text!, metadata: {}, scope: {} }]).map((item) => ({
+    text: item.text,
+    metadata: { ...body.metadata, ...item.metadata },
+    scope: { ...body.scope, ...item.scope },
+  }));
+  return runMemory(ctx, request, path, body.model, raw, async (memory, embed) => {
+    const embedded = await embed(
+      items.map((item) => item.text),
+      'passage',
+    );
+    const stored = await memory.store(
+      items.map((item, i) => ({ ...item, vector: embedded.vectors[i]! })),
+      embedded.model,
+      request.signal,
+    );
+    return { object: 'list', data: stored, model: body.model, usage: usageOf(embedded.tokens) };
+  });
+}

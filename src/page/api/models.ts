@@ -1,0 +1,40 @@
+import { aliasesOf, findModel, MODELS, type CatalogueEntry } from '../../catalogue/families';
+import type { Services } from './http/dispatch';
+import { ApiError } from './http/errors';
+
+const CREATED = 1735689600;
+
+function describe(ctx: Services, model: CatalogueEntry) {
+  const routing = ctx.routing(model.id);
+  const info = routing === 'remote-only' ? undefined : ctx.registry.info(model.id);
+  const local = info?.backends ?? [];
+  return {
+    id: model.id,
+    object: 'model',
+    created: CREATED,
+    owned_by: 'vaani',
+    aliases: aliasesOf(model.id),
+    product: model.product,
+    route: `/v1${model.route}`,
+    // The local engine's real context once a model has loaded; the catalogue's figure stays as context_window_remote.
+    context_window: info?.contextWindow ?? model.context_window,
+    context_window_remote: model.context_window,
+    price: model.price,
+    status: model.status,
+    runs_on: { local, remote: routing !== 'local-only' && ctx.remote !== undefined },
+    routing,
+    ...(info?.languages ? { languages: info.languages } : {}),
+    ...(info?.languageEngines ? { language_engines: info.languageEngines } : {}),
+  };
+}
+
+/** GET /models */
+export const listModels = async (ctx: Services) =>
+  Response.json({ object: 'list', data: MODELS.map((model) => describe(ctx, model)) });
+
+/** GET /models/{id} (an alias answers with the model it names) */
+export async function getModel(ctx: Services, id: string) {
+  const model = findModel(id);
+  if (!model) throw new ApiError(404, `The model '${id}' does not exist.`, 'model_not_found', 'model');
+  return Response.json(describe(ctx, model));
+}

@@ -1,0 +1,212 @@
+import { CitationFilter, citationsOf } from '../services/grounding/citations';
+import type { ChatDelta, ChatEngine, ChatMessage, ChatOutcome, ChatParams } from '../../protocol/chat';
+import { parse, readJson } from './http/body';
+import { requireEnforceable } from './chat/completions';
+import { startChat } from '../services/chat/chat';
+import { effortThinks, thinkingOf } from './chat/_thinking';
+import { dispatchChat, type Services } from './http/dispatch';
+import { ApiError } from './http/errors';
+import { EngineError } from '../../protocol/errors';
+import { requireModel, requireWithinContext } from './http/models-check';
+import { sseResponse } from './http/sse';
+import { annotationOf, fileSearch, type FileSearch } from './responses/_file-search';
+import { formatOf, inputMessages, toolChoiceOf, toolsOf } from './responses/_input';
+import { inputItemsOf, type ListedItem } from './responses/{response_id}/input_items';
+import { assistantMessage, ResponseOutput, type OutputItem, type ResponseEvent } from './responses/_output';
+import { responsesSchema, type ResponsesRequest } from './responses/_schema';
+import type { StoredResponse } from './responses/_history';
+
+const hex = () => crypto.randomUUID().replaceAll('-', '');
+
+function previousOf(ctx: Services, body: ResponsesRequest): StoredResponse | undefined {
+  const id = body.previous_response_id;
+  if (!id) return undefined;
+  const previous = ctx.responses.get(id);
+  if (!previous)
+    throw new ApiError(
+      404,
+      `Previous response with id '${id}' not found (responses are kept in this page's memory while it is open).`,
+      'previous_response_not_found',
+      'previous_response_id',
+    );
+  return previous;
+}
+
+function toParams(body: ResponsesRequest, messages: ChatMessage[]): ChatParams {
+  return {
+    model: body.model,
+    messages: body.instructions ? [{ role: 'system', content: body.instructions }, ...messages] : messages,
+    temperature: body.temperature ?? 1,
+    top_p: body.top_p ?? 1,
+    max_tokens: body.max_output_tokens ?? undefined,
+    stop: [],
+    presence_penalty: 0,
+    frequency_penalty: 0,
+    tools: body.tool_choice === 'none' ? undefined : toolsOf(body),
+    tool_choice: toolChoiceOf(body),
+    parallel_tool_calls: body.parallel_tool_calls ?? undefined,
+    response_format: formatOf(body),
+    thinking: thinkingOf([{ param: 'reasoning.effort', on: effortThinks(body.reasoning?.effort) }]),
+  };
+}
+
+/** POST /responses: OpenAI's Responses API on the local chat engine; function calls go back to the client. */
+export async function createResponse(ctx: Services, request: Request, path: string): Promise<Response> {
+  const { value, raw } = await readJson(request);
+  const body = parse(responsesSchema, value);
+  const model = requireModel(body.model, 'chat', 'code', 'agents');
+  requireWithinContext(model, body.max_output_tokens);
+  const previous = previousOf(ctx, body);
+  return dispatchChat(ctx, { request, path, raw }, body, async (engine) => {
+    const history = [...(previous?.messages ?? []), ...inputMessages(body.input)];
+    const context = ctx.registry.info(body.model)?.contextWindow ?? model.context_window ?? 4096;
+    const search = await fileSearch(ctx, body, history, context);
+    const params = toParams(body, history);
+    if (search) params.messages = grounded(params.messages, search);
+    const input = [...(previous ? [...previous.input, ...previous.output] : []), ...inputItemsOf(body.input)];
+    try {
+      requireEnforceable(params);
+      return await run(ctx, engine, body, params, { messages: history, input }, request.signal, search);
+    } catch (error) {
+      throw inResponsesTerms(error, body);
+    }
+  });
+}
+
+/**
+ * A schema error named in chat terms (the shared checks and the engine see chat params) named where
+ * the schema sits in this body: `text.format.schema`, `tools[i].parameters` (i counts every tool).
+ */
+function inResponsesTerms(error: unknown, body: ResponsesRequest): unknown {
+  const param = error instanceof ApiError || error instanceof EngineError ? error.param : null;
+  const tool = param && /^tools\[(\d+)\]\.function\.(.+)$/.exec(param);
+  const functions = (body.tools ?? []).flatMap((t, i) => (t.type === 'function' ? [i] : []));
+  const renamed = !param
+    ? undefined
+    : param.startsWith('response_format')
+      ? param.replace(/^response_format(\.json_schema)?/, 'text.format')
+      : tool && functions[Number(tool[1])] !== undefined
+        ? `tools[${functions[Number(tool[1])]}].${tool[2]}`
+        : undefined;
+  if (!param || !renamed) return error;
+  const message = (error as Error).message.replaceAll(param, renamed);
+  return error instanceof ApiError
+    ? new ApiError(error.status, message, error.code, renamed, error.headers)
+    : new EngineError((error as EngineError).kind, message, (error as EngineError).code, renamed);
+}
+
+/** The file_search passages joined to the system message (one system message suits every chat template). */
+function grounded(messages: ChatMessage[], search: FileSearch): ChatMessage[] {
+  const [first, ...rest] = messages;
+  if (first?.role !== 'system') return [search.grounding, ...messages];
+  return [{ role: 'system', content: `${first.content ?? ''}\n\n${search.grounding.content}` }, ...rest];
+}
+
+/** The chat deltas with invented citation markers removed (when file_search supplied passages). */
+async function* cited(deltas: AsyncIterable<ChatDelta>, search: FileSearch | undefined): AsyncGenerator<ChatDelta> {
+  if (!search) return yield* deltas;
+  const filter = new CitationFilter(search.passages.length);
+  for await (const delta of deltas) yield delta.content ? { ...delta, content: filter.push(delta.content) } : delta;
+  const rest = filter.end();
+  if (rest) yield { content: rest };
+}
+
+async function run(
+  ctx: Services,
+  engine: ChatEngine,
+  body: ResponsesRequest,
+  params: ChatParams,
+  history: { messages: ChatMessage[]; input: ListedItem[] },
+  signal: AbortSignal,
+  search: FileSearch | undefined,
+): Promise<Response> {
+  const { deltas, done, backend, stop } = await startChat(engine, params, signal);
+  const id = `resp_${hex()}`;
+  const createdAt = Math.floor(Date.now() / 1000);
+  const headers = { 'x-vaani-backend': backend };
+  const shape = (output: OutputItem[], outcome?: ChatOutcome) => ({
+    id,
+    object: 'response',
+    created_at: createdAt,
+    status: !outcome ? 'in_progress' : outcome.finish_reason === 'length' ? 'incomplete' : 'completed',
+    error: null,
+    incomplete_details: outcome?.finish_reason === 'length' ? { reason: 'max_output_tokens' } : null,
+    instructions: body.instructions ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    model: body.model,
+    output,
+    parallel_tool_calls: body.parallel_tool_calls ?? true,
+    previous_response_id: body.previous_response_id ?? null,
+    reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
+    store: body.store !== false,
+    temperature: params.temperature,
+    text: { format: body.text?.format ?? { type: 'text' } },
+    tool_choice: body.tool_choice ?? 'auto',
+    tools: body.tools ?? [],
+    top_p: params.top_p,
+    truncation: 'disabled',
+    usage: outcome
+      ? {
+          input_tokens: outcome.usage.prompt_tokens,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: outcome.usage.completion_tokens,
+          output_tokens_details: {
+            reasoning_tokens: outcome.usage.completion_tokens_details?.reasoning_tokens ?? 0,
+          },
+          total_tokens: outcome.usage.total_tokens,
+        }
+      : null,
+    user: body.user ?? null,
+    metadata: body.metadata ?? {},
+  });
+  const finish = async (output: ResponseOutput) => {
+    output.close();
+    const response = shape(output.items, await done);
+    if (body.store !== false)
+      ctx.responses.put(id, {
+        messages: [...history.messages, assistantMessage(output.items)],
+        response,
+        input: history.input,
+        output: output.items.map((item) => (item === search?.item ? { ...item, results: search.results } : item)),
+      });
+    return response;
+  };
+
+  const annotate = search && ((text: string) => citationsOf(text, search.passages).map(annotationOf));
+  if (!body.stream) {
+    const output = new ResponseOutput(undefined, annotate);
+    if (search) output.add(search.item);
+    for await (const delta of cited(deltas, search)) output.push(delta);
+    return Response.json(await finish(output), { headers });
+  }
+  return sseResponse(
+    signal,
+    async (sink) => {
+      sink.signal.addEventListener('abort', () => stop.abort(sink.signal.reason), { once: true });
+      let sequence = 0;
+      const emit = (event: ResponseEvent) => sink.send({ ...event, sequence_number: sequence++ }, event.type);
+      emit({ type: 'response.created', response: shape([]) });
+      emit({ type: 'response.in_progress', response: shape([]) });
+      const output = new ResponseOutput(emit, annotate);
+      if (search) output.add(search.item);
+      for await (const delta of cited(deltas, search)) output.push(delta);
+      const response = await finish(output);
+      emit({ type: response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', response });
+    },
+    headers,
+  );
+}
+
+/** GET /responses/{id}: a response this page still keeps. */
+export function getResponse(ctx: Services, id: string): Response {
+  const stored = ctx.responses.get(id);
+  if (!stored) throw new ApiError(404, `No response with id '${id}' is kept in this page.`, 'response_not_found', 'id');
+  return Response.json(stored.response);
+}
+
+/** DELETE /responses/{id}. */
+export function deleteResponse(ctx: Services, id: string): Response {
+  if (!ctx.responses.delete(id))
+    throw new ApiError(404, `No response with id '${id}' is kept in this page.`, 'response_not_found', 'id');
+  return Response.json({ id, object: 'response.deleted', deleted: true });
+}

@@ -1,0 +1,30 @@
+import { parse } from '../../http/body';
+import type { Services } from '../../http/dispatch';
+import { jsonOf, runData } from '../../_data';
+import { searchSchema } from '../../_data-schema';
+
+/**
+ * POST /vector_stores/{id}/search: hybrid (meaning + BM25, rank-fused) search over the store's
+ * chunks in OpenAI's result page; `ranking_options.ranker: 'none'` ranks by meaning alone (cosine).
+ */
+export const searchStore = (storeId: string) => async (ctx: Services, request: Request, path: string) => {
+  const { value, raw } = await jsonOf(request);
+  const body = parse(searchSchema, value);
+  const text = [body.query].flat().join(' ');
+  return runData(ctx, request, path, raw, async (data) => {
+    const results = await data.search([storeId], {
+      text,
+      mode: body.ranking_options?.ranker === 'none' ? 'semantic' : 'hybrid',
+      filters: body.filters ?? undefined,
+      limit: body.max_num_results,
+      minScore: body.ranking_options?.score_threshold,
+    });
+    return {
+      object: 'vector_store.search_results.page',
+      search_query: body.query,
+      data: results.map(({ chunk: _chunk, ...result }) => result),
+      has_more: false,
+      next_page: null,
+    };
+  });
+};

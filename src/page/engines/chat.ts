@@ -1,0 +1,90 @@
+import * as Comlink from 'comlink';
+import { possibleBackends } from '../../common/backends/plan';
+import { modelSource } from '../../catalogue/sources';
+import type { ChatEngine, ChatEvents, ChatWorker, StartInfo } from '../../protocol/chat';
+import type { EngineFactory } from './_registry';
+import type { EngineHost, EngineHosts } from '../hosts/engine-hosts';
+import type { WorkerHostOptions } from '../hosts/worker-host';
+import { modelFiles, modelJob } from './_model-files';
+import type { VaaniOptions } from '../../protocol/options';
+import { llmFiles } from '../../common/layouts/chat';
+
+/**
+ * Ids answered by a local decoder LLM: the chat models, code-v1 (instruct) with its base model for
+ * completion and fill-in-the-middle (`code-v1-base`, not a catalogue id), and agent-v1 (on chat-v2's
+ * files and engine unless configured on its own: SHARED_FILES).
+ */
+export const LOCAL_CHAT_MODELS = ['chat-v2', 'chat-v2-pro', 'code-v1', 'code-v1-base', 'agent-v1'] as const;
+
+type Acquire = (key: string, options: WorkerHostOptions) => { host: EngineHost<ChatWorker>; release(): void };
+
+/** Hosts by share key: ids with one source (agent-v1 reading chat-v2's files) run on one engine, not two. */
+function hostPool(hosts: EngineHosts): Acquire {
+  const pool = new Map<string, { host: EngineHost<ChatWorker>; users: number }>();
+  return (key, options) => {
+    const entry = pool.get(key) ?? { host: hosts.host<ChatWorker>(options, key), users: 0 };
+    pool.set(key, entry);
+    entry.users++;
+    let held = true;
+    return {
+      host: entry.host,
+      release() {
+        if (!held) return;
+        held = false;
+        if (--entry.users > 0) return;
+        pool.delete(key);
+        entry.host.dispose();
+      },
+    };
+  };
+}
+
+function chatEngine(
+  modelId: string,
+  options: VaaniOptions,
+  onStart: (info: StartInfo) => void,
+  acquire: Acquire,
+): ChatEngine & { dispose(): void } {
+  const source = modelSource(modelId, options.models);
+  const job = modelJob(modelId, options, source);
+  const { host, release } = acquire(`chat:${JSON.stringify(job)}`, {
+    create: () =>
+      new Worker(new URL('../../worker/chat/chat.worker.ts', import.meta.url), {
+        type: 'module',
+        name: `vaani-chat-${job.model}`,
+      }),
+    name: `chat (${job.model})`,
+    maxQueue: options.maxQueue,
+  });
+  return {
+    async complete(params, hooks) {
+      const events: ChatEvents = {
+        onStart: (info) => {
+          onStart(info);
+          hooks.onStart(info);
+        },
+        onDelta: (delta) => hooks.onDelta(delta),
+      };
+      return host.run((api) => api.complete({ ...job, params }, Comlink.proxy(events)), hooks.signal);
+    },
+    dispose: release,
+  };
+}
+
+/** One factory per local chat id; /v1/models shows the backend in use and the real context once a model has run. */
+export function chatEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'chat'>[] {
+  const acquire = hostPool(hosts);
+  return LOCAL_CHAT_MODELS.map((modelId) => {
+    let used: StartInfo | undefined;
+    return {
+      kind: 'chat',
+      models: [modelId],
+      info: () => ({
+        backends: used ? [used.backend] : possibleBackends(options.backend),
+        ...(used?.contextLength ? { contextWindow: used.contextLength } : {}),
+      }),
+      create: () => chatEngine(modelId, options, (info) => (used = info), acquire),
+      files: () => modelFiles(modelId, options, llmFiles),
+    };
+  });
+}

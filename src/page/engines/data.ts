@@ -1,0 +1,136 @@
+import type { DataEngine, DataWorker } from '../../protocol/data';
+import type { EmbeddingPurpose } from '../../protocol/embeddings';
+import { EngineError } from '../../protocol/errors';
+import { originOf } from '../../protocol/memory';
+import type { EngineFactory, EngineRegistry } from './_registry';
+import { WorkerHost } from '../hosts/worker-host';
+import { DEFAULT_DATABASES, type VaaniOptions } from '../../protocol/options';
+import { encoderJob } from './embeddings';
+
+/** The embedding model whose vectors the data store keeps. */
+const DATA_MODELS = ['embed-v1'] as const;
+
+/** Chunks embedded per call while ingesting (the encoder batches them further; short calls let searches in between). */
+const EMBED_BATCH = 8;
+
+function dataEngine(
+  modelId: string,
+  options: VaaniOptions,
+  registry: EngineRegistry,
+): DataEngine & { dispose(): void } {
+  const db = options.data?.database ?? DEFAULT_DATABASES.data;
+  const host = new WorkerHost<DataWorker>({
+    create: () =>
+      new Worker(new URL('../../worker/data/data.worker.ts', import.meta.url), { type: 'module', name: 'vaani-data' }),
+    name: 'data',
+    maxQueue: options.maxQueue,
+  });
+  const background = new AbortController();
+  const call: typeof host.run = (work) => host.run(work, background.signal);
+  const embed = (texts: string[], purpose: EmbeddingPurpose) => {
+    const engine = registry.get('embeddings', modelId);
+    if (!engine)
+      throw new EngineError('unavailable', `No local embedding engine answers '${modelId}'.`, 'model_unavailable');
+    return engine.embed({ input: texts, purpose }, background.signal);
+  };
+
+  /** One store file at a time: parse and chunk in the worker, embed in the encoder's worker, store. */
+  let queue = Promise.resolve();
+  const ingest = async (storeId: string, fileId: string) => {
+    try {
+      const prepared = await call((api) => api.prepare(db, storeId, fileId, encoderJob(modelId, options)));
+      if (!prepared) return;
+      const { chunks, strategy } = prepared;
+      const vectors: Float32Array[] = [];
+      let model;
+      for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
+        const embedded = await embed(
+          chunks.slice(start, start + EMBED_BATCH).map((chunk) => chunk.indexed),
+          'passage',
+        );
+        vectors.push(...embedded.vectors);
+        model = embedded.model;
+      }
+      const origin = model ? originOf(model) : { model: modelId, source: '', revision: '', dimensions: 0, prefix: '' };
+      await call((api) =>
+        api.complete(
+          db,
+          storeId,
+          fileId,
+          chunks.map((chunk, i) => ({ ...chunk, vector: vectors[i]! })),
+          strategy,
+          origin,
+          options.data?.keepFiles !== false,
+        ),
+      );
+    } catch (error) {
+      if (background.signal.aborted) return;
+      const message = error instanceof Error ? error.message : String(error);
+      await call((api) => api.fail(db, storeId, fileId, { code: 'server_error', message })).catch(() => undefined);
+    }
+  };
+  const enqueue = (storeId: string, fileId: string) => {
+    queue = queue.then(() => ingest(storeId, fileId));
+  };
+  /** Files a reload interrupted are ingested again when the engine first starts. */
+  let resumed: Promise<void> | undefined;
+  const resume = () =>
+    (resumed ??= call((api) => api.pending(db)).then(
+      (pending) => pending.forEach(({ storeId, fileId }) => enqueue(storeId, fileId)),
+      () => undefined,
+    ));
+  const run: typeof call = (work) => {
+    void resume();
+    return call(work);
+  };
+
+  return {
+    putFile: (file, bytes) => run((api) => api.putFile(db, file, bytes)),
+    listFiles: (params) => run((api) => api.listFiles(db, params)),
+    getFile: (id) => run((api) => api.getFile(db, id)),
+    fileContent: (id) => run((api) => api.fileContent(db, id)),
+    deleteFile: (id) => run((api) => api.deleteFile(db, id)),
+    createStore: (params) => run((api) => api.createStore(db, params)),
+    listStores: (params) => run((api) => api.listStores(db, params)),
+    getStore: (id) => run((api) => api.getStore(db, id)),
+    updateStore: (id, patch) => run((api) => api.updateStore(db, id, patch)),
+    deleteStore: (id) => run((api) => api.deleteStore(db, id)),
+    addFiles: async (storeId, files, batch) => {
+      await resume();
+      const added = await run((api) => api.addFiles(db, storeId, files, batch));
+      for (const entry of added.entries) enqueue(storeId, entry.id);
+      return added;
+    },
+    listEntries: (storeId, params) => run((api) => api.listEntries(db, storeId, params)),
+    getEntry: (storeId, fileId) => run((api) => api.getEntry(db, storeId, fileId)),
+    updateEntry: (storeId, fileId, attributes) => run((api) => api.updateEntry(db, storeId, fileId, attributes)),
+    deleteEntry: (storeId, fileId) => run((api) => api.deleteEntry(db, storeId, fileId)),
+    entryContent: (storeId, fileId) => run((api) => api.entryContent(db, storeId, fileId)),
+    getBatch: (storeId, batchId) => run((api) => api.getBatch(db, storeId, batchId)),
+    cancelBatch: (storeId, batchId) => run((api) => api.cancelBatch(db, storeId, batchId)),
+    search: async (storeIds, query) => {
+      for (const id of storeIds) await run((api) => api.getStore(db, id));
+      const vector =
+        query.mode === 'semantic' || query.mode === 'hybrid'
+          ? (await embed([query.text], 'query')).vectors[0]
+          : undefined;
+      return run((api) => api.search(db, storeIds, { ...query, vector }));
+    },
+    dispose: () => {
+      background.abort();
+      host.dispose();
+    },
+  };
+}
+
+/** Files, vector stores and their search (IndexedDB + a parsing and search worker); vectors from embed-v1. */
+export function dataEngines(options: VaaniOptions, registry: EngineRegistry): EngineFactory<'data'>[] {
+  return [
+    {
+      kind: 'data',
+      models: DATA_MODELS,
+      info: () => ({ backends: ['wasm'] }),
+      create: (modelId) => dataEngine(modelId, options, registry),
+    },
+  ];
+}

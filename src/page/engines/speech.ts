@@ -1,0 +1,81 @@
+import type { EncoderPlugins, SpeakJob, SpeechEngine, SpeechFormat, SpeechWorker } from '../../protocol/speech';
+import { LAME_FILE, LAME_KEY } from '../../common/audio/encode/plugins';
+import { voiceNotFound, ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from '../../catalogue/voices';
+import type { EngineFactory } from './_registry';
+import type { EngineHosts } from '../hosts/engine-hosts';
+import { sourceBase } from '../../catalogue/sources';
+import type { VaaniOptions } from '../../protocol/options';
+
+function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine & { dispose(): void } {
+  const host = hosts.host<SpeechWorker>(
+    {
+      create: () =>
+        new Worker(new URL('../../worker/speech/speech.worker.ts', import.meta.url), {
+          type: 'module',
+          name: 'vaani-tts',
+        }),
+      name: 'speech',
+      maxQueue: options.maxQueue,
+    },
+    `speech:${JSON.stringify([options.models ?? {}, options.store ?? {}])}`,
+  );
+  const espeak = options.models?.[ESPEAK_KEY];
+  const lame = options.models?.[LAME_KEY];
+  const encoders: EncoderPlugins = lame ? { mp3: new URL(LAME_FILE, sourceBase(lame)).href } : {};
+  let formats: Promise<SpeechFormat[]> | undefined;
+
+  function job(params: Parameters<SpeechEngine['speak']>[0]): SpeakJob {
+    const voice = findVoice(params.voice);
+    if (!voice) throw voiceNotFound(params.voice);
+    const spec = voice.spec;
+    const source =
+      spec.engine === 'espeak' ? undefined : (options.models?.[spec.download.weights] ?? { repo: spec.download.repo });
+    return {
+      voice,
+      text: params.input,
+      format: params.response_format,
+      speed: params.speed,
+      stability: params.stability,
+      style: params.style,
+      espeakBase: espeak ? sourceBase(espeak) : undefined,
+      encoders,
+      weightsBase: source ? sourceBase(source) : undefined,
+      dtype: source?.dtype,
+      store: options.store,
+    };
+  }
+
+  return {
+    voices: () => VOICES.map(toVoice),
+    async speak(params, signal) {
+      const request = job(params);
+      return host.run((api) => api.speak(request), signal);
+    },
+    formats(signal) {
+      // Asked once per engine; a failed check (a cancelled request, a crashed worker) is asked again.
+      const asked = (formats ??= host.run((api) => api.formats(encoders), signal));
+      asked.catch(() => {
+        if (formats === asked) formats = undefined;
+      });
+      return asked;
+    },
+    dispose: () => host.dispose(),
+  };
+}
+
+/** Catalogue TTS ids (§8 lists speech-v1-turbo on /audio/speech too): both speak every catalogue voice. */
+export const TTS_MODELS = [TTS_MODEL, 'speech-v1-turbo'] as const;
+
+/** Every catalogue voice, each spoken by its own runtime in one TTS worker. */
+export function speechEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'speech'>[] {
+  let shared: ReturnType<typeof speechEngine> | undefined;
+  return [
+    {
+      kind: 'speech',
+      models: TTS_MODELS,
+      info: () => ({ backends: ['wasm'] }),
+      voices: () => VOICES.map(toVoice),
+      create: () => (shared ??= speechEngine(options, hosts)),
+    },
+  ];
+}

@@ -1,0 +1,123 @@
+import * as Comlink from 'comlink';
+import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
+import { possibleBackends } from '../../common/backends/plan';
+import { speechRecognitionSources } from '../../catalogue/sources';
+import { INDIC_CODES } from '../../catalogue/languages/indic-conformer';
+import { whisperFiles } from '../../common/layouts/whisper';
+import { WHISPER_LANGUAGES } from '../../catalogue/languages/whisper';
+import type { Transcript, TranscriptionEngine, TranscriptionParams, WhisperWorker } from '../../protocol/transcription';
+import type { EngineFactory } from './_registry';
+import type { EngineHosts } from '../hosts/engine-hosts';
+import { modelFiles, modelJob } from './_model-files';
+import type { ModelSource, VaaniOptions } from '../../protocol/options';
+import { indicEngine, type IndicSeen } from './_indic-conformer';
+import { engineFor, routeTranscription } from './_stt-routing';
+
+/** Catalogue ids answered by local speech recognition (Whisper, and IndicConformer for India's 22 languages). */
+export const LOCAL_STT_MODELS = ['speech-stt-v1'] as const;
+
+/** Languages of a multilingual Whisper vocabulary without large-v3's Cantonese, until a model has loaded. */
+const MULTILINGUAL = WHISPER_LANGUAGES.map(([code]) => code).filter((code) => code !== 'yue');
+
+interface Seen {
+  backend?: string;
+  languages?: string[];
+  indic: IndicSeen;
+}
+
+/** The Whisper family's page side: transcription and translation, and language detection for routing. */
+function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSource, seen: Seen, hosts: EngineHosts) {
+  const host = hosts.host<WhisperWorker>(
+    {
+      create: () =>
+        new Worker(new URL('../../worker/transcription/whisper.worker.ts', import.meta.url), {
+          type: 'module',
+          name: `vaani-stt-${modelId}`,
+        }),
+      name: `speech recognition (${modelId})`,
+      maxQueue: options.maxQueue,
+    },
+    `whisper:${JSON.stringify(modelJob(modelId, options, source))}`,
+  );
+  const job = (bytes: Uint8Array) => ({ ...modelJob(modelId, options, source), audio: bytes });
+  return {
+    async transcribe(bytes: Uint8Array, params: Omit<TranscriptionParams, 'audio'>, signal: AbortSignal) {
+      const { model, task, language, prompt, temperature, timestamps, words, guards, chunking, onText } = params;
+      const { transcript, backend, languages } = await host.run(
+        (api) =>
+          api.transcribe(
+            {
+              ...job(bytes),
+              vadURL: new URL(sileroURL, globalThis.location?.href).href,
+              params: { model, task, language, prompt, temperature, timestamps, words, guards, chunking },
+            },
+            onText && Comlink.proxy({ text: onText }),
+          ),
+        signal,
+      );
+      seen.backend = backend;
+      seen.languages = languages;
+      return transcript;
+    },
+    detect: (bytes: Uint8Array, signal: AbortSignal): Promise<string> =>
+      host.run((api) => api.detect(job(bytes)), signal),
+    dispose: () => host.dispose(),
+  };
+}
+
+function speechRecognition(
+  modelId: string,
+  options: VaaniOptions,
+  seen: Seen,
+  hosts: EngineHosts,
+): TranscriptionEngine & { dispose(): void } {
+  const sources = speechRecognitionSources(options);
+  const config = { indic: sources.indic !== undefined, languages: sources.languages };
+  let whisper: ReturnType<typeof whisperEngine> | undefined;
+  let indic: ReturnType<typeof indicEngine> | undefined;
+  const whisperOf = () => (whisper ??= whisperEngine(modelId, options, sources.whisper, seen, hosts));
+  return {
+    async transcribe({ audio, ...params }, signal) {
+      const bytes = new Uint8Array(await audio.arrayBuffer());
+      const route = await routeTranscription(params, config, () => whisperOf().detect(bytes, signal));
+      let transcript: Transcript;
+      if (route.engine === 'indic-conformer') {
+        indic ??= indicEngine(modelId, options, sources.indic!, seen.indic, hosts);
+        transcript = await indic.transcribe(bytes, { ...params, language: route.language! }, signal);
+      } else {
+        transcript = await whisperOf().transcribe(bytes, { ...params, language: route.language }, signal);
+      }
+      return { ...transcript, engine: { name: route.engine, language_source: route.source } };
+    },
+    dispose() {
+      whisper?.dispose();
+      indic?.dispose();
+    },
+  };
+}
+
+/**
+ * speech-stt-v1: Whisper and IndicConformer behind one id; /v1/models shows the backend, every
+ * language and the family that recognises each.
+ */
+export function transcriptionEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'transcription'>[] {
+  return LOCAL_STT_MODELS.map((modelId) => {
+    const seen: Seen = { indic: {} };
+    return {
+      kind: 'transcription',
+      models: [modelId],
+      info: () => {
+        const sources = speechRecognitionSources(options);
+        const config = { indic: sources.indic !== undefined, languages: sources.languages };
+        const languages = [...new Set([...(seen.languages ?? MULTILINGUAL), ...(config.indic ? INDIC_CODES : [])])];
+        return {
+          backends: seen.backend ? [seen.backend] : possibleBackends(options.backend),
+          languages,
+          languageEngines: Object.fromEntries(languages.map((code) => [code, engineFor(code, config)])),
+        };
+      },
+      create: () => speechRecognition(modelId, options, seen, hosts),
+      files: () => modelFiles(modelId, options, whisperFiles),
+    };
+  });
+}

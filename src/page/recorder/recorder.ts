@@ -1,0 +1,180 @@
+// A URL to start the worklet by (vite builds it as its own file), not an import of its code.
+// eslint-disable-next-line import-x/no-restricted-paths
+import workletURL from '../../worker/recorder/recorder.worklet.ts?worker&url';
+import type { RecorderCommand, RecorderMessage } from '../../protocol/recorder';
+import { encodeWav } from '../../common/audio/encode/wav';
+import { SpeechTracker, type SpeechSpan, type VadOptions } from './vad';
+
+export interface RecorderOptions {
+  /** Record this stream instead of asking for the microphone. */
+  stream?: MediaStream;
+  /** Trim silence with Silero VAD and stop by itself after a silence (true for the defaults). */
+  vad?: boolean | VadOptions;
+}
+
+export interface Recording {
+  /** 16 kHz mono samples (trimmed to the speech when VAD is on). */
+  samples: Float32Array;
+  sampleRate: 16000;
+  /** Seconds. */
+  duration: number;
+  /** The samples as a 16-bit WAV file, ready to post to /v1/audio/transcriptions. */
+  file: File;
+  /**
+   * VAD only: where it heard speech, in seconds of the untrimmed recording, or `null` when it heard
+   * none (then `samples` is empty and `file` a WAV header without samples, which
+   * /v1/audio/transcriptions refuses as 400 `audio_too_short`). Absent without VAD.
+   */
+  speech?: SpeechSpan | null;
+  /** Seconds of the untrimmed recording. */
+  recordedDuration: number;
+}
+
+export type RecorderState = 'inactive' | 'recording' | 'paused';
+
+export interface LevelDetail {
+  rms: number;
+  peak: number;
+}
+
+const RATE = 16000;
+const MIC: MediaTrackConstraints = {
+  channelCount: 1,
+  echoCancellation: false,
+  noiseSuppression: false,
+  autoGainControl: false,
+};
+
+/**
+ * Records 16 kHz mono PCM on an AudioWorklet. Events: 'level' (CustomEvent<LevelDetail> per 64 ms
+ * block), 'speechstart' and 'speechend' (VAD), 'nospeech' (VAD: the recording ended with no speech
+ * heard, just before its 'stop'), 'stop' (CustomEvent<Recording>, also when VAD stops after a
+ * silence or after `noSpeechMs` without speech), 'error' (CustomEvent<Error>: the VAD failed; the
+ * recorder stops, `stop()` rejects with the error and no 'stop' follows).
+ */
+export class Recorder extends EventTarget {
+  state: RecorderState = 'inactive';
+  private context: AudioContext | undefined;
+  private node: AudioWorkletNode | undefined;
+  private stream: MediaStream | undefined;
+  private blocks: Float32Array[] = [];
+  private tracker: SpeechTracker | undefined;
+  private stopping: Promise<Recording> | undefined;
+  private stopped: (() => void) | undefined;
+
+  constructor(private readonly options: RecorderOptions = {}) {
+    super();
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'inactive') throw new Error(`The recorder is already ${this.state}.`);
+    this.blocks = [];
+    this.stopping = undefined;
+    this.stream = this.options.stream ?? (await navigator.mediaDevices.getUserMedia({ audio: MIC }));
+    const context = (this.context = new AudioContext({ sampleRate: RATE }));
+    await context.audioWorklet.addModule(workletURL);
+    const node = (this.node = new AudioWorkletNode(context, 'vaani-recorder'));
+    const vad = this.options.vad;
+    this.tracker = vad
+      ? new SpeechTracker(vad === true ? {} : vad, {
+          speechStart: () => this.dispatchEvent(new Event('speechstart')),
+          speechEnd: () => this.dispatchEvent(new Event('speechend')),
+          silence: () => void this.stop(),
+          error: (error) => {
+            this.dispatchEvent(new CustomEvent<Error>('error', { detail: error }));
+            void this.stop().catch(() => undefined);
+          },
+        })
+      : undefined;
+    node.port.onmessage = (event: MessageEvent<RecorderMessage>) => this.receive(event.data);
+    context.createMediaStreamSource(this.stream).connect(node);
+    node.connect(context.destination);
+    await context.resume();
+    this.state = 'recording';
+  }
+
+  /** Blocks captured before a pause or stop reached the worklet are kept, but raise no level event. */
+  private receive(message: RecorderMessage): void {
+    if (message.type === 'stopped') {
+      this.stopped?.();
+      return;
+    }
+    this.blocks.push(message.samples);
+    this.tracker?.push(message.samples);
+    if (this.state !== 'recording') return;
+    this.dispatchEvent(new CustomEvent<LevelDetail>('level', { detail: { rms: message.rms, peak: message.peak } }));
+  }
+
+  private send(command: RecorderCommand): void {
+    this.node?.port.postMessage(command);
+  }
+
+  pause(): void {
+    if (this.state !== 'recording') return;
+    this.send({ type: 'pause' });
+    this.state = 'paused';
+  }
+
+  resume(): void {
+    if (this.state !== 'paused') return;
+    this.send({ type: 'resume' });
+    this.state = 'recording';
+  }
+
+  /** Stops recording and releases the microphone; the recording (the same one on repeated calls). */
+  stop(): Promise<Recording> {
+    if (this.state === 'inactive' && !this.stopping) return Promise.reject(new Error('The recorder was not started.'));
+    this.stopping ??= this.finish();
+    return this.stopping;
+  }
+
+  private async finish(): Promise<Recording> {
+    this.state = 'inactive';
+    await new Promise<void>((resolve) => {
+      this.stopped = resolve;
+      this.send({ type: 'stop' });
+    });
+    this.node?.disconnect();
+    if (!this.options.stream) for (const track of this.stream?.getTracks() ?? []) track.stop();
+    await this.context?.close();
+    const all = concat(this.blocks);
+    let speech: SpeechSpan | null = null;
+    try {
+      if (this.tracker) speech = (await this.tracker.span()) ?? null;
+    } finally {
+      this.tracker?.dispose();
+    }
+    const samples = this.tracker ? trim(all, speech, this.tracker.padMs) : all;
+    const recording: Recording = {
+      samples,
+      sampleRate: RATE,
+      duration: samples.length / RATE,
+      file: new File([encodeWav({ samples, sampleRate: RATE })], 'recording.wav', { type: 'audio/wav' }),
+      ...(this.tracker && { speech }),
+      recordedDuration: all.length / RATE,
+    };
+    if (this.tracker && !speech) this.dispatchEvent(new Event('nospeech'));
+    this.dispatchEvent(new CustomEvent<Recording>('stop', { detail: recording }));
+    return recording;
+  }
+}
+
+function concat(blocks: Float32Array[]): Float32Array {
+  const out = new Float32Array(blocks.reduce((sum, block) => sum + block.length, 0));
+  let offset = 0;
+  for (const block of blocks) {
+    out.set(block, offset);
+    offset += block.length;
+  }
+  return out;
+}
+
+/** The speech span with `padMs` either side; nothing when no speech was heard. */
+function trim(samples: Float32Array, speech: SpeechSpan | null, padMs: number): Float32Array {
+  if (!speech) return new Float32Array(0);
+  const pad = (padMs / 1000) * RATE;
+  return samples.slice(
+    Math.max(0, Math.round(speech.start * RATE - pad)),
+    Math.min(samples.length, Math.round(speech.end * RATE + pad)),
+  );
+}

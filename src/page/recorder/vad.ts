@@ -1,0 +1,153 @@
+import * as Comlink from 'comlink';
+import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
+import { WorkerHost } from '../hosts/worker-host';
+import { VAD_FRAME } from '../../common/audio/vad-frame';
+import type { VadWorker } from '../../protocol/vad';
+
+export interface VadOptions {
+  /** Speech probability at which speech starts (Silero's output, 0–1). Default 0.5. */
+  threshold?: number;
+  /**
+   * Stop after this much silence once speech has been heard, in ms. Default 1600: the longest pauses
+   * inside a sentence in the recorded speech of ../shared/audio are about 1.0 s (JFK after "my
+   * fellow Americans", Common Voice between phrases), which a 1000 ms default cut at.
+   */
+  silenceMs?: number;
+  /**
+   * Speech must last this long (ms above threshold within one stretch, the hysteresis band's dips
+   * between syllables included) to count: a click does not start it. Default 100 (three Silero frames).
+   */
+  minSpeechMs?: number;
+  /** Audio kept before the first and after the last speech, in ms. Default 100. */
+  padMs?: number;
+  /**
+   * Stop after this much audio with no speech heard at all, in ms (the recording then has
+   * `speech: null`). Default: no limit, the recorder waits for speech or `stop()`.
+   */
+  noSpeechMs?: number;
+}
+
+export interface SpeechSpan {
+  /** Seconds from the start of the recording. */
+  start: number;
+  end: number;
+}
+
+const RATE = 16000;
+/** Milliseconds of `frames` VAD frames. */
+const ms = (frames: number) => (frames * VAD_FRAME * 1000) / RATE;
+
+/**
+ * Feeds 16 kHz audio to Silero VAD in its worker, frame by frame, and tracks where speech starts
+ * and ends (hysteresis: speech continues while the probability stays above threshold − 0.15).
+ */
+export class SpeechTracker {
+  private readonly host = new WorkerHost<VadWorker>({
+    create: () =>
+      new Worker(new URL('../../worker/recorder/vad.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'vaani-vad',
+      }),
+    name: 'voice activity detection',
+  });
+  private pending = new Float32Array(0);
+  private frames = 0;
+  private firstSpeech: number | undefined;
+  private lastSpeech: number | undefined;
+  private speaking = false;
+  /** noSpeechMs passed with no speech: the stop was asked for once. */
+  private gaveUp = false;
+  /** Frames above threshold in the current stretch of likely speech; the first frame ever above it. */
+  private run = 0;
+  private onset: number | undefined;
+  private work: Promise<void>;
+  /** The first failure of the VAD worker: no frame is tracked after it. */
+  private failure: Error | undefined;
+  readonly threshold: number;
+  readonly silenceMs: number;
+  readonly minSpeechMs: number;
+  readonly padMs: number;
+  readonly noSpeechMs: number;
+
+  constructor(
+    options: VadOptions,
+    private readonly events: { speechStart(): void; speechEnd(): void; silence(): void; error(error: Error): void },
+  ) {
+    this.threshold = options.threshold ?? 0.5;
+    this.silenceMs = options.silenceMs ?? 1600;
+    this.minSpeechMs = options.minSpeechMs ?? 100;
+    this.padMs = options.padMs ?? 100;
+    this.noSpeechMs = options.noSpeechMs ?? Infinity;
+    this.work = this.guard(this.host.run((api) => api.reset(new URL(sileroURL, globalThis.location?.href).href)));
+  }
+
+  /** A failed step (the model did not load, the worker crashed or stalled) is reported once, not left to hang the silence. */
+  private guard(step: Promise<void>): Promise<void> {
+    return step.catch((error: unknown) => {
+      if (this.failure) return;
+      this.failure = error instanceof Error ? error : new Error(String(error));
+      this.events.error(this.failure);
+    });
+  }
+
+  /** Queues samples; whole frames go to the model in order. */
+  push(samples: Float32Array): void {
+    const joined = new Float32Array(this.pending.length + samples.length);
+    joined.set(this.pending);
+    joined.set(samples, this.pending.length);
+    const whole = joined.length - (joined.length % VAD_FRAME);
+    this.pending = joined.slice(whole);
+    if (whole === 0 || this.failure) return;
+    const frames = joined.slice(0, whole);
+    this.work = this.guard(
+      this.work.then(async () => {
+        if (!this.failure)
+          this.track(await this.host.run((api) => api.probabilities(Comlink.transfer(frames, [frames.buffer]))));
+      }),
+    );
+  }
+
+  private track(probabilities: Float32Array): void {
+    for (const p of probabilities) {
+      const frame = this.frames++;
+      // Speech starts once a stretch holds minSpeechMs above threshold (the hysteresis band's dips
+      // between syllables do not end a stretch, a drop below it does); the kept audio starts at the
+      // first frame that was ever above threshold, so the onset of a first syllable is never cut.
+      if (p >= this.threshold) {
+        this.run++;
+        this.onset ??= frame;
+      } else if (p < this.threshold - 0.15) this.run = 0;
+      if (!this.speaking && this.run > 0 && ms(this.run) >= this.minSpeechMs) {
+        this.firstSpeech ??= this.onset;
+        this.events.speechStart();
+        this.speaking = true;
+      }
+      if (this.speaking && p >= this.threshold - 0.15) this.lastSpeech = frame;
+      if (this.speaking && this.lastSpeech !== undefined && ms(frame - this.lastSpeech) >= this.silenceMs) {
+        this.speaking = false;
+        this.events.speechEnd();
+        this.events.silence();
+      }
+      if (this.firstSpeech === undefined && ms(frame + 1) >= this.noSpeechMs && !this.gaveUp) {
+        this.gaveUp = true;
+        this.events.silence();
+      }
+    }
+  }
+
+  /** Waits for every queued frame; the speech span so far, or undefined when none was heard. Rejects when the VAD failed. */
+  async span(): Promise<SpeechSpan | undefined> {
+    await this.work;
+    if (this.failure) throw this.failure;
+    if (this.firstSpeech === undefined || this.lastSpeech === undefined) return undefined;
+    // Silero's probability trails the sound by about a frame: speech ends where the last speech frame begins.
+    return {
+      start: (this.firstSpeech * VAD_FRAME) / RATE,
+      end: (Math.max(this.lastSpeech, this.firstSpeech + 1) * VAD_FRAME) / RATE,
+    };
+  }
+
+  dispose(): void {
+    this.host.dispose();
+  }
+}

@@ -1,0 +1,124 @@
+import { createApp } from './api/http/app';
+import { ResponseStore } from './api/responses/_history';
+import type { Services } from './api/http/dispatch';
+import { ToolRegistry, type ToolRegistryApi } from './services/agents/registry';
+import { EngineRegistry } from './engines/_registry';
+import type { EngineHosts } from './hosts/engine-hosts';
+import { engineHosts } from './share';
+import { dataClient, type DataClient } from './clients/data';
+import { imagesClient, type ImagesClient } from './clients/images';
+import { memoryClient, type MemoryClient } from './clients/memory';
+import { Recorder, type RecorderOptions } from './recorder/recorder';
+import { Remote } from './api/http/remote';
+import { ModelStore, type Models } from '../common/weights';
+import { modelResolver } from './engines/_model-files';
+import { filesOwner, modelSource, sourceBase } from '../catalogue/sources';
+import type { Routing, VaaniOptions } from '../protocol/options';
+import { abortError } from '../protocol/cancel';
+import { pageInstances } from './instances';
+
+export interface Vaani {
+  readonly baseURL: string;
+  /** Whether this Vaani shares its model engines with the site's other tabs (`share`, where the browser can). */
+  readonly shared: boolean;
+  /** Downloads, cache state and events of local models' files. */
+  readonly models: Models;
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** A microphone recorder (AudioWorklet, 16 kHz mono, optional Silero VAD) whose `file` posts to /v1/audio/transcriptions. */
+  recorder(options?: RecorderOptions): Recorder;
+  /** The memory routes as methods: store, search, get, list, update, delete, deleteScope. */
+  readonly memory: MemoryClient;
+  /** Files, vector stores and grounded answers as methods: add, search, ask; `progress` events per file. */
+  readonly data: DataClient;
+  /** The images routes as methods giving Blobs: generate, edit; `progress` events after every denoising step. */
+  readonly images: ImagesClient;
+  /** Tools the page offers to `/v1/agents/run`: `register({ name, description, inputSchema, execute })` → unregister. */
+  readonly tools: ToolRegistryApi;
+  install(): void;
+  uninstall(): void;
+  dispose(): void;
+}
+
+/** Creates the in-page service. Engines are registered by the caller (see index.ts). */
+export function createVaaniWith(
+  options: VaaniOptions,
+  register: (registry: EngineRegistry, options: VaaniOptions, hosts: EngineHosts) => void,
+): Vaani {
+  const base = new URL(options.baseURL ?? '/v1', globalThis.location?.href);
+  const baseURL = base.href.replace(/\/+$/, '');
+  const realFetch = globalThis.fetch.bind(globalThis);
+  const registry = new EngineRegistry();
+  const hosts = engineHosts(options.share, options.engineBudget);
+  register(registry, options, hosts);
+  const models = new ModelStore(
+    modelResolver(options, registry),
+    options.store,
+    (id) => sourceBase(modelSource(id, options.models)),
+    (id) => filesOwner(id, options.models),
+  );
+
+  const routing = (modelId: string): Routing =>
+    typeof options.routing === 'string' ? options.routing : (options.routing?.[modelId] ?? 'local-first');
+  const tools = new ToolRegistry();
+  const ctx: Services = {
+    registry,
+    routing,
+    remote: options.remote ? new Remote(options.remote, realFetch) : undefined,
+    responses: new ResponseStore(),
+    tools,
+    self: async (path, init) => app.fetch(new Request(`${baseURL}${path}`, init)),
+    deliveries: new Map(),
+  };
+  const app = createApp(ctx, base.pathname, options.auth ?? 'required');
+
+  const answers = (url: string) => url === baseURL || url.startsWith(`${baseURL}/`) || url.startsWith(`${baseURL}?`);
+
+  async function vaaniFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const url = input instanceof Request ? input.url : new URL(String(input), globalThis.location?.href).href;
+    if (!answers(url)) return realFetch(input, init);
+    const request = new Request(input, init);
+    const signal = request.signal;
+    if (signal.aborted) throw abortError(signal);
+    return new Promise<Response>((resolve, reject) => {
+      const onAbort = () => reject(abortError(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      Promise.resolve(app.fetch(request))
+        .then(resolve, reject)
+        .finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  let installed: typeof fetch | undefined;
+  const shim = ((input: RequestInfo | URL, init?: RequestInit) => vaaniFetch(input, init)) as typeof fetch;
+
+  const vaani: Vaani = {
+    baseURL,
+    shared: hosts.shared,
+    models,
+    fetch: vaaniFetch,
+    recorder: (recorderOptions) => new Recorder(recorderOptions),
+    memory: memoryClient(vaaniFetch, baseURL),
+    tools,
+    data: dataClient(vaaniFetch, baseURL),
+    images: imagesClient(vaaniFetch, baseURL, ctx.deliveries),
+    install() {
+      if (installed) return;
+      installed = globalThis.fetch;
+      globalThis.fetch = shim;
+    },
+    uninstall() {
+      if (!installed) return;
+      if (globalThis.fetch === shim) globalThis.fetch = installed;
+      installed = undefined;
+    },
+    dispose() {
+      this.uninstall();
+      registry.dispose();
+      hosts.dispose();
+      models.dispose();
+      pageInstances().delete(vaani);
+    },
+  };
+  pageInstances().add(vaani);
+  return vaani;
+}

@@ -1,0 +1,161 @@
+import type { Ort, OrtSession } from '../../common/backends/ort';
+import { stopped } from '../../protocol/cancel';
+import type { LlmConfig } from './config';
+import { takesChunks } from './graph-ops';
+import { lastRow } from './logits';
+import { outputPool } from './output-pool';
+
+type Tensor = import('onnxruntime-web').Tensor;
+
+/** The decoder graph's cache and optional inputs, read from the session's input metadata. */
+export interface DecoderLayout {
+  layers: number;
+  kvHeads: number;
+  headDim: number;
+  cacheType: 'float32' | 'float16';
+  positionIds: boolean;
+  logitsToKeep: boolean;
+  /** A prompt runs in chunks of `PREFILL_CHUNK` (see takesChunks); else in one run. */
+  chunkedPrefill: boolean;
+}
+
+const PAST = /^past_key_values\.(\d+)\.key$/;
+
+/** The layout of a decoder session; `operators` are its graph's (graphOperators), which decide how a prompt is fed. */
+export function layoutOf(
+  session: OrtSession,
+  config: LlmConfig,
+  operators: ReadonlySet<string> = new Set(),
+): DecoderLayout {
+  const inputs = session.inputMetadata.filter((input) => input.isTensor);
+  const past = inputs.filter((input) => PAST.test(input.name));
+  const first = past[0];
+  if (!first || !first.isTensor)
+    throw new Error('The ONNX graph has no past_key_values.{i}.key inputs: it is not a decoder with a KV cache.');
+  const [, heads, , dim] = first.shape;
+  const kvHeads = typeof heads === 'number' ? heads : config.kvHeads;
+  const headDim = typeof dim === 'number' ? dim : config.headDim;
+  if (!kvHeads || !headDim)
+    throw new Error('Cannot tell the KV cache shape: the graph leaves it symbolic and config.json does not give it.');
+  if (first.type !== 'float32' && first.type !== 'float16') throw new Error(`Unsupported KV cache type ${first.type}.`);
+  return {
+    layers: past.length,
+    kvHeads,
+    headDim,
+    cacheType: first.type,
+    positionIds: inputs.some((input) => input.name === 'position_ids'),
+    logitsToKeep: inputs.some((input) => input.name === 'num_logits_to_keep'),
+    chunkedPrefill: takesChunks(operators),
+  };
+}
+
+const int64 = (values: number[]) => BigInt64Array.from(values, BigInt);
+
+/**
+ * Prompt tokens per prefill run. A long prompt runs in chunks over the growing cache (the same
+ * result), so between chunks the worker reports progress and a cancel can land: one run of a
+ * 1,024-token prompt on Qwen2.5-0.5B q4 outlasted the host's 60 s watchdog on a busy 2-core machine.
+ * 512 by measurement (q8, 24 layers): chunks of 128, 256 and 1,024 were no faster on 2,048- and
+ * 4,096-token prompts, and 1,024 grew the WASM heap by 445 MiB (README, chat-scaling). A graph that
+ * cannot take a chunk beside a past (`chunkedPrefill` false) gets the whole prompt in one run.
+ */
+export const PREFILL_CHUNK = 512;
+
+/** Runs one blocking call of `units` tokens (the worker's `blockingRuns`, which tells the host how long to wait). */
+export type BlockingRun = <T>(units: number, run: () => Promise<T>) => Promise<T>;
+
+/** Runs a decoder step by step, feeding each step's `present.*` back as the next `past_key_values.*`. */
+export class KvDecoder {
+  private cache: Record<string, Tensor> = {};
+  private past = 0;
+
+  constructor(
+    private readonly ort: Ort,
+    private readonly session: OrtSession,
+    readonly layout: DecoderLayout,
+  ) {}
+
+  /** Tokens the cache holds. */
+  get length(): number {
+    return this.past;
+  }
+
+  /** Appends `ids` and returns the logits (float32) after the last of them. */
+  async step(ids: number[]): Promise<Float32Array> {
+    const { ort, layout } = this;
+    const total = this.past + ids.length;
+    const feeds: Record<string, Tensor> = {
+      input_ids: new ort.Tensor('int64', int64(ids), [1, ids.length]),
+      attention_mask: new ort.Tensor('int64', new BigInt64Array(total).fill(1n), [1, total]),
+      ...this.pastFeeds(),
+    };
+    if (layout.positionIds)
+      feeds.position_ids = new ort.Tensor('int64', int64(ids.map((_, i) => this.past + i)), [1, ids.length]);
+    if (layout.logitsToKeep) feeds.num_logits_to_keep = new ort.Tensor('int64', new BigInt64Array([1n]), []);
+    const out = await this.session.run(feeds);
+    this.release();
+    for (let i = 0; i < layout.layers; i++) {
+      this.cache[`past_key_values.${i}.key`] = out[`present.${i}.key`]!;
+      this.cache[`past_key_values.${i}.value`] = out[`present.${i}.value`]!;
+    }
+    this.past = total;
+    const logits = out.logits!;
+    const vocab = logits.dims[logits.dims.length - 1]!;
+    const data = (await logits.getData()) as ArrayBufferView;
+    logits.dispose();
+    return lastRow(data, vocab);
+  }
+
+  /**
+   * Appends a prompt in chunks of `PREFILL_CHUNK` tokens (in one run where the graph takes no
+   * chunks) and returns the logits after its last token, or undefined when `signal` was aborted
+   * (read between chunks, after a yield that lets the cancel arrive).
+   */
+  async prefill(
+    ids: number[],
+    signal?: AbortSignal,
+    blocking: BlockingRun = (_, run) => run(),
+  ): Promise<Float32Array | undefined> {
+    const size = this.layout.chunkedPrefill ? PREFILL_CHUNK : Math.max(1, ids.length);
+    for (let at = 0; ; at += size) {
+      const chunk = ids.slice(at, at + size);
+      const logits = await blocking(chunk.length, () => this.step(chunk));
+      if (at + size >= ids.length) return logits;
+      if (signal && (await stopped(signal))) return undefined;
+    }
+  }
+
+  /** Forgets the cache (the next step starts a new sequence). */
+  reset(): void {
+    this.release();
+    this.past = 0;
+  }
+
+  private pastFeeds(): Record<string, Tensor> {
+    if (this.past > 0) return this.cache;
+    const { ort, layout } = this;
+    const empty = () =>
+      new ort.Tensor(layout.cacheType, layout.cacheType === 'float16' ? new Uint16Array(0) : new Float32Array(0), [
+        1,
+        layout.kvHeads,
+        0,
+        layout.headDim,
+      ]);
+    const feeds: Record<string, Tensor> = {};
+    for (let i = 0; i < layout.layers; i++) {
+      feeds[`past_key_values.${i}.key`] = empty();
+      feeds[`past_key_values.${i}.value`] = empty();
+    }
+    return feeds;
+  }
+
+  private release(): void {
+    const pool = outputPool();
+    for (const tensor of Object.values(this.cache)) {
+      // onnxruntime copied the old cache into its heap when the run began: its arrays can be reused.
+      if (pool && tensor.location === 'cpu' && tensor.type === 'float32') pool.recycle(tensor.data as Float32Array);
+      tensor.dispose();
+    }
+    this.cache = {};
+  }
+}
