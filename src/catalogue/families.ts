@@ -1,125 +1,236 @@
-export type Product = 'chat' | 'voice' | 'image' | 'code' | 'agents' | 'memory' | 'data';
-export type PriceUnit = '1M tokens' | 'character' | 'second';
+import type { EngineKind } from '../protocol/engines';
+import type { ModelSource } from '../protocol/options';
 
-export interface CatalogueEntry {
-  id: string;
+/** The spec's products (§1): /v1/models' `product`. */
+export const PRODUCTS = ['chat', 'voice', 'image', 'code', 'agents', 'memory', 'data'] as const;
+export type Product = (typeof PRODUCTS)[number];
+export type PriceUnit = '1M tokens' | 'character' | 'second';
+export interface Price {
+  currency: 'INR';
+  amount: number | null;
+  per: PriceUnit;
+}
+
+/** A model's file list for `ai.models.load` and `vaani pull` (`src/common/layouts/`). */
+export type Layout = 'chat' | 'whisper' | 'embeddings' | 'kokoro' | 'vits';
+
+interface EntryBase {
   product: Product;
   /** The route a request for this model goes to. */
   route: string;
-  context_window: number | null;
-  price: { currency: 'INR'; amount: number | null; per: PriceUnit };
+  /** The page-side engines (`src/page/engines/<name>.ts`) that answer this id. */
+  engines: readonly EngineKind[];
+  layout?: Layout;
+  /** Where its files come from by default; absent: the page must name one (`createVaani({ models })`). */
+  source?: ModelSource;
+  /** OpenAI's names for it. */
+  aliases?: readonly string[];
+  /** The id whose files it reads (one folder, one copy in the cache, one engine; see `SHARED_FILES`). */
+  sharesFilesWith?: string;
+  /** The local id that completes and fills in the middle for it. */
+  completion?: string;
+  /** The routes and roles whose `model` defaults to this id (`defaultModel`). */
+  defaultFor?: readonly string[];
+}
+
+/** A /v1/models id: its context window, price and status. */
+interface ListedEntry extends EntryBase {
+  listed?: true;
+  context: number | null;
+  price: Price;
   status: 'available' | 'coming_soon';
 }
 
-export interface ProductEntry {
-  product: Product;
-  route: string;
-  status: 'available' | 'coming_soon';
+/** A local-only id: not in /v1/models, a request naming it is a 404. */
+interface UnlistedEntry extends EntryBase {
+  listed: false;
 }
 
-/** Spec §1. */
-export const PRODUCTS: readonly ProductEntry[] = [
-  { product: 'chat', route: '/chat/completions', status: 'available' },
-  { product: 'voice', route: '/audio/speech', status: 'available' },
-  { product: 'image', route: '/images/generations', status: 'available' },
-  { product: 'code', route: '/code/completions', status: 'available' },
-  { product: 'agents', route: '/agents/run', status: 'available' },
-  { product: 'memory', route: '/memory/store', status: 'available' },
-  { product: 'data', route: '/data/query', status: 'available' },
-];
+export type ModelEntry = ListedEntry | UnlistedEntry;
 
 const K = 1024;
-const perMillion = (amount: number) => ({ currency: 'INR', amount, per: '1M tokens' }) as const;
+const perMillion = (amount: number | null): Price => ({ currency: 'INR', amount, per: '1M tokens' });
 
-/** Spec §8's table, plus the voice models of §2.4 and §2.5. */
-export const MODELS: readonly CatalogueEntry[] = [
-  {
-    id: 'chat-v2-pro',
+/**
+ * Every model id, once, in /v1/models order (spec §8's table plus the voice models of §2.4 and
+ * §2.5). Everything else about model ids is derived from it.
+ */
+const TABLE = {
+  'chat-v2-pro': {
     product: 'chat',
     route: '/chat/completions',
-    context_window: 128 * K,
+    engines: ['chat'],
+    layout: 'chat',
+    source: { repo: 'onnx-community/Qwen3-1.7B-ONNX' },
+    context: 128 * K,
     price: perMillion(60),
     status: 'available',
   },
-  {
-    id: 'chat-v2',
+  /** Qwen3 0.6B (Apache-2.0), whose 119 languages include Hindi, Bengali, Tamil, Telugu, Marathi, Gujarati. */
+  'chat-v2': {
     product: 'chat',
     route: '/chat/completions',
-    context_window: 64 * K,
+    engines: ['chat'],
+    layout: 'chat',
+    source: { repo: 'onnx-community/Qwen3-0.6B-ONNX' },
+    context: 64 * K,
     price: perMillion(32),
     status: 'available',
+    defaultFor: ['/data/query', 'widget:chat', 'pull:chat'],
   },
-  {
-    id: 'speech-v1-turbo',
+  'speech-v1-turbo': {
     product: 'voice',
     route: '/audio/speech',
-    context_window: 8 * K,
+    engines: ['speech', 'transform'],
+    context: 8 * K,
     price: perMillion(3),
     status: 'available',
+    defaultFor: ['/audio/isolate', '/audio/voice-changer', '/audio/speech-to-speech'],
   },
-  {
-    id: 'image-v1',
+  /** No default weights (see the README on licences): the page names them. */
+  'image-v1': {
     product: 'image',
     route: '/images/generations',
-    context_window: 4 * K,
+    engines: ['images'],
+    context: 4 * K,
     price: perMillion(15),
     status: 'available',
+    defaultFor: ['/images/generations', '/images/edits'],
   },
-  {
-    id: 'code-v1',
+  /** Qwen2.5-Coder 0.5B Instruct (Apache-2.0): explain, debug, optimise; the agent loop's tool calls. */
+  'code-v1': {
     product: 'code',
     route: '/code/completions',
-    context_window: 96 * K,
+    engines: ['chat'],
+    layout: 'chat',
+    source: { repo: 'onnx-community/Qwen2.5-Coder-0.5B-Instruct' },
+    context: 96 * K,
     price: perMillion(80),
     status: 'available',
+    completion: 'code-v1-base',
+    defaultFor: ['/code/completions'],
   },
-  {
-    id: 'agent-v1',
+  /** The chat model, whose template teaches Hermes tool calls. */
+  'agent-v1': {
     product: 'agents',
     route: '/agents/run',
-    context_window: 64 * K,
+    engines: ['chat'],
+    layout: 'chat',
+    source: { repo: 'onnx-community/Qwen3-0.6B-ONNX' },
+    sharesFilesWith: 'chat-v2',
+    context: 64 * K,
     price: perMillion(40),
     status: 'available',
+    defaultFor: ['/agents/run'],
   },
-  {
-    id: 'speech-tts-v1',
+  /** Every catalogue voice (`src/catalogue/voices.ts`). */
+  'speech-tts-v1': {
     product: 'voice',
     route: '/audio/speech',
-    context_window: null,
+    engines: ['speech', 'transform'],
+    context: null,
     price: { currency: 'INR', amount: null, per: 'character' },
     status: 'available',
+    aliases: ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts'],
+    defaultFor: ['voices', '/audio/speech/formats', 'widget:speech'],
   },
-  {
-    id: 'speech-stt-v1',
+  /** Whisper base (multilingual, Hindi and 10 more Indian languages); IndicConformer for the 22 scheduled languages. */
+  'speech-stt-v1': {
     product: 'voice',
     route: '/audio/transcriptions',
-    context_window: null,
+    engines: ['transcription'],
+    layout: 'whisper',
+    source: { repo: 'onnx-community/whisper-base' },
+    context: null,
     price: { currency: 'INR', amount: null, per: 'second' },
     status: 'available',
+    aliases: ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe'],
+    defaultFor: ['widget:transcription', 'pull:whisper'],
   },
-  {
-    id: 'embed-v1',
+  /** multilingual-e5-small (MIT, 384 dimensions, about 94 languages): mean pooling, e5's prefixes. */
+  'embed-v1': {
     product: 'memory',
     route: '/embeddings',
-    context_window: 512,
-    price: { currency: 'INR', amount: null, per: '1M tokens' },
+    engines: ['embeddings', 'memory', 'data'],
+    layout: 'embeddings',
+    source: {
+      repo: 'Xenova/multilingual-e5-small',
+      embedding: { prefixes: { query: 'query: ', passage: 'passage: ' } },
+    },
+    context: 512,
+    price: perMillion(null),
     status: 'available',
+    aliases: ['text-embedding-3-small', 'text-embedding-3-large'],
+    defaultFor: ['/memory', '/files', '/vector_stores', 'pull:embeddings'],
   },
-];
+  /** Qwen2.5-Coder 0.5B base (Apache-2.0), trained on fill-in-the-middle: code-v1's `complete` mode. */
+  'code-v1-base': {
+    product: 'code',
+    route: '/code/completions',
+    engines: ['chat'],
+    layout: 'chat',
+    source: { repo: 'onnx-community/Qwen2.5-Coder-0.5B' },
+    listed: false,
+  },
+} satisfies Record<string, ModelEntry>;
 
-/** Other names a request may use for a catalogue model: OpenAI's own model names. */
-export const MODEL_ALIASES: Readonly<Record<string, string>> = {
-  'text-embedding-3-small': 'embed-v1',
-  'text-embedding-3-large': 'embed-v1',
-  'tts-1': 'speech-tts-v1',
-  'tts-1-hd': 'speech-tts-v1',
-  'gpt-4o-mini-tts': 'speech-tts-v1',
-  'whisper-1': 'speech-stt-v1',
-  'gpt-4o-transcribe': 'speech-stt-v1',
-  'gpt-4o-mini-transcribe': 'speech-stt-v1',
-};
+export type ModelId = keyof typeof TABLE;
+export const MODEL_TABLE: Readonly<Record<ModelId, ModelEntry>> = TABLE;
+const ENTRIES = Object.entries(MODEL_TABLE) as [ModelId, ModelEntry][];
+
+/** The table's entry for an id, undefined for an unknown one. */
+export const entryOf = (id: string): ModelEntry | undefined => (MODEL_TABLE as Record<string, ModelEntry>)[id];
+
+/** A /v1/models item's catalogue fields. */
+export interface CatalogueEntry {
+  id: string;
+  product: Product;
+  route: string;
+  context_window: number | null;
+  price: Price;
+  status: 'available' | 'coming_soon';
+}
+
+/** The ids /v1/models lists, in its order. */
+export const CATALOGUE: readonly CatalogueEntry[] = ENTRIES.flatMap(([id, entry]) =>
+  entry.listed === false
+    ? []
+    : [
+        {
+          id,
+          product: entry.product,
+          route: entry.route,
+          context_window: entry.context,
+          price: entry.price,
+          status: entry.status,
+        },
+      ],
+);
+/** Same as CATALOGUE (the name src/page/api reads). */
+export const MODELS = CATALOGUE;
+
+/** The ids a page-side engine answers, in table order. */
+export const modelsOf = (engine: EngineKind): ModelId[] =>
+  ENTRIES.filter(([, entry]) => entry.engines.includes(engine)).map(([id]) => id);
+
+/** The id a route's or role's `model` defaults to (each role has one owner; a unit test checks). */
+export function defaultModel(role: string): ModelId {
+  const found = ENTRIES.find(([, entry]) => entry.defaultFor?.includes(role));
+  if (!found) throw new Error(`No model is the default for '${role}'.`);
+  return found[0];
+}
 
 /** The aliases that name a catalogue model. */
-export const aliasesOf = (id: string) => Object.keys(MODEL_ALIASES).filter((alias) => MODEL_ALIASES[alias] === id);
+export const aliasesOf = (id: string): string[] => [...(entryOf(id)?.aliases ?? [])];
 
-export const findModel = (id: string) => MODELS.find((model) => model.id === (MODEL_ALIASES[id] ?? id));
+/** The catalogue model an id or alias names; undefined for an unknown or local-only id. */
+export function findModel(idOrAlias: string): CatalogueEntry | undefined {
+  const owner = ENTRIES.find(([, entry]) => entry.aliases?.includes(idOrAlias))?.[0] ?? idOrAlias;
+  return CATALOGUE.find((model) => model.id === owner);
+}
+
+/** A model's default source; undefined when the page must name one. */
+export const sourceOf = (id: string): ModelSource | undefined => entryOf(id)?.source;
+
+/** The layout of a model's files; undefined when it has none of its own. */
+export const layoutOf = (id: string): Layout | undefined => entryOf(id)?.layout;

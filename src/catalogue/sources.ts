@@ -1,4 +1,5 @@
 import type { ModelSource, SpeechRecognitionSource, VaaniOptions } from '../protocol/options';
+import { MODEL_TABLE, modelsOf, sourceOf } from './families';
 
 export const DEFAULT_HOST = 'https://huggingface.co';
 
@@ -14,34 +15,13 @@ export function sourceBase(source: ModelSource, pageHref = globalThis.location?.
 }
 
 /**
- * Where catalogue models come from by default (people with network): public onnx-community
- * exports of Qwen3, which covers Hindi, Bengali, Tamil, Telugu, Marathi, Gujarati and other Indian
- * languages among its 119. Apache-2.0. `createVaani({ models: { id: source } })` overrides any of them.
- */
-export const DEFAULT_SOURCES: Record<string, ModelSource> = {
-  'chat-v2': { repo: 'onnx-community/Qwen3-0.6B-ONNX' },
-  'chat-v2-pro': { repo: 'onnx-community/Qwen3-1.7B-ONNX' },
-  /** Qwen2.5-Coder 0.5B Instruct (Apache-2.0): explain, debug, optimise; the agent loop's tool calls. */
-  'code-v1': { repo: 'onnx-community/Qwen2.5-Coder-0.5B-Instruct' },
-  /** The base model (Apache-2.0), trained on fill-in-the-middle: code-v1's `complete` mode. */
-  'code-v1-base': { repo: 'onnx-community/Qwen2.5-Coder-0.5B' },
-  /** agent-v1: Qwen3 0.6B, the chat model, whose template teaches Hermes tool calls (SHARED_FILES). */
-  'agent-v1': { repo: 'onnx-community/Qwen3-0.6B-ONNX' },
-  /** Whisper base (multilingual, Hindi and 10 more Indian languages; q8: 23 MB encoder + 54 MB decoder). */
-  'speech-stt-v1': { repo: 'onnx-community/whisper-base' },
-  /** multilingual-e5-small (MIT, 384 dimensions, ~94 languages; q8 ≈ 118 MB): mean pooling, e5's prefixes. */
-  'embed-v1': {
-    repo: 'Xenova/multilingual-e5-small',
-    embedding: { prefixes: { query: 'query: ', passage: 'passage: ' } },
-  },
-};
-
-/**
  * Ids that are another id's model (the same default source): they read that id's files — its folder,
  * baseURL or repo from `createVaani({ models })`, one copy in the cache, one engine — unless their
- * own `models` entry names a repo or baseURL.
+ * own `models` entry names a repo or baseURL. From the family table's `sharesFilesWith`.
  */
-export const SHARED_FILES: Readonly<Record<string, string>> = { 'agent-v1': 'chat-v2' };
+export const SHARED_FILES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(MODEL_TABLE).flatMap(([id, entry]) => (entry.sharesFilesWith ? [[id, entry.sharesFilesWith]] : [])),
+);
 
 const hasLocation = (source: ModelSource) => Boolean(source.repo || source.baseURL);
 
@@ -66,7 +46,7 @@ export function configuredSource(id: string, overrides: Record<string, ModelSour
 /** A model's source: the configured one (merged over the default, so `{ dtype }` alone works), else the default. */
 export function modelSource(id: string, overrides: Record<string, ModelSource> = {}): ModelSource {
   const configured = configuredSource(id, overrides);
-  const fallback = DEFAULT_SOURCES[id];
+  const fallback = sourceOf(id);
   if (!configured) {
     if (!fallback) throw new Error(`No source is known for model '${id}'.`);
     return fallback;
@@ -91,15 +71,13 @@ export interface SpeechRecognitionSources {
   languages: Record<string, 'indic-conformer' | 'whisper'>;
 }
 
-/** The two families' sources of speech-stt-v1 from `createVaani({ models })`, defaults filled in. */
-export function speechRecognitionSources(options: Pick<VaaniOptions, 'models' | 'backend'>): SpeechRecognitionSources {
-  const {
-    whisper,
-    indic,
-    languages = {},
-    ...flat
-  } = (options.models?.['speech-stt-v1'] ?? {}) as SpeechRecognitionSource;
-  const fallbackWhisper = DEFAULT_SOURCES['speech-stt-v1']!;
+/** The two families' sources of a transcription id from `createVaani({ models })`, defaults filled in. */
+export function speechRecognitionSources(
+  options: Pick<VaaniOptions, 'models' | 'backend'>,
+  id: string = modelsOf('transcription')[0]!,
+): SpeechRecognitionSources {
+  const { whisper, indic, languages = {}, ...flat } = (options.models?.[id] ?? {}) as SpeechRecognitionSource;
+  const fallbackWhisper = sourceOf(id)!;
   const whisperOverride = whisper ?? (Object.keys(flat).length ? flat : undefined);
   const indicDefault = INDIC_SOURCES[options.backend === 'webgpu' ? 'fp32' : 'int8'];
   return {

@@ -1,8 +1,9 @@
 import { EngineError } from '../protocol/errors';
 import type { CatalogueVoice, Download, Voice } from '../protocol/speech';
+import { defaultModel } from './families';
 
 /** The TTS model id every catalogue voice is spoken with (the engine is chosen per voice). */
-export const TTS_MODEL = 'speech-tts-v1';
+export const TTS_MODEL = defaultModel('voices');
 
 /** `createVaani({ models: { 'espeak-ng': { baseURL } } })` says where the eSpeak plug-in's espeak-ng.js and .data are served. */
 export const ESPEAK_KEY = 'espeak-ng';

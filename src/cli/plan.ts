@@ -1,5 +1,6 @@
 import { WASM_DTYPES } from '../common/backends/plan';
-import { DEFAULT_SOURCES, DEFAULT_HOST, SHARED_FILES } from '../catalogue/sources';
+import { DEFAULT_HOST, SHARED_FILES } from '../catalogue/sources';
+import { defaultModel, layoutOf, MODEL_TABLE, sourceOf, type Layout } from '../catalogue/families';
 import { encoderFiles } from '../common/layouts/embeddings';
 import { llmFiles } from '../common/layouts/chat';
 import { whisperFiles } from '../common/layouts/whisper';
@@ -8,14 +9,11 @@ import { VOICES } from '../catalogue/voices';
 import { modelFile } from '../common/layouts/voices';
 import { listRepo, type HubFile, type HubRepo } from './hub';
 
-/** The engine families `vaani pull` knows, each with the browser engine's own file list. */
-export type Family = 'chat' | 'transcription' | 'embeddings' | 'kokoro' | 'vits';
-
-/** A model to pull: the folder it goes to (also the key of `createVaani({ models })`), its repo and family. */
+/** A model to pull: the folder it goes to (also the key of `createVaani({ models })`), its repo and file layout. */
 export interface Target {
   id: string;
   repo: HubRepo;
-  family: Family;
+  layout: Layout;
 }
 
 /** One file to fetch, with what the hub says of it. */
@@ -24,39 +22,21 @@ export interface PlannedFile extends HubFile {
 }
 
 export interface Plan extends Target {
-  /** The key of `createVaani({ models })` the folder serves: the id, or for a bare repo its family's default id. */
+  /** The key of `createVaani({ models })` the folder serves: the id, or for a bare repo its layout's default id. */
   key: string;
   dtypes: string[];
   files: PlannedFile[];
 }
 
-const CATALOGUE_FAMILY: Record<string, Family> = {
-  'chat-v2': 'chat',
-  'chat-v2-pro': 'chat',
-  'code-v1': 'chat',
-  'code-v1-base': 'chat',
-  'agent-v1': 'chat',
-  'speech-stt-v1': 'transcription',
-  'embed-v1': 'embeddings',
-};
-
-const FAMILY_KEY: Record<Family, string> = {
-  chat: 'chat-v2',
-  transcription: 'speech-stt-v1',
-  embeddings: 'embed-v1',
-  kokoro: 'kokoro-82m',
-  vits: 'mms-tts-hin',
-};
-
 /** Neural voices' weights, by the key `createVaani({ models })` takes for them (e.g. 'kokoro-82m'). */
 const voiceWeights = () => {
-  const found = new Map<string, { repo: string; family: Family; files: Set<string> }>();
+  const found = new Map<string, { repo: string; layout: Layout; files: Set<string> }>();
   for (const voice of VOICES) {
     const spec = voice.spec;
     if (spec.engine === 'espeak') continue;
     const entry = found.get(spec.download.weights) ?? {
       repo: spec.download.repo,
-      family: spec.engine,
+      layout: spec.engine,
       files: new Set(),
     };
     for (const file of spec.download.files) entry.files.add(file.path);
@@ -65,14 +45,31 @@ const voiceWeights = () => {
   return found;
 };
 
-/** Every id `vaani pull` takes without a repo: catalogue models, then neural voices' weights. */
-export const PULLABLE: readonly string[] = [...Object.keys(CATALOGUE_FAMILY), ...voiceWeights().keys()];
+/** The key a bare repo of a layout serves: the table's `pull:<layout>` default, else the first voice weights of it. */
+const layoutKey = (layout: Layout) =>
+  layout === 'kokoro' || layout === 'vits'
+    ? [...voiceWeights()].find(([, weights]) => weights.layout === layout)![0]
+    : defaultModel(`pull:${layout}`);
+
+/** Table ids with a file layout: each layout's default first, the others in table order. */
+const tableIds = () => {
+  const ids = Object.keys(MODEL_TABLE).filter((id) => layoutOf(id));
+  const layouts = [...new Set(ids.map((id) => layoutOf(id)!))];
+  return layouts.flatMap((layout) => {
+    const own = ids.filter((id) => layoutOf(id) === layout);
+    const first = layoutKey(layout);
+    return [first, ...own.filter((id) => id !== first)];
+  });
+};
+
+/** Every id `vaani pull` takes without a repo: the table's models, then neural voices' weights. */
+export const PULLABLE: readonly string[] = [...tableIds(), ...voiceWeights().keys()];
 
 /** The id whose files a bare id reads (agent-v1 → chat-v2: one folder serves both), else undefined. */
 export const sharedWith = (arg: string): string | undefined => (arg.includes('=') ? undefined : SHARED_FILES[arg]);
 
 /**
- * `chat-v2`, `kokoro-82m`, `owner/repo` (family guessed from its files) or `chat-v2=owner/repo`
+ * `chat-v2`, `kokoro-82m`, `owner/repo` (layout guessed from its files) or `chat-v2=owner/repo`
  * (that repo for that id) → what to pull. An id that reads another's files pulls that id
  * (`agent-v1` → chat-v2/); `agent-v1=owner/repo` gives it a folder of its own.
  */
@@ -81,17 +78,17 @@ export function parseTarget(arg: string, host = DEFAULT_HOST, revision?: string)
   if (shared) return parseTarget(shared, host, revision);
   const [id, repoArg] = arg.includes('=') ? (arg.split('=', 2) as [string, string]) : [arg, undefined];
   const voice = voiceWeights().get(id);
-  const known = CATALOGUE_FAMILY[id] ?? voice?.family;
+  const known = layoutOf(id) ?? voice?.layout;
   if (!known && !id.includes('/'))
     throw new Error(
       `Unknown model '${id}': use one of ${PULLABLE.join(', ')}, a hub repo (owner/name) or id=owner/name.`,
     );
-  const repo = repoArg ?? (voice ? voice.repo : DEFAULT_SOURCES[id]?.repo) ?? id;
+  const repo = repoArg ?? (voice ? voice.repo : sourceOf(id)?.repo) ?? id;
   const folder = known ? id : id.split('/').pop()!;
   return {
     id: folder,
-    repo: { host, repo, revision: revision ?? DEFAULT_SOURCES[id]?.revision ?? 'main' },
-    family: known ?? 'chat',
+    repo: { host, repo, revision: revision ?? sourceOf(id)?.revision ?? 'main' },
+    layout: known ?? 'chat',
   };
 }
 
@@ -103,26 +100,26 @@ const listingLoader = (names: Set<string>): FileLoader => ({
   },
 });
 
-const guessFamily = (names: Set<string>): Family | undefined => {
+const guessLayout = (names: Set<string>): Layout | undefined => {
   const all = [...names];
-  if (all.some((name) => /^onnx\/encoder_model/.test(name))) return 'transcription';
+  if (all.some((name) => /^onnx\/encoder_model/.test(name))) return 'whisper';
   if (all.some((name) => /^voices\/.*\.bin$/.test(name))) return 'kokoro';
   if (names.has('vocab.json') && !names.has('tokenizer.json')) return 'vits';
   if (all.some((name) => /(^|\/)model[\w]*\.onnx$/.test(name))) return 'chat';
   return undefined;
 };
 
-/** The files a family's engine reads for one dtype, from its own list. */
-async function filesFor(family: Family, names: Set<string>, dtype: string, target: Target): Promise<FileSpec[]> {
+/** The files a layout's engine reads for one dtype, from its own list. */
+async function filesFor(layout: Layout, names: Set<string>, dtype: string, target: Target): Promise<FileSpec[]> {
   const loader = listingLoader(names);
-  if (family === 'chat') return llmFiles(loader, [dtype]);
-  if (family === 'transcription') return whisperFiles(loader, [dtype]);
-  if (family === 'embeddings') return encoderFiles(loader, [dtype]);
+  if (layout === 'chat') return llmFiles(loader, [dtype]);
+  if (layout === 'whisper') return whisperFiles(loader, [dtype]);
+  if (layout === 'embeddings') return encoderFiles(loader, [dtype]);
   const voice = voiceWeights().get(target.id);
   const graph = modelFile(dtype);
   if (!names.has(graph)) throw new Error(`no ${graph}`);
-  const listed = voice ? [...voice.files] : family === 'kokoro' ? [...names].filter((n) => /^voices\//.test(n)) : [];
-  const extra = family === 'kokoro' ? ['tokenizer.json'] : ['vocab.json', 'tokenizer_config.json', 'config.json'];
+  const listed = voice ? [...voice.files] : layout === 'kokoro' ? [...names].filter((n) => /^voices\//.test(n)) : [];
+  const extra = layout === 'kokoro' ? ['tokenizer.json'] : ['vocab.json', 'tokenizer_config.json', 'config.json'];
   const rest = [...new Set([...listed, ...extra])].filter((name) => !/^onnx\//.test(name));
   return [...rest.map((name) => ({ name })), { name: graph }];
 }
@@ -135,16 +132,17 @@ export async function planPull(target: Target, dtypes: string[] = [], fetchImpl:
   const listing = await listRepo(target.repo, fetchImpl);
   const byName = new Map(listing.map((file) => [file.path, file]));
   const names = new Set(byName.keys());
-  const family = CATALOGUE_FAMILY[target.id] || voiceWeights().has(target.id) ? target.family : guessFamily(names);
-  if (!family) throw new Error(`${target.repo.repo} has no ONNX model this library runs (no model*.onnx files).`);
-  const tryDtypes = dtypes.length ? dtypes : family === 'kokoro' || family === 'vits' ? ['q8'] : WASM_DTYPES;
+  const known = Boolean(layoutOf(target.id)) || voiceWeights().has(target.id);
+  const layout = known ? target.layout : guessLayout(names);
+  if (!layout) throw new Error(`${target.repo.repo} has no ONNX model this library runs (no model*.onnx files).`);
+  const tryDtypes = dtypes.length ? dtypes : layout === 'kokoro' || layout === 'vits' ? ['q8'] : WASM_DTYPES;
   const chosen: string[] = [];
   const files = new Map<string, PlannedFile>();
   const failures: string[] = [];
   for (const dtype of tryDtypes) {
     let specs: FileSpec[];
     try {
-      specs = await filesFor(family, names, dtype, target);
+      specs = await filesFor(layout, names, dtype, target);
     } catch (error) {
       failures.push(`${dtype}: ${(error instanceof Error ? error.message : String(error)).replace(/\.$/, '')}`);
       continue;
@@ -163,6 +161,5 @@ export async function planPull(target: Target, dtypes: string[] = [], fetchImpl:
   }
   if (!chosen.length || (dtypes.length && chosen.length < dtypes.length))
     throw new Error(`${target.repo.repo}@${target.repo.revision} cannot be pulled: ${failures.join('; ')}.`);
-  const known = CATALOGUE_FAMILY[target.id] || voiceWeights().has(target.id);
-  return { ...target, key: known ? target.id : FAMILY_KEY[family], family, dtypes: chosen, files: [...files.values()] };
+  return { ...target, key: known ? target.id : layoutKey(layout), layout, dtypes: chosen, files: [...files.values()] };
 }

@@ -172,9 +172,9 @@ describe('vaani pull', () => {
     expect(new Uint8Array(await readFile(join(to, 'chat-v2', 'onnx/model_quantized.onnx')))).toEqual(graph);
   });
 
-  it("lists Whisper's encoder and merged decoder per dtype, and guesses the family of a bare repo", async () => {
+  it("lists Whisper's encoder and merged decoder per dtype, and guesses the layout of a bare repo", async () => {
     const plan = await planPull(target(WHISPER));
-    expect(plan.family).toBe('transcription');
+    expect(plan.layout).toBe('whisper');
     expect(plan.key).toBe('speech-stt-v1');
     expect(plan.id).toBe('tiny-whisper');
     expect(plan.files.map((f) => f.path)).toContain('onnx/decoder_model_merged_quantized.onnx');
@@ -183,7 +183,7 @@ describe('vaani pull', () => {
 
   it("lists an embedding model's graph, tokenizer and sentence-transformers files, not what it does not read", async () => {
     const plan = await planPull(target(`embed-v1=${REPO}`));
-    expect(plan.family).toBe('embeddings');
+    expect(plan.layout).toBe('embeddings');
     expect(plan.files.map((f) => f.path).sort()).toEqual(
       ['config.json', 'onnx/model_quantized.onnx', 'tokenizer.json', 'tokenizer_config.json'].sort(),
     );

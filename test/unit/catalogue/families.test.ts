@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import {
+  aliasesOf,
+  CATALOGUE,
+  defaultModel,
+  findModel,
+  MODEL_TABLE,
+  modelsOf,
+  sourceOf,
+} from '../../../src/catalogue/families';
+import { registerBuiltins } from '../../../src/page/engines';
+import type { EngineFactory, EngineRegistry } from '../../../src/page/engines/_registry';
+import type { EngineHosts } from '../../../src/page/hosts/engine-hosts';
+import type { EngineKind } from '../../../src/protocol/engines';
+
+/** The factories the page registers, without starting any worker. */
+const builtins = () => {
+  const factories: EngineFactory<EngineKind>[] = [];
+  const registry = { add: (factory: EngineFactory<EngineKind>) => factories.push(factory) };
+  // image-v1 has no default weights: its engine is registered only when the page names them.
+  const options = { models: { 'image-v1': { baseURL: '/images/' } } };
+  registerBuiltins(registry as unknown as EngineRegistry, options, {} as EngineHosts);
+  return factories;
+};
+
+describe('the family table', () => {
+  it('gives each route and role one default model', () => {
+    const roles = Object.values(MODEL_TABLE).flatMap((entry) => entry.defaultFor ?? []);
+    expect(new Set(roles).size).toBe(roles.length);
+    for (const role of roles) expect(MODEL_TABLE[defaultModel(role)].defaultFor).toContain(role);
+    expect(() => defaultModel('/no/such/route')).toThrow(/No model is the default/);
+  });
+
+  it('and the page-side engines answer the same ids, both ways', () => {
+    const factories = builtins();
+    const kinds = [...new Set(factories.map((factory) => factory.kind))].sort();
+    expect(kinds).toEqual([...new Set(Object.values(MODEL_TABLE).flatMap((entry) => entry.engines))].sort());
+    for (const kind of kinds) {
+      const answered = factories.filter((factory) => factory.kind === kind).flatMap((factory) => factory.models);
+      expect([...answered].sort(), kind).toEqual([...modelsOf(kind)].sort());
+    }
+  });
+
+  it('lists the listed ids only, finds them by alias, and keeps local-only ids out', () => {
+    expect(CATALOGUE.map((model) => model.id)).not.toContain('code-v1-base');
+    expect(findModel('code-v1-base')).toBeUndefined();
+    expect(findModel('whisper-1')?.id).toBe('speech-stt-v1');
+    expect(findModel('text-embedding-3-large')?.id).toBe('embed-v1');
+    expect(aliasesOf('speech-tts-v1')).toEqual(['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts']);
+    expect(aliasesOf('chat-v2')).toEqual([]);
+    expect(MODEL_TABLE['code-v1'].completion && sourceOf(MODEL_TABLE['code-v1'].completion)).toEqual({
+      repo: 'onnx-community/Qwen2.5-Coder-0.5B',
+    });
+    expect(sourceOf('image-v1')).toBeUndefined();
+  });
+});
