@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import { possibleBackends } from '../../common/backends/plan';
 import { modelSource } from '../../catalogue/sources';
+import { modelsOf } from '../../catalogue/families';
 import type { ChatEngine, ChatEvents, ChatWorker, StartInfo } from '../../protocol/chat';
 import type { EngineFactory } from './_registry';
 import type { EngineHost, EngineHosts } from '../hosts/engine-hosts';
@@ -8,13 +9,6 @@ import type { WorkerHostOptions } from '../hosts/worker-host';
 import { modelFiles, modelJob } from './_model-files';
 import type { VaaniOptions } from '../../protocol/options';
 import { llmFiles } from '../../common/layouts/chat';
-
-/**
- * Ids answered by a local decoder LLM: the chat models, code-v1 (instruct) with its base model for
- * completion and fill-in-the-middle (`code-v1-base`, not a catalogue id), and agent-v1 (on chat-v2's
- * files and engine unless configured on its own: SHARED_FILES).
- */
-export const LOCAL_CHAT_MODELS = ['chat-v2', 'chat-v2-pro', 'code-v1', 'code-v1-base', 'agent-v1'] as const;
 
 type Acquire = (key: string, options: WorkerHostOptions) => { host: EngineHost<ChatWorker>; release(): void };
 
@@ -71,10 +65,13 @@ function chatEngine(
   };
 }
 
-/** One factory per local chat id; /v1/models shows the backend in use and the real context once a model has run. */
+/**
+ * One factory per local chat id (with code-v1's base model, and agent-v1 on the chat model's files);
+ * /v1/models shows the backend in use and the real context once a model has run.
+ */
 export function chatEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'chat'>[] {
   const acquire = hostPool(hosts);
-  return LOCAL_CHAT_MODELS.map((modelId) => {
+  return modelsOf('chat').map((modelId) => {
     let used: StartInfo | undefined;
     return {
       kind: 'chat',

@@ -1,4 +1,5 @@
 import type { DataEngine, DataWorker } from '../../protocol/data';
+import { modelsOf } from '../../catalogue/families';
 import type { EmbeddingPurpose } from '../../protocol/embeddings';
 import { EngineError } from '../../protocol/errors';
 import { originOf } from '../../protocol/memory';
@@ -6,9 +7,6 @@ import type { EngineFactory, EngineRegistry } from './_registry';
 import { WorkerHost } from '../hosts/worker-host';
 import { DEFAULT_DATABASES, type VaaniOptions } from '../../protocol/options';
 import { encoderJob } from './embeddings';
-
-/** The embedding model whose vectors the data store keeps. */
-const DATA_MODELS = ['embed-v1'] as const;
 
 /** Chunks embedded per call while ingesting (the encoder batches them further; short calls let searches in between). */
 const EMBED_BATCH = 8;
@@ -128,7 +126,7 @@ export function dataEngines(options: VaaniOptions, registry: EngineRegistry): En
   return [
     {
       kind: 'data',
-      models: DATA_MODELS,
+      models: modelsOf('data'),
       info: () => ({ backends: ['wasm'] }),
       create: (modelId) => dataEngine(modelId, options, registry),
     },

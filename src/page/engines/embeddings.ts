@@ -1,14 +1,12 @@
 import { possibleBackends } from '../../common/backends/plan';
 import { modelSource } from '../../catalogue/sources';
+import { modelsOf } from '../../catalogue/families';
 import { encoderFiles } from '../../common/layouts/embeddings';
 import type { EmbeddingModel, EmbeddingsEngine, EmbeddingsWorker } from '../../protocol/embeddings';
 import type { EngineFactory } from './_registry';
 import type { EngineHosts } from '../hosts/engine-hosts';
 import type { VaaniOptions } from '../../protocol/options';
 import { modelFiles, modelJob } from './_model-files';
-
-/** Catalogue ids answered by a local sentence-embedding model. */
-export const LOCAL_EMBEDDING_MODELS = ['embed-v1'] as const;
 
 /** Where an embedding model's files are and how to run it (the embeddings and data workers load from it). */
 export function encoderJob(modelId: string, options: VaaniOptions) {
@@ -52,7 +50,7 @@ function embeddingsEngine(modelId: string, options: VaaniOptions, seen: { backen
 
 /** embed-v1 on a sentence-transformers encoder export (multilingual-e5-small by default). */
 export function embeddingsEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'embeddings'>[] {
-  return LOCAL_EMBEDDING_MODELS.map((modelId) => {
+  return modelsOf('embeddings').map((modelId) => {
     const seen: { backend?: string } = {};
     return {
       kind: 'embeddings',

@@ -1,13 +1,12 @@
 import * as Comlink from 'comlink';
 import { possibleBackends } from '../../common/backends/plan';
 import { modelSource } from '../../catalogue/sources';
+import { modelsOf } from '../../catalogue/families';
 import type { ImagesEngine, ImagesWorker } from '../../protocol/images';
 import type { EngineFactory } from './_registry';
 import type { EngineHosts } from '../hosts/engine-hosts';
 import type { VaaniOptions } from '../../protocol/options';
 import { modelJob } from './_model-files';
-
-export const LOCAL_IMAGE_MODELS = ['image-v1'] as const;
 
 function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }, hosts: EngineHosts) {
   const source = modelSource(modelId, options.models);
@@ -52,13 +51,15 @@ function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: 
  * the route forwards to the remote or answers 503.
  */
 export function imagesEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'images'>[] {
-  return LOCAL_IMAGE_MODELS.filter((modelId) => options.models?.[modelId]).map((modelId) => {
-    const seen: { backend?: string } = {};
-    return {
-      kind: 'images',
-      models: [modelId],
-      info: () => ({ backends: seen.backend ? [seen.backend] : possibleBackends(options.backend) }),
-      create: () => imagesEngine(modelId, options, seen, hosts),
-    };
-  });
+  return modelsOf('images')
+    .filter((modelId) => options.models?.[modelId])
+    .map((modelId) => {
+      const seen: { backend?: string } = {};
+      return {
+        kind: 'images',
+        models: [modelId],
+        info: () => ({ backends: seen.backend ? [seen.backend] : possibleBackends(options.backend) }),
+        create: () => imagesEngine(modelId, options, seen, hosts),
+      };
+    });
 }

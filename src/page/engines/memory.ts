@@ -1,11 +1,9 @@
 import type { MemoryEngine, MemoryWorker } from '../../protocol/memory';
 import { originOf } from '../../protocol/memory';
+import { modelsOf } from '../../catalogue/families';
 import type { EngineFactory } from './_registry';
 import { WorkerHost } from '../hosts/worker-host';
 import { DEFAULT_DATABASES, type VaaniOptions } from '../../protocol/options';
-
-/** The catalogue id whose vectors the memory store keeps. */
-export const MEMORY_MODELS = ['embed-v1'] as const;
 
 /** Asks the browser once to keep this site's storage under pressure (memories should survive). */
 let persisted: Promise<boolean> | undefined;
@@ -44,7 +42,7 @@ export function memoryEngines(options: VaaniOptions): EngineFactory<'memory'>[] 
   return [
     {
       kind: 'memory',
-      models: MEMORY_MODELS,
+      models: modelsOf('memory'),
       info: () => ({ backends: ['wasm'] }),
       create: () => memoryEngine(options),
     },

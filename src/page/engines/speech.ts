@@ -1,9 +1,10 @@
 import type { EncoderPlugins, SpeakJob, SpeechEngine, SpeechFormat, SpeechWorker } from '../../protocol/speech';
 import { LAME_FILE, LAME_KEY } from '../../common/audio/encode/plugins';
-import { voiceNotFound, ESPEAK_KEY, findVoice, toVoice, TTS_MODEL, VOICES } from '../../catalogue/voices';
+import { voiceNotFound, ESPEAK_KEY, findVoice, toVoice, VOICES } from '../../catalogue/voices';
 import type { EngineFactory } from './_registry';
 import type { EngineHosts } from '../hosts/engine-hosts';
 import { sourceBase } from '../../catalogue/sources';
+import { modelsOf } from '../../catalogue/families';
 import type { VaaniOptions } from '../../protocol/options';
 
 function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine & { dispose(): void } {
@@ -63,16 +64,13 @@ function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine &
   };
 }
 
-/** Catalogue TTS ids (§8 lists speech-v1-turbo on /audio/speech too): both speak every catalogue voice. */
-export const TTS_MODELS = [TTS_MODEL, 'speech-v1-turbo'] as const;
-
 /** Every catalogue voice, each spoken by its own runtime in one TTS worker. */
 export function speechEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'speech'>[] {
   let shared: ReturnType<typeof speechEngine> | undefined;
   return [
     {
       kind: 'speech',
-      models: TTS_MODELS,
+      models: modelsOf('speech'),
       info: () => ({ backends: ['wasm'] }),
       voices: () => VOICES.map(toVoice),
       create: () => (shared ??= speechEngine(options, hosts)),

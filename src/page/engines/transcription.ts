@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
 import { possibleBackends } from '../../common/backends/plan';
 import { speechRecognitionSources } from '../../catalogue/sources';
+import { modelsOf } from '../../catalogue/families';
 import { INDIC_CODES } from '../../catalogue/languages/indic-conformer';
 import { whisperFiles } from '../../common/layouts/whisper';
 import { WHISPER_LANGUAGES } from '../../catalogue/languages/whisper';
@@ -12,9 +13,6 @@ import { modelFiles, modelJob } from './_model-files';
 import type { ModelSource, VaaniOptions } from '../../protocol/options';
 import { indicEngine, type IndicSeen } from './_indic-conformer';
 import { engineFor, routeTranscription } from './_stt-routing';
-
-/** Catalogue ids answered by local speech recognition (Whisper, and IndicConformer for India's 22 languages). */
-export const LOCAL_STT_MODELS = ['speech-stt-v1'] as const;
 
 /** Languages of a multilingual Whisper vocabulary without large-v3's Cantonese, until a model has loaded. */
 const MULTILINGUAL = WHISPER_LANGUAGES.map(([code]) => code).filter((code) => code !== 'yue');
@@ -71,7 +69,7 @@ function speechRecognition(
   seen: Seen,
   hosts: EngineHosts,
 ): TranscriptionEngine & { dispose(): void } {
-  const sources = speechRecognitionSources(options);
+  const sources = speechRecognitionSources(options, modelId);
   const config = { indic: sources.indic !== undefined, languages: sources.languages };
   let whisper: ReturnType<typeof whisperEngine> | undefined;
   let indic: ReturnType<typeof indicEngine> | undefined;
@@ -101,13 +99,13 @@ function speechRecognition(
  * language and the family that recognises each.
  */
 export function transcriptionEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'transcription'>[] {
-  return LOCAL_STT_MODELS.map((modelId) => {
+  return modelsOf('transcription').map((modelId) => {
     const seen: Seen = { indic: {} };
     return {
       kind: 'transcription',
       models: [modelId],
       info: () => {
-        const sources = speechRecognitionSources(options);
+        const sources = speechRecognitionSources(options, modelId);
         const config = { indic: sources.indic !== undefined, languages: sources.languages };
         const languages = [...new Set([...(seen.languages ?? MULTILINGUAL), ...(config.indic ? INDIC_CODES : [])])];
         return {

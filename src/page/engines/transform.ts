@@ -3,10 +3,8 @@ import type { ChangePlan, TransformEngine, TransformParams, TransformWorker } fr
 import type { EngineFactory } from './_registry';
 import { WorkerHost } from '../hosts/worker-host';
 import type { VaaniOptions } from '../../protocol/options';
-import { findVoice, toVoice, TTS_MODEL, voiceNotFound, VOICES } from '../../catalogue/voices';
-
-/** The catalogue id the audio-transform routes default to. */
-export const TRANSFORM_MODEL = 'speech-v1-turbo';
+import { findVoice, toVoice, voiceNotFound, VOICES } from '../../catalogue/voices';
+import { modelsOf } from '../../catalogue/families';
 
 function transformEngine(options: VaaniOptions): TransformEngine & { dispose(): void } {
   const host = new WorkerHost<TransformWorker>({
@@ -52,7 +50,7 @@ export function transformEngines(options: VaaniOptions): EngineFactory<'transfor
   return [
     {
       kind: 'transform',
-      models: [TRANSFORM_MODEL, TTS_MODEL],
+      models: modelsOf('transform'),
       info: () => ({ backends: ['wasm'] }),
       voices: () => VOICES.map(toVoice),
       create: () => transformEngine(options),
