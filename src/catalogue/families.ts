@@ -234,3 +234,10 @@ export const sourceOf = (id: string): ModelSource | undefined => entryOf(id)?.so
 
 /** The layout of a model's files; undefined when it has none of its own. */
 export const layoutOf = (id: string): Layout | undefined => entryOf(id)?.layout;
+
+/** The models the widgets use unless told otherwise (for `src/index.ts` to export). */
+export const DEFAULT_MODELS = {
+  chat: defaultModel('widget:chat'),
+  transcription: defaultModel('widget:transcription'),
+  speech: defaultModel('widget:speech'),
+} as const;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   aliasesOf,
   CATALOGUE,
+  DEFAULT_MODELS,
   defaultModel,
   findModel,
   MODEL_TABLE,
@@ -29,6 +30,7 @@ describe('the family table', () => {
     expect(new Set(roles).size).toBe(roles.length);
     for (const role of roles) expect(MODEL_TABLE[defaultModel(role)].defaultFor).toContain(role);
     expect(() => defaultModel('/no/such/route')).toThrow(/No model is the default/);
+    expect(DEFAULT_MODELS).toEqual({ chat: 'chat-v2', transcription: 'speech-stt-v1', speech: 'speech-tts-v1' });
   });
 
   it('and the page-side engines answer the same ids, both ways', () => {
