@@ -209,6 +209,9 @@ export const CATALOGUE: readonly CatalogueEntry[] = ENTRIES.flatMap(([id, entry]
 /** Same as CATALOGUE (the name src/page/api reads). */
 export const MODELS = CATALOGUE;
 
+/** The page-side engines, in the order the table first names them. */
+export const ENGINES: readonly EngineKind[] = [...new Set(ENTRIES.flatMap(([, entry]) => entry.engines))];
+
 /** The ids a page-side engine answers, in table order. */
 export const modelsOf = (engine: EngineKind): ModelId[] =>
   ENTRIES.filter(([, entry]) => entry.engines.includes(engine)).map(([id]) => id);

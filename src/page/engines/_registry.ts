@@ -1,6 +1,8 @@
 import type { Voice } from '../../protocol/speech';
 import type { EngineKind, EngineKinds } from '../../protocol/engines';
 import type { ModelFiles } from '../../protocol/weights';
+import type { VaaniOptions } from '../../protocol/options';
+import type { EngineHosts } from '../hosts/engine-hosts';
 
 export interface EngineInfo {
   /** Backends this engine can run on in this browser, e.g. ['webgpu', 'wasm']. */
@@ -24,6 +26,21 @@ export interface EngineFactory<K extends EngineKind> {
   /** The files a model needs (for `ai.models.load`), in this browser's dtype. */
   files?(modelId: string): Promise<ModelFiles | undefined>;
 }
+
+/** What an engine file's factories get. */
+export interface EngineContext {
+  options: VaaniOptions;
+  hosts: EngineHosts;
+  registry: EngineRegistry;
+}
+
+/** An engine file's default export: its kind and the factories for the ids the family table gives it. */
+export interface EngineModule<K extends EngineKind = EngineKind> {
+  kind: K;
+  factories(ctx: EngineContext): EngineFactory<K>[];
+}
+
+export const defineEngine = <K extends EngineKind>(engine: EngineModule<K>): EngineModule<K> => engine;
 
 /** Maps (kind, model id) to a lazily created local engine. */
 export class EngineRegistry {

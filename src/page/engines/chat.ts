@@ -3,7 +3,7 @@ import { possibleBackends } from '../../common/backends/plan';
 import { modelSource } from '../../catalogue/sources';
 import { modelsOf } from '../../catalogue/families';
 import type { ChatEngine, ChatEvents, ChatWorker, StartInfo } from '../../protocol/chat';
-import type { EngineFactory } from './_registry';
+import { type EngineFactory, defineEngine } from './_registry';
 import type { EngineHost, EngineHosts } from '../hosts/engine-hosts';
 import type { WorkerHostOptions } from '../hosts/worker-host';
 import { modelFiles, modelJob } from './_model-files';
@@ -85,3 +85,5 @@ export function chatEngines(options: VaaniOptions, hosts: EngineHosts): EngineFa
     };
   });
 }
+
+export default defineEngine({ kind: 'chat', factories: ({ options, hosts }) => chatEngines(options, hosts) });

@@ -3,7 +3,7 @@ import { modelsOf } from '../../catalogue/families';
 import type { EmbeddingPurpose } from '../../protocol/embeddings';
 import { EngineError } from '../../protocol/errors';
 import { originOf } from '../../protocol/memory';
-import type { EngineFactory, EngineRegistry } from './_registry';
+import { type EngineFactory, type EngineRegistry, defineEngine } from './_registry';
 import { WorkerHost } from '../hosts/worker-host';
 import { DEFAULT_DATABASES, type VaaniOptions } from '../../protocol/options';
 import { encoderJob } from './embeddings';
@@ -132,3 +132,5 @@ export function dataEngines(options: VaaniOptions, registry: EngineRegistry): En
     },
   ];
 }
+
+export default defineEngine({ kind: 'data', factories: ({ options, registry }) => dataEngines(options, registry) });

@@ -3,7 +3,7 @@ import { modelSource } from '../../catalogue/sources';
 import { modelsOf } from '../../catalogue/families';
 import { encoderFiles } from '../../common/layouts/embeddings';
 import type { EmbeddingModel, EmbeddingsEngine, EmbeddingsWorker } from '../../protocol/embeddings';
-import type { EngineFactory } from './_registry';
+import { type EngineFactory, defineEngine } from './_registry';
 import type { EngineHosts } from '../hosts/engine-hosts';
 import type { VaaniOptions } from '../../protocol/options';
 import { modelFiles, modelJob } from './_model-files';
@@ -61,3 +61,8 @@ export function embeddingsEngines(options: VaaniOptions, hosts: EngineHosts): En
     };
   });
 }
+
+export default defineEngine({
+  kind: 'embeddings',
+  factories: ({ options, hosts }) => embeddingsEngines(options, hosts),
+});

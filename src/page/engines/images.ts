@@ -3,7 +3,7 @@ import { possibleBackends } from '../../common/backends/plan';
 import { modelSource } from '../../catalogue/sources';
 import { modelsOf } from '../../catalogue/families';
 import type { ImagesEngine, ImagesWorker } from '../../protocol/images';
-import type { EngineFactory } from './_registry';
+import { type EngineFactory, defineEngine } from './_registry';
 import type { EngineHosts } from '../hosts/engine-hosts';
 import type { VaaniOptions } from '../../protocol/options';
 import { modelJob } from './_model-files';
@@ -63,3 +63,5 @@ export function imagesEngines(options: VaaniOptions, hosts: EngineHosts): Engine
       };
     });
 }
+
+export default defineEngine({ kind: 'images', factories: ({ options, hosts }) => imagesEngines(options, hosts) });

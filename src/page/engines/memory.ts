@@ -1,7 +1,7 @@
 import type { MemoryEngine, MemoryWorker } from '../../protocol/memory';
 import { originOf } from '../../protocol/memory';
 import { modelsOf } from '../../catalogue/families';
-import type { EngineFactory } from './_registry';
+import { type EngineFactory, defineEngine } from './_registry';
 import { WorkerHost } from '../hosts/worker-host';
 import { DEFAULT_DATABASES, type VaaniOptions } from '../../protocol/options';
 
@@ -48,3 +48,5 @@ export function memoryEngines(options: VaaniOptions): EngineFactory<'memory'>[] 
     },
   ];
 }
+
+export default defineEngine({ kind: 'memory', factories: ({ options }) => memoryEngines(options) });

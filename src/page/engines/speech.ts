@@ -1,7 +1,7 @@
 import type { EncoderPlugins, SpeakJob, SpeechEngine, SpeechFormat, SpeechWorker } from '../../protocol/speech';
 import { LAME_FILE, LAME_KEY } from '../../common/audio/encode/plugins';
 import { voiceNotFound, ESPEAK_KEY, findVoice, toVoice, VOICES } from '../../catalogue/voices';
-import type { EngineFactory } from './_registry';
+import { type EngineFactory, defineEngine } from './_registry';
 import type { EngineHosts } from '../hosts/engine-hosts';
 import { sourceBase } from '../../catalogue/sources';
 import { modelsOf } from '../../catalogue/families';
@@ -77,3 +77,5 @@ export function speechEngines(options: VaaniOptions, hosts: EngineHosts): Engine
     },
   ];
 }
+
+export default defineEngine({ kind: 'speech', factories: ({ options, hosts }) => speechEngines(options, hosts) });

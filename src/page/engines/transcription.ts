@@ -7,7 +7,7 @@ import { INDIC_CODES } from '../../catalogue/languages/indic-conformer';
 import { whisperFiles } from '../../common/layouts/whisper';
 import { WHISPER_LANGUAGES } from '../../catalogue/languages/whisper';
 import type { Transcript, TranscriptionEngine, TranscriptionParams, WhisperWorker } from '../../protocol/transcription';
-import type { EngineFactory } from './_registry';
+import { type EngineFactory, defineEngine } from './_registry';
 import type { EngineHosts } from '../hosts/engine-hosts';
 import { modelFiles, modelJob } from './_model-files';
 import type { ModelSource, VaaniOptions } from '../../protocol/options';
@@ -119,3 +119,8 @@ export function transcriptionEngines(options: VaaniOptions, hosts: EngineHosts):
     };
   });
 }
+
+export default defineEngine({
+  kind: 'transcription',
+  factories: ({ options, hosts }) => transcriptionEngines(options, hosts),
+});

@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { ChangePlan, TransformEngine, TransformParams, TransformWorker } from '../../protocol/transform';
-import type { EngineFactory } from './_registry';
+import { type EngineFactory, defineEngine } from './_registry';
 import { WorkerHost } from '../hosts/worker-host';
 import type { VaaniOptions } from '../../protocol/options';
 import { findVoice, toVoice, voiceNotFound, VOICES } from '../../catalogue/voices';
@@ -57,3 +57,5 @@ export function transformEngines(options: VaaniOptions): EngineFactory<'transfor
     },
   ];
 }
+
+export default defineEngine({ kind: 'transform', factories: ({ options }) => transformEngines(options) });

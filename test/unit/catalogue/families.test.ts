@@ -4,12 +4,13 @@ import {
   CATALOGUE,
   DEFAULT_MODELS,
   defaultModel,
+  ENGINES,
   findModel,
   MODEL_TABLE,
   modelsOf,
   sourceOf,
 } from '../../../src/catalogue/families';
-import { registerBuiltins } from '../../../src/page/engines';
+import { ENGINE_MODULES, registerBuiltins } from '../../../src/page/engines';
 import type { EngineFactory, EngineRegistry } from '../../../src/page/engines/_registry';
 import type { EngineHosts } from '../../../src/page/hosts/engine-hosts';
 import type { EngineKind } from '../../../src/protocol/engines';
@@ -41,6 +42,11 @@ describe('the family table', () => {
       const answered = factories.filter((factory) => factory.kind === kind).flatMap((factory) => factory.models);
       expect([...answered].sort(), kind).toEqual([...modelsOf(kind)].sort());
     }
+  });
+
+  it('has one engine file per engine it names, each exporting its own kind', () => {
+    const files = Object.entries(ENGINE_MODULES).map(([path, engine]) => [path, engine.kind]);
+    expect(files.sort()).toEqual([...ENGINES].sort().map((kind) => [`./${kind}.ts`, kind]));
   });
 
   it('lists the listed ids only, finds them by alias, and keeps local-only ids out', () => {
