@@ -34,7 +34,8 @@ export interface SpeechParams {
 
 /** Encoded speech, ready to answer with. */
 export interface EncodedAudio {
-  bytes: ArrayBuffer;
+  /** The file's bytes in order: a WAV of an engine's 16-bit samples is its header, then the samples' own buffer. */
+  chunks: Uint8Array<ArrayBuffer>[];
   contentType: string;
   /** The rate of the encoded samples (24 kHz for pcm, 48 kHz for opus/aac, the voice's own otherwise). */
   sampleRate: number;
@@ -45,7 +46,7 @@ export interface AudioResult {
   samples: Float32Array;
   sampleRate: number;
   /** The same samples as 16-bit integers when the engine made them so (eSpeak-NG): WAV copies them as they are. */
-  pcm16?: Int16Array;
+  pcm16?: Int16Array<ArrayBuffer>;
 }
 
 export interface SpeechEngine {

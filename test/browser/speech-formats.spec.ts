@@ -63,7 +63,7 @@ test('each format encodes real speech in the browser to what ffmpeg decodes back
       for (const format of formats) {
         try {
           const encoded = await encodeAudio(audio, format, { mp3 });
-          const bytes = new Uint8Array(encoded.bytes);
+          const bytes = new Uint8Array(await new Blob(encoded.chunks).arrayBuffer());
           let binary = '';
           for (let i = 0; i < bytes.length; i += 0x8000)
             binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));

@@ -171,6 +171,26 @@ test('an aborted request stops the worker, which answers the next one', async ({
   expect(outcome.status).toBe(200);
 });
 
+test("a WAV answer streams its header, then the engine's samples as one chunk (nothing copied on the way)", async ({
+  page,
+}) => {
+  await start(page);
+  const chunks = await page.evaluate(async () => {
+    const vaani = (window as unknown as { vaani: { fetch: typeof fetch } }).vaani;
+    const response = await vaani.fetch('/v1/audio/speech', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'speech-tts-v1', voice: 'hi-IN-female-1', input: 'नमस्ते, आप कैसे हैं?' }),
+      headers: { 'content-type': 'application/json' },
+    });
+    const reader = response.body!.getReader();
+    const read: Uint8Array[] = [];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) read.push(next.value);
+    return { sizes: read.map((chunk) => chunk.byteLength), data: new DataView(read[0]!.buffer).getUint32(40, true) };
+  });
+  expect(chunks.sizes).toEqual([44, chunks.data]);
+  expect(chunks.data).toBeGreaterThan(22050);
+});
+
 test("OpenAI's names speak: tts-1 with alloy through the openai SDK is en-US-female-1 on speech-tts-v1", async ({
   page,
 }) => {

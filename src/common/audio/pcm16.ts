@@ -2,7 +2,7 @@ import type { AudioResult } from '../../protocol/speech';
 
 /** 16-bit samples appended to one buffer that doubles as it fills (no list of pieces to join). */
 export class Pcm16Builder {
-  private data = new Int16Array(1 << 16);
+  private data: Int16Array<ArrayBuffer> = new Int16Array(1 << 16);
   /** Samples written so far; lowering it drops the tail. */
   length = 0;
 
@@ -35,7 +35,7 @@ export class Pcm16Builder {
   }
 
   /** The samples written, without copying them. */
-  result(): Int16Array {
+  result(): Int16Array<ArrayBuffer> {
     return this.data.subarray(0, this.length);
   }
 }
@@ -44,7 +44,7 @@ export class Pcm16Builder {
  * Audio an engine made as 16-bit samples: WAV copies them as they are; `samples` (floats in
  * [-1, 1)) is computed only when an encoder asks for it.
  */
-export function pcm16Audio(pcm16: Int16Array, sampleRate: number): AudioResult {
+export function pcm16Audio(pcm16: Int16Array<ArrayBuffer>, sampleRate: number): AudioResult {
   let samples: Float32Array | undefined;
   return {
     pcm16,

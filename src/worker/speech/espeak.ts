@@ -93,7 +93,12 @@ export class Espeak {
    * first clause and then between clauses at most every CHECK_MS: each yield is a trip through the
    * browser's message loop, which costs more than a short clause when the machine is busy.
    */
-  async speak(voice: string, text: string, params: ProsodyParams, signal: AbortSignal): Promise<Int16Array> {
+  async speak(
+    voice: string,
+    text: string,
+    params: ProsodyParams,
+    signal: AbortSignal,
+  ): Promise<Int16Array<ArrayBuffer>> {
     this.useVoice(voice);
     const clauses = planClauses(text, params);
     if (clauses.length === 0)

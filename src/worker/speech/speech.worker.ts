@@ -62,7 +62,7 @@ const api = {
         throw invalidInput(error.message, 'response_format', 'unsupported_format');
       throw error;
     });
-    return Comlink.transfer(audio, [audio.bytes]);
+    return Comlink.transfer(audio, [...new Set(audio.chunks.map((chunk) => chunk.buffer))]);
   },
   /** The formats `speak` can write here, the plug-ins loaded to tell. */
   formats: (_signal: AbortSignal, encoders: EncoderPlugins) => availableFormats(encoders),

@@ -30,7 +30,7 @@ function recordingSpeech() {
       speak: async (params) => {
         seen.push(params);
         return {
-          bytes: encodeWav({ samples: new Float32Array(2400), sampleRate: 24000 }),
+          chunks: [new Uint8Array(encodeWav({ samples: new Float32Array(2400), sampleRate: 24000 }))],
           contentType: 'audio/wav',
           sampleRate: 24000,
         };

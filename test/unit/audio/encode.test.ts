@@ -5,6 +5,8 @@ import { decodeAudio } from '../../../src/common/audio/decode';
 import { availableFormats, encodeAudio, FormatUnavailable } from '../../../src/common/audio/encode';
 import { toApiError } from '../../../src/page/api/http/errors';
 import { Pcm16Builder, pcm16Audio } from '../../../src/common/audio/pcm16';
+import { encodeWav } from '../../../src/common/audio/encode/wav';
+import type { EncodedAudio } from '../../../src/protocol/speech';
 
 /** The optional MP3 plug-in as a page would serve it: @breezystack/lamejs's dist/lamejs.js, by URL. */
 const LAME_URL = pathToFileURL(
@@ -18,12 +20,24 @@ const tone = (rate: number, seconds: number) => ({
   sampleRate: rate,
 });
 
+/** The encoded file: its chunks joined. */
+function bytesOf({ chunks }: EncodedAudio): ArrayBuffer {
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out.buffer;
+}
+
 describe('encodeAudio', () => {
   it('wav: a 16-bit mono RIFF file at the voice rate', async () => {
     const encoded = await encodeAudio(tone(22050, 1), 'wav');
     expect(encoded).toMatchObject({ contentType: 'audio/wav', sampleRate: 22050 });
-    const view = new DataView(encoded.bytes);
-    expect(String.fromCharCode(...new Uint8Array(encoded.bytes, 0, 4))).toBe('RIFF');
+    const bytes = bytesOf(encoded);
+    const view = new DataView(bytes);
+    expect(String.fromCharCode(...new Uint8Array(bytes, 0, 4))).toBe('RIFF');
     expect(view.getUint32(24, true)).toBe(22050);
     expect(view.getUint32(40, true)).toBe(22050 * 2);
   });
@@ -31,7 +45,7 @@ describe('encodeAudio', () => {
   it('wav: each sample clipped to [-1, 1] and scaled to 16 bits, little-endian', async () => {
     const samples = Float32Array.from([-1.5, -1, -0.5, -1e-6, 0, 0.25, 1, 1.5, Number.NaN]);
     const encoded = await encodeAudio({ samples, sampleRate: 8000 }, 'wav');
-    const view = new DataView(encoded.bytes);
+    const view = new DataView(bytesOf(encoded));
     const written = Array.from(samples, (_, i) => view.getInt16(44 + 2 * i, true));
     expect(written).toEqual([-32768, -32768, -16384, 0, 0, 8191, 32767, 32767, 0]);
   });
@@ -44,17 +58,32 @@ describe('encodeAudio', () => {
     Object.defineProperty(audio, 'samples', { get: () => (computed++, lazy.call(audio)) });
     const encoded = await encodeAudio(audio, 'wav');
     expect(computed).toBe(0);
-    expect(new DataView(encoded.bytes).getUint32(40, true)).toBe(pcm16.length * 2);
-    expect([...new Int16Array(encoded.bytes, 44)]).toEqual([...pcm16]);
+    const bytes = bytesOf(encoded);
+    expect(new DataView(bytes).getUint32(40, true)).toBe(pcm16.length * 2);
+    expect([...new Int16Array(bytes, 44)]).toEqual([...pcm16]);
     // Other formats read the floats, computed once on demand.
     expect([...audio.samples]).toEqual(Array.from(pcm16, (s) => s / 32768));
     expect(computed).toBe(1);
   });
 
+  it("wav from an engine's 16-bit samples: the header, then the samples' own buffer, nothing copied", async () => {
+    const out = new Pcm16Builder();
+    out.push(Int16Array.from({ length: 70_000 }, (_, i) => (i % 2000) - 1000));
+    const pcm16 = out.result();
+    const encoded = await encodeAudio(pcm16Audio(pcm16, 22050), 'wav');
+    expect(encoded.chunks.map((chunk) => chunk.byteLength)).toEqual([44, pcm16.byteLength]);
+    expect(encoded.chunks[1]!.buffer).toBe(pcm16.buffer);
+    expect(encoded.chunks[1]!.byteOffset).toBe(pcm16.byteOffset);
+    // The same file as the one-buffer encoding.
+    expect(new Uint8Array(bytesOf(encoded))).toEqual(
+      new Uint8Array(encodeWav({ samples: new Float32Array(), pcm16, sampleRate: 22050 })),
+    );
+  });
+
   it('pcm: raw 16-bit little-endian at 24 kHz, the same duration and level', async () => {
     const encoded = await encodeAudio(tone(22050, 1), 'pcm');
     expect(encoded).toMatchObject({ contentType: 'audio/pcm', sampleRate: 24000 });
-    const samples = new Int16Array(encoded.bytes);
+    const samples = new Int16Array(bytesOf(encoded));
     expect(samples.length).toBe(24000);
     const peak = samples.reduce((max, s) => Math.max(max, Math.abs(s)), 0) / 0x7fff;
     expect(peak).toBeGreaterThan(0.45);
@@ -83,7 +112,7 @@ describe('encodeAudio', () => {
     for (const rate of [22050, 24000, 16000]) {
       const encoded = await encodeAudio(tone(rate, 2), 'mp3', { mp3: LAME_URL });
       expect(encoded).toMatchObject({ contentType: 'audio/mpeg', sampleRate: rate });
-      const decoded = await decodeAudio(new Uint8Array(encoded.bytes));
+      const decoded = await decodeAudio(new Uint8Array(bytesOf(encoded)));
       expect(decoded.sampleRate).toBe(rate);
       // Longer only by LAME's encoder delay (1,105 samples) and the last frame's padding, as any MP3 without a gapless header.
       const extra = decoded.channels[0]!.length - 2 * rate;

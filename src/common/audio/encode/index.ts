@@ -4,7 +4,7 @@ import { canEncode, COMPRESSED, encodeCompressed, type CompressedFormat } from '
 import { encodeMp3, loadLame } from './mp3';
 import { LAME_HOWTO } from './plugins';
 import { encodePcm, PCM_RATE } from './pcm';
-import { encodeWav } from './wav';
+import { wavChunks } from './wav';
 
 /** A format this browser cannot write; names the ones it can (and, for mp3, how to turn it on). */
 export class FormatUnavailable extends Error {
@@ -50,13 +50,17 @@ export async function encodeAudio(
   format: SpeechFormat,
   plugins: EncoderPlugins = {},
 ): Promise<EncodedAudio> {
-  if (format === 'wav') return { bytes: encodeWav(audio), contentType: 'audio/wav', sampleRate: audio.sampleRate };
-  if (format === 'pcm') return { bytes: await encodePcm(audio), contentType: 'audio/pcm', sampleRate: PCM_RATE };
+  if (format === 'wav') return { chunks: wavChunks(audio), contentType: 'audio/wav', sampleRate: audio.sampleRate };
+  if (format === 'pcm')
+    return { chunks: [new Uint8Array(await encodePcm(audio))], contentType: 'audio/pcm', sampleRate: PCM_RATE };
   const spec = COMPRESSED[format];
   if (await canEncode(format)) {
-    const bytes = await encodeCompressed(format, audio);
-    return { bytes, contentType: spec.contentType, sampleRate: 'rate' in spec ? spec.rate : audio.sampleRate };
+    const chunks = [new Uint8Array(await encodeCompressed(format, audio))];
+    return { chunks, contentType: spec.contentType, sampleRate: 'rate' in spec ? spec.rate : audio.sampleRate };
   }
-  if (format === 'mp3' && plugins.mp3) return { ...(await encodeMp3(plugins.mp3, audio)), contentType: 'audio/mpeg' };
+  if (format === 'mp3' && plugins.mp3) {
+    const { bytes, sampleRate } = await encodeMp3(plugins.mp3, audio);
+    return { chunks: [new Uint8Array(bytes)], contentType: 'audio/mpeg', sampleRate };
+  }
   throw new FormatUnavailable(format, await availableFormats(plugins));
 }

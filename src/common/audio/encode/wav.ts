@@ -20,12 +20,10 @@ export function toInt16(samples: Float32Array, buffer: ArrayBuffer, offset: numb
   }
 }
 
-/** 16-bit PCM mono WAV bytes (an engine's own 16-bit samples copied as they are). */
-export function encodeWav(audio: AudioResult): ArrayBuffer {
-  const { sampleRate, pcm16 } = audio;
-  const length = pcm16?.length ?? audio.samples.length;
-  const buffer = new ArrayBuffer(44 + length * 2);
-  const view = new DataView(buffer);
+const HEADER_BYTES = 44;
+
+/** The header of a 16-bit PCM mono WAV file of `length` samples, written at the start of `view`. */
+function writeHeader(view: DataView, length: number, sampleRate: number): void {
   const ascii = (offset: number, text: string) =>
     [...text].forEach((c, i) => view.setUint8(offset + i, c.charCodeAt(0)));
   ascii(0, 'RIFF');
@@ -41,8 +39,29 @@ export function encodeWav(audio: AudioResult): ArrayBuffer {
   view.setUint16(34, 16, true);
   ascii(36, 'data');
   view.setUint32(40, length * 2, true);
-  if (pcm16 && LITTLE_ENDIAN) new Int16Array(buffer, 44, length).set(pcm16);
-  else if (pcm16) pcm16.forEach((sample, i) => view.setInt16(44 + i * 2, sample, true));
-  else toInt16(audio.samples, buffer, 44);
+}
+
+/** 16-bit PCM mono WAV bytes (an engine's own 16-bit samples copied as they are). */
+export function encodeWav(audio: AudioResult): ArrayBuffer {
+  const { sampleRate, pcm16 } = audio;
+  const length = pcm16?.length ?? audio.samples.length;
+  const buffer = new ArrayBuffer(HEADER_BYTES + length * 2);
+  const view = new DataView(buffer);
+  writeHeader(view, length, sampleRate);
+  if (pcm16 && LITTLE_ENDIAN) new Int16Array(buffer, HEADER_BYTES, length).set(pcm16);
+  else if (pcm16) pcm16.forEach((sample, i) => view.setInt16(HEADER_BYTES + i * 2, sample, true));
+  else toInt16(audio.samples, buffer, HEADER_BYTES);
   return buffer;
+}
+
+/**
+ * The same WAV as chunks: an engine's 16-bit samples follow the header as they are, a view of
+ * their own buffer (nothing copied; handing the chunks over moves that buffer), else one encoded buffer.
+ */
+export function wavChunks(audio: AudioResult): Uint8Array<ArrayBuffer>[] {
+  const { pcm16 } = audio;
+  if (!pcm16 || !LITTLE_ENDIAN) return [new Uint8Array(encodeWav(audio))];
+  const header = new Uint8Array(HEADER_BYTES);
+  writeHeader(new DataView(header.buffer), pcm16.length, audio.sampleRate);
+  return [header, new Uint8Array(pcm16.buffer, pcm16.byteOffset, pcm16.byteLength)];
 }

@@ -6,6 +6,7 @@ import { TTS_MODEL } from '../../../catalogue/voices';
 import { SPEECH_FORMATS } from '../../../protocol/speech';
 import { requireRouteModel } from '../http/models-check';
 import { speechSchema } from './_schema';
+import { audioBody } from './_wav';
 
 /** POST /audio/speech */
 export async function speech(ctx: Services, request: Request, path: string): Promise<Response> {
@@ -23,7 +24,7 @@ export async function speech(ctx: Services, request: Request, path: string): Pro
       );
     }
     const audio = await engine.speak(body, request.signal);
-    return new Response(audio.bytes, {
+    return new Response(audioBody(audio.chunks), {
       headers: { 'content-type': audio.contentType, 'x-vaani-sample-rate': String(audio.sampleRate) },
     });
   });
