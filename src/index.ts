@@ -6,7 +6,6 @@ export type { Backend, ModelSource, RemoteOptions, Routing, StoreOptions, VaaniO
 export type { Vaani } from './page/vaani';
 export type {
   MemoryClient,
-  MemoryError,
   MemoryItemInput,
   MemoryListInput,
   MemoryListPage,
@@ -14,22 +13,8 @@ export type {
 } from './page/clients/memory';
 export type { Memory, MemoryHit } from './protocol/memory';
 export type { InputSchema, PageTool, ToolAnnotations, ToolRegistryApi } from './page/services/agents/registry';
-export type {
-  DataAddOptions,
-  DataAnswer,
-  DataClient,
-  DataError,
-  DataProgress,
-  DataSearchOptions,
-} from './page/clients/data';
-export type {
-  EditOptions,
-  ImageOptions,
-  ImagesClient,
-  ImagesError,
-  ImagesProgress,
-  ImagesResult,
-} from './page/clients/images';
+export type { DataAddOptions, DataAnswer, DataClient, DataProgress, DataSearchOptions } from './page/clients/data';
+export type { EditOptions, ImageOptions, ImagesClient, ImagesProgress, ImagesResult } from './page/clients/images';
 export type { FileCitation, FileObject, SearchResult, VectorStore, VectorStoreFile } from './protocol/data';
 export type { Filter, Metadata, Scope, SearchMode } from './protocol/collections';
 export type { LevelDetail, Recorder, RecorderOptions, RecorderState, Recording } from './page/recorder/recorder';
@@ -39,6 +24,20 @@ export type { CachedModel, FileProgress, ModelProgress, ModelStatus } from './co
 export type { FileSpec } from './protocol/weights';
 
 export { SHARED_FILES } from './catalogue/sources';
+export {
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  DataError,
+  ImagesError,
+  InternalServerError,
+  MemoryError,
+  NotFoundError,
+  RateLimitError,
+  VaaniError,
+} from './page/clients/errors';
+export { StoreError } from './common/weights';
 
 /** The in-page /v1 service with every built-in engine registered. */
 export function createVaani(options: VaaniOptions = {}): Vaani {

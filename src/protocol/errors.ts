@@ -26,6 +26,15 @@ export interface EngineErrorData {
   param: string | null;
 }
 
+/**
+ * The base of every error Vaani raises at its callers (`APIError` and its subclasses, `StoreError`,
+ * the widgets' `WidgetError`): `catch (e) { if (e instanceof VaaniError) … }`. Here so that every
+ * tier can extend it; the public entry exports it from src/page/clients/errors.ts.
+ */
+export class VaaniError extends Error {
+  override name = 'VaaniError';
+}
+
 /** A failure every layer below the routes throws; it crosses comlink whole (src/protocol/wire.ts). */
 export class EngineError extends Error {
   constructor(

@@ -1,4 +1,4 @@
-import type { Vaani } from '../index';
+import { APIError, type Vaani } from '../index';
 import { sharedVaani } from './config';
 import { labelsFor, type Labels } from './labels';
 import { MISSING_MODEL, WidgetError } from './service';
@@ -110,8 +110,9 @@ export abstract class VaaniElement extends HTMLElement {
   /** Shows an error as the error state and fires `vaani-error`; aborts are not errors. */
   protected fail(error: unknown): void {
     if ((error as Error)?.name === 'AbortError') return;
-    const known = error instanceof WidgetError ? error : undefined;
-    const code = known?.code ?? 'internal_error';
+    const known = error instanceof WidgetError || error instanceof APIError ? error : undefined;
+    // A route's answer without an OpenAI-shaped body (a proxy's HTML page, say) has no code.
+    const code = known ? (known.code ?? 'http_error') : 'internal_error';
     const message = error instanceof Error ? error.message : String(error);
     const labels = this.labels;
     const summary =

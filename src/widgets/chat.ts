@@ -1,7 +1,8 @@
 import { VaaniElement } from './base';
 import './dictate';
 import { renderMarkdown } from './markdown';
-import { streamChat, WidgetError } from './service';
+import { APIError } from '../index';
+import { streamChat } from './service';
 import { ICONS } from './styles';
 import type { VaaniSpeak } from './speak';
 
@@ -157,7 +158,7 @@ export class VaaniChat extends VaaniElement {
         );
       } catch (error) {
         const next = history.findIndex((message, i) => i > 0 && message.role === 'user');
-        if (!(error instanceof WidgetError && error.code === 'context_length_exceeded') || next < 0) throw error;
+        if (!(error instanceof APIError && error.code === 'context_length_exceeded') || next < 0) throw error;
         history = history.slice(next);
       }
     }

@@ -1,8 +1,11 @@
-import type { Vaani } from '../index';
+import { APIError, VaaniError, type Vaani } from '../index';
 import { authorization } from './config';
 
-/** What went wrong, with the route's error code (`model_unavailable`, …) or a widget's own (`mic_denied`, …). */
-export class WidgetError extends Error {
+/**
+ * A widget's own failure (`mic_denied`, `voice_not_found`, …); a route's failure is an `APIError`
+ * (its status and code: `model_unavailable`, …). Both are `VaaniError`s.
+ */
+export class WidgetError extends VaaniError {
   constructor(
     message: string,
     readonly code: string,
@@ -22,23 +25,13 @@ export const MISSING_MODEL = new Set([
   'tts_plugin_failed',
 ]);
 
-async function failure(response: Response): Promise<WidgetError> {
-  const text = await response.text();
-  try {
-    const { error } = JSON.parse(text) as { error: { message: string; code: string } };
-    return new WidgetError(error.message, error.code, response.status);
-  } catch {
-    return new WidgetError(text || response.statusText, 'http_error', response.status);
-  }
-}
-
 async function post(ai: Vaani, path: string, body: BodyInit, signal?: AbortSignal, json = false): Promise<Response> {
   const headers: Record<string, string> = {
     ...authorization(),
     ...(json ? { 'content-type': 'application/json' } : {}),
   };
   const response = await ai.fetch(`${ai.baseURL}${path}`, { method: 'POST', headers, body, signal });
-  if (!response.ok) throw await failure(response);
+  if (!response.ok) throw await APIError.fromResponse(response);
   return response;
 }
 
@@ -144,11 +137,11 @@ async function* events(body: ReadableStream<Uint8Array>): AsyncGenerator<ChatDel
         if (!data) continue;
         if (data === '[DONE]') return;
         const chunk = JSON.parse(data) as {
-          error?: { message: string; code: string };
+          error?: { message: string; code: string; type?: string };
           choices?: { delta?: { content?: string | null } }[];
           usage?: { completion_tokens: number };
         };
-        if (chunk.error) throw new WidgetError(chunk.error.message, chunk.error.code);
+        if (chunk.error) throw APIError.fromEvent({ error: chunk.error });
         const content = chunk.choices?.[0]?.delta?.content;
         if (content) yield { content };
         if (chunk.usage) yield { completionTokens: chunk.usage.completion_tokens };

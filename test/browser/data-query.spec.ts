@@ -171,6 +171,7 @@ test('ai.data: add with progress events (a bad file fails alone), search, and as
         .search('x', { stores: ['vs_missing'] })
         .catch((error: Error & { status: number; code: string }) => ({
           name: error.name,
+          classes: [window.Vaani.NotFoundError, window.Vaani.DataError].map((Class) => error instanceof Class),
           status: error.status,
           code: error.code,
         }));
@@ -199,7 +200,12 @@ test('ai.data: add with progress events (a bad file fails alone), search, and as
   expect(got.streamed).toBe(CLEAN);
   expect(got.answer).toBe(CLEAN);
   expect(got.citations).toBe(1);
-  expect(got.missing).toEqual({ name: 'DataError', status: 404, code: 'vector_store_not_found' });
+  expect(got.missing).toEqual({
+    name: 'NotFoundError',
+    classes: [true, true],
+    status: 404,
+    code: 'vector_store_not_found',
+  });
   expect(errors).toEqual([]);
 });
 

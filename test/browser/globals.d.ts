@@ -2,12 +2,14 @@ import type OpenAI from 'openai';
 import type { zodFunction, zodResponseFormat } from 'openai/helpers/zod';
 import type { z } from 'zod';
 import type { Ajv } from 'ajv';
+import type * as vaani from '../../src/index';
 import type { createVaani } from '../../src/index';
 import type * as widgets from '../../src/widgets/index';
 
 declare global {
   interface Window {
-    Vaani: { createVaani: typeof createVaani; widgets: typeof widgets };
+    /** The library's exports (harness.html, data.html: all of them), and the widgets' where a page loads them. */
+    Vaani: typeof vaani & { widgets: typeof widgets };
     OpenAI: typeof OpenAI;
     /** support/images.ts: a WASM Vaani on the diffusers export at `url`, with the SDK and helpers. */
     imageService(url: string): {

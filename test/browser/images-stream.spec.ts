@@ -40,7 +40,7 @@ test('stream: true through the openai SDK: partial_images previews of the LCM st
   expect(got.events[0]!.b64).not.toBe(got.events[1]!.b64);
 });
 
-test('ai.images: a progress event after every step of every image (generate and edit), the same images as the route, errors as ImagesError', async ({
+test('ai.images: a progress event after every step of every image (generate and edit), the same images as the route, errors as BadRequestError', async ({
   page,
 }) => {
   const errors = await openImages(page);
@@ -77,6 +77,9 @@ test('ai.images: a progress event after every step of every image (generate and 
       () => undefined,
       (error: { name: string; status: number; param: string }) => ({
         name: error.name,
+        classes: [window.Vaani.BadRequestError, window.Vaani.ImagesError, window.Vaani.VaaniError].map(
+          (Class) => error instanceof Class,
+        ),
         status: error.status,
         param: error.param,
       }),
@@ -107,7 +110,8 @@ test('ai.images: a progress event after every step of every image (generate and 
   expect(got.mine).toEqual(got.plain);
   expect(got.base64Calls).toBe(0);
   expect(got.edited).toEqual({ size: '64x64', count: 1, differs: true });
-  expect(got.failure).toEqual({ name: 'ImagesError', status: 400, param: 'size' });
+  // A BadRequestError is an APIError (ImagesError: its older name) and a VaaniError.
+  expect(got.failure).toEqual({ name: 'BadRequestError', classes: [true, true, true], status: 400, param: 'size' });
 });
 
 test('steps (extension, 1–8): the LCM fixture runs the steps asked for, with a progress event each; 9 is a 400', async ({

@@ -1,3 +1,5 @@
+import { VaaniError } from '../../protocol/errors';
+
 export type StoreErrorCode =
   | 'file_not_found'
   | 'http_error'
@@ -10,7 +12,7 @@ export type StoreErrorCode =
   | 'unknown_model';
 
 /** A store failure; the message names the file and URL and says what to do. */
-export class StoreError extends Error {
+export class StoreError extends VaaniError {
   constructor(
     readonly code: StoreErrorCode,
     message: string,

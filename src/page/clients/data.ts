@@ -1,4 +1,4 @@
-import { RouteError } from './errors';
+import { APIError } from './errors';
 import type {
   FileBatch,
   FileCitation,
@@ -8,11 +8,6 @@ import type {
   VectorStoreFile,
 } from '../../protocol/data';
 import type { Filter, Metadata } from '../../protocol/collections';
-
-/** An error answer of the data routes, raised by `ai.data` (status, code and param as in the body). */
-export class DataError extends RouteError {
-  override name = 'DataError';
-}
 
 /** The name of the store `ai.data` uses when none is named. */
 const DEFAULT_STORE = 'ai.data';
@@ -77,15 +72,7 @@ export function dataClient(fetcher: typeof fetch, baseURL: string): DataClient {
       },
       body: body === undefined ? undefined : form ? body : JSON.stringify(body),
     });
-    if (!response.ok) {
-      const error = ((await response.json().catch(() => ({}))) as { error?: Record<string, string> }).error ?? {};
-      throw new DataError(
-        response.status,
-        error.message ?? response.statusText,
-        error.code ?? null,
-        error.param ?? null,
-      );
-    }
+    if (!response.ok) throw await APIError.fromResponse(response);
     return response;
   };
   const call = async <T>(method: string, path: string, body?: unknown, signal?: AbortSignal) =>
@@ -176,12 +163,15 @@ export function dataClient(fetcher: typeof fetch, baseURL: string): DataClient {
         for (const part of parts) {
           if (!part.startsWith('data: ') || part === 'data: [DONE]') continue;
           const event = JSON.parse(part.slice(6));
-          if (event.error) throw new DataError(500, event.error.message, event.error.code ?? null, null);
+          if (event.error) throw APIError.generate(500, event);
           if (event.object === 'data.query.chunk') onText?.(event.delta.content);
           if (event.object === 'data.query') final = event;
         }
       }
-      if (!final) throw new DataError(500, 'The answer stream ended before its final object.', 'internal_error', null);
+      if (!final)
+        throw APIError.generate(500, {
+          error: { message: 'The answer stream ended before its final object.', code: 'internal_error' },
+        });
       return final;
     },
   }) as DataClient;

@@ -1,10 +1,5 @@
 import { DELIVER_HEADER } from '../../protocol/images';
-import { RouteError } from './errors';
-
-/** An error answer of the images routes, raised by `ai.images` (status, code and param as in the body). */
-export class ImagesError extends RouteError {
-  override name = 'ImagesError';
-}
+import { APIError } from './errors';
 
 export interface ImageOptions {
   model?: string;
@@ -59,14 +54,6 @@ export interface ImagesClient extends EventTarget {
 
 const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
 
-/** An error event's status, from its OpenAI error type (the stream's own status was already 200). */
-const STATUS: Record<string, number> = {
-  invalid_request_error: 400,
-  authentication_error: 401,
-  not_found_error: 404,
-  rate_limit_error: 429,
-};
-
 const blob = (b64: string, type: string) => new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], { type });
 
 /**
@@ -120,15 +107,7 @@ export function imagesClient(
     options: ImageOptions,
     handed: (index: number) => Uint8Array,
   ): Promise<ImagesResult> {
-    if (!response.ok) {
-      const error = ((await response.json().catch(() => ({}))) as { error?: Record<string, string> }).error ?? {};
-      throw new ImagesError(
-        response.status,
-        error.message ?? response.statusText,
-        error.code ?? null,
-        error.param ?? null,
-      );
-    }
+    if (!response.ok) throw await APIError.fromResponse(response);
     const type = MIME[options.output_format ?? 'png'];
     const prefix = kind === 'generation' ? 'image_generation' : 'image_edit';
     const images: Blob[] = [];
@@ -146,13 +125,7 @@ export function imagesClient(
           ?.slice(6);
         if (!data || data === '[DONE]') continue;
         const event = JSON.parse(data);
-        if (event.error)
-          throw new ImagesError(
-            STATUS[event.error.type] ?? 500,
-            event.error.message,
-            event.error.code ?? null,
-            event.error.param ?? null,
-          );
+        if (event.error) throw APIError.fromEvent(event);
         if (event.type === `${prefix}.progress`) {
           const detail: ImagesProgress = { kind, image: event.image_index, step: event.step, steps: event.steps };
           events.dispatchEvent(new CustomEvent('progress', { detail }));

@@ -1,11 +1,6 @@
-import { RouteError } from './errors';
+import { APIError } from './errors';
 import type { Memory, MemoryHit } from '../../protocol/memory';
 import type { Filter, Metadata, Scope, SearchMode } from '../../protocol/collections';
-
-/** An error answer of the memory routes, raised by `ai.memory` (status, code and param as in the body). */
-export class MemoryError extends RouteError {
-  override name = 'MemoryError';
-}
 
 export interface MemoryItemInput {
   text: string;
@@ -57,17 +52,8 @@ export function memoryClient(fetcher: typeof fetch, baseURL: string): MemoryClie
       headers: { authorization: 'Bearer local', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const json = await response.json();
-    if (!response.ok) {
-      const error = json?.error ?? {};
-      throw new MemoryError(
-        response.status,
-        error.message ?? response.statusText,
-        error.code ?? null,
-        error.param ?? null,
-      );
-    }
-    return json as T;
+    if (!response.ok) throw await APIError.fromResponse(response);
+    return (await response.json()) as T;
   };
   const id = (value: string) => `/memory/${encodeURIComponent(value)}`;
   return {

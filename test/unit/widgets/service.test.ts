@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Vaani } from '../../../src/page/vaani';
-import { streamChat, transcribe, voiceFor, WidgetError } from '../../../src/widgets/service';
+import { APIError, InternalServerError } from '../../../src/index';
+import { streamChat, transcribe, voiceFor } from '../../../src/widgets/service';
 
 /** A stand-in for `ai` that answers every request with `respond` and records what was asked. */
 function fakeVaani(respond: (request: Request) => Response) {
@@ -51,18 +52,20 @@ describe('widget route calls', () => {
     expect(requests[0]!.headers.get('authorization')).toMatch(/^Bearer \S+/);
   });
 
-  it('an error event mid-stream and an error status become WidgetErrors with the route code', async () => {
+  it('an error event mid-stream and an error status become APIErrors with the route code and status', async () => {
     const { ai } = fakeVaani(() =>
-      sse([JSON.stringify({ error: { message: 'worker died', code: 'engine_crashed' } })]),
+      sse([JSON.stringify({ error: { message: 'worker died', code: 'engine_crashed', type: 'server_error' } })]),
     );
     const stream = await streamChat(ai, {}, new AbortController().signal);
-    await expect(stream.deltas.next()).rejects.toMatchObject({ code: 'engine_crashed', message: 'worker died' });
+    const died = await stream.deltas.next().catch((e: unknown) => e);
+    expect(died).toBeInstanceOf(APIError);
+    expect(died).toMatchObject({ code: 'engine_crashed', message: 'worker died', status: 500 });
 
     const missing = fakeVaani(() =>
       Response.json({ error: { message: 'no files', code: 'model_unavailable' } }, { status: 503 }),
     );
     const error = await transcribe(missing.ai, new File(['x'], 'a.wav'), { model: 'speech-stt-v1' }).catch((e) => e);
-    expect(error).toBeInstanceOf(WidgetError);
+    expect(error).toBeInstanceOf(InternalServerError);
     expect(error).toMatchObject({ code: 'model_unavailable', status: 503 });
   });
 
