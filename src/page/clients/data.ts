@@ -163,7 +163,7 @@ export function dataClient(fetcher: typeof fetch, baseURL: string): DataClient {
         for (const part of parts) {
           if (!part.startsWith('data: ') || part === 'data: [DONE]') continue;
           const event = JSON.parse(part.slice(6));
-          if (event.error) throw APIError.generate(500, event);
+          if (event.error) throw APIError.fromEvent(event);
           if (event.object === 'data.query.chunk') onText?.(event.delta.content);
           if (event.object === 'data.query') final = event;
         }
