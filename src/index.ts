@@ -2,7 +2,21 @@ import { registerBuiltins } from './page/engines/index';
 import type { VaaniOptions } from './protocol/options';
 import { createVaaniWith, type Vaani } from './page/vaani';
 
-export type { Backend, ModelSource, RemoteOptions, Routing, StoreOptions, VaaniOptions } from './protocol/options';
+export type {
+  AuthMode,
+  Backend,
+  DataOptions,
+  EmbeddingSettings,
+  ImageModelSettings,
+  IndicSource,
+  MemoryOptions,
+  ModelSource,
+  RemoteOptions,
+  Routing,
+  SpeechRecognitionSource,
+  StoreOptions,
+  VaaniOptions,
+} from './protocol/options';
 export type { Vaani } from './page/vaani';
 export type {
   MemoryClient,

@@ -26,7 +26,13 @@ export interface ModelSource {
    * bytes HD's upscaler may take in one pass (default 256 MiB, estimated from its config.json): an
    * image within it is upscaled in one pass, a larger one in tiles that fit.
    */
-  image?: { sessions?: 'auto' | 'resident' | 'stagewise'; upscaleMemory?: number };
+  image?: ImageModelSettings;
+}
+
+/** Image models' settings (`ModelSource.image`). */
+export interface ImageModelSettings {
+  sessions?: 'auto' | 'resident' | 'stagewise';
+  upscaleMemory?: number;
 }
 
 /** Per-model embedding settings; `truncatable` lets `dimensions` shorten vectors (Matryoshka-trained models only). */
@@ -45,15 +51,23 @@ export interface EmbeddingSettings {
  */
 export interface SpeechRecognitionSource extends ModelSource {
   whisper?: ModelSource;
-  indic?: (ModelSource & { decoding?: 'ctc' | 'rnnt' }) | boolean;
+  indic?: IndicSource | boolean;
   languages?: Record<string, 'indic-conformer' | 'whisper'>;
 }
+
+/** IndicConformer's source, and its decoding: 'ctc' or 'rnnt'. */
+export interface IndicSource extends ModelSource {
+  decoding?: 'ctc' | 'rnnt';
+}
+
+/** Whether requests must carry `Authorization: Bearer <key>`. */
+export type AuthMode = 'required' | 'optional';
 
 export interface VaaniOptions {
   /** Where the service answers; resolved against `location`. Default '/v1'. */
   baseURL?: string;
   /** Whether requests must carry `Authorization: Bearer <key>`. Default 'required'. */
-  auth?: 'required' | 'optional';
+  auth?: AuthMode;
   /** One routing for every model, or one per model id (others stay 'local-first'). */
   routing?: Routing | Record<string, Routing>;
   remote?: RemoteOptions;
@@ -82,12 +96,26 @@ export interface VaaniOptions {
   /** The weight store: chunk size, download concurrency, retries, byte budget. */
   store?: StoreOptions;
   /** The memory store: its IndexedDB database name (default 'vaani-memory'; one per app or user if you like). */
-  memory?: { database?: string };
+  memory?: MemoryOptions;
   /**
    * Files and vector stores: their IndexedDB database name (default 'vaani-data'), and whether a
    * file's bytes are kept once it is ingested (default true; false keeps only chunks and vectors).
    */
-  data?: { database?: string; keepFiles?: boolean };
+  data?: DataOptions;
+}
+
+/** The memory store's options (`VaaniOptions.memory`). */
+export interface MemoryOptions {
+  /** IndexedDB database name. Default 'vaani-memory'. */
+  database?: string;
+}
+
+/** The options of files and vector stores (`VaaniOptions.data`). */
+export interface DataOptions {
+  /** IndexedDB database name. Default 'vaani-data'. */
+  database?: string;
+  /** Whether a file's bytes are kept once it is ingested. Default true (false keeps only chunks and vectors). */
+  keepFiles?: boolean;
 }
 
 /** Where requests go when routing sends them to a remote server with the same /v1 API. */
