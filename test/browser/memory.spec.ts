@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ensureEncoderFixture, type EncoderFixtureLocation } from '../fixtures/encoder/fixture-dir';
 import { tinyBert, tinyXlmr } from '../fixtures/encoder/spec';
@@ -274,4 +276,38 @@ test('a full quota is a 507 quota_exceeded with nothing half-written; the next r
   expect(list.body.data.map((memory: { text: string }) => memory.text)).toEqual(['first']);
   const after = await post(page, '/memory/store', { text: 'after' });
   expect(after.status).toBe(200);
+});
+
+test("a model's weights past the weight store's room are a 507 quota_exceeded naming the bytes", async ({ page }) => {
+  await openHarness(page);
+  // Room for the small files, not the graph: the load fails on the graph, inside the backend attempts.
+  const sizes = xlmr.files.map((file) => statSync(join(xlmr.dir, file)).size);
+  const graph = Math.max(...sizes);
+  const budget = sizes.reduce((sum, size) => sum + size, 0) - graph + 1;
+  const embed = (budget?: number) =>
+    page.evaluate(
+      async ({ url, budget }) => {
+        const ai = window.Vaani.createVaani({
+          backend: 'wasm',
+          store: budget === undefined ? {} : { budget },
+          models: { 'embed-v1': { baseURL: url, dtype: 'fp32' } },
+        });
+        const response = await ai.fetch(`${ai.baseURL}/embeddings`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'embed-v1', input: 'नमस्ते' }),
+        });
+        const body = await response.json();
+        ai.dispose();
+        return { status: response.status, body };
+      },
+      { url: xlmr.url, budget },
+    );
+  const full = await embed(budget);
+  expect(full.status).toBe(507);
+  expect(full.body.error).toMatchObject({ type: 'server_error', code: 'quota_exceeded' });
+  expect(full.body.error.message).toMatch(/^Not enough space in the cache budget for \S+ from http\S+: it needs /);
+  const after = await embed();
+  expect(after.status).toBe(200);
+  expect(after.body.data[0].embedding.length).toBeGreaterThan(0);
 });

@@ -67,6 +67,10 @@ export function quotaError(
   return new StoreError('quota_exceeded', what + could, file, url);
 }
 
+/** A store refusal for lack of room (quota or budget): no other backend or dtype would fit either. */
+export const isStoreFull = (error: unknown): error is StoreError =>
+  error instanceof StoreError && error.code === 'quota_exceeded';
+
 export const isQuotaExceeded = (error: unknown) =>
   error instanceof DOMException && (error.name === 'QuotaExceededError' || error.code === 22);
 

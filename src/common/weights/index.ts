@@ -13,7 +13,7 @@
  * errors.ts  StoreError and its codes
  */
 export { checkStart, HEAD_BYTES, parseContentRange } from './checks';
-export { formatBytes, StoreError } from './errors';
+export { formatBytes, isStoreFull, StoreError } from './errors';
 export {
   fetchFolderManifest,
   fetchLoader,

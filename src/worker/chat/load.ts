@@ -1,6 +1,7 @@
 import { createSession, loadOrt } from '../../common/backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../common/backends/plan';
 import { probeWebGpu } from '../../common/backends/webgpu';
+import { isStoreFull } from '../../common/weights';
 import type { FileLoader, LoadOptions } from '../../protocol/weights';
 import { ChatTemplate, pickTemplate, type TemplateSource } from '../../common/text/chat-template';
 import { Grammars } from '../../common/text/grammar/constraint';
@@ -108,6 +109,8 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
         dtype: files.dtype,
       };
     } catch (error) {
+      // No other backend or dtype would fit either.
+      if (isStoreFull(error)) throw error;
       failures.push(`${attempt.backend}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }

@@ -1,6 +1,7 @@
 import { loadOrt, sharedSessionOptions, type Ort } from '../../common/backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../common/backends/plan';
 import { probeWebGpu } from '../../common/backends/webgpu';
+import { isStoreFull } from '../../common/weights';
 import type { FileLoader, LoadOptions } from '../../protocol/weights';
 import type { Backend } from '../../protocol/options';
 import { findGraphFiles, loadExternalData } from '../../common/layouts/onnx';
@@ -123,6 +124,8 @@ export async function loadEncoder(
         dtype: found.dtype,
       };
     } catch (error) {
+      // No other backend or dtype would fit either.
+      if (isStoreFull(error)) throw error;
       failures.push(`${attempt.backend}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }

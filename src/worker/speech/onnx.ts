@@ -1,6 +1,7 @@
 import type { FileLoader } from '../../protocol/weights';
 import { loadOrt as loadRuntime, sharedSessionOptions, type Ort } from '../../common/backends/ort';
 import { EngineError } from '../../protocol/errors';
+import { storeFull } from '../host/model-slot';
 
 export type { Ort };
 export type Session = import('onnxruntime-web').InferenceSession;
@@ -8,16 +9,19 @@ export type Session = import('onnxruntime-web').InferenceSession;
 /** onnxruntime-web's WASM build, once per worker: TTS models are small enough for one CPU thread. */
 export const loadOrt = (): Promise<Ort> => loadRuntime(false, 1);
 
-/** Loads a file through the weight store, turning a failure into a 503 that names the file. */
+/** Loads a file through the weight store, turning a failure into a 503 that names the file (a full store: 507). */
 export async function loadFile(loader: FileLoader, file: string): Promise<Uint8Array> {
   try {
     return await loader.load(file);
   } catch (error) {
-    throw new EngineError(
-      'unavailable',
-      `The voice's file ${file} could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
-      'model_load_failed',
-      'voice',
+    throw (
+      storeFull(error) ??
+      new EngineError(
+        'unavailable',
+        `The voice's file ${file} could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+        'model_load_failed',
+        'voice',
+      )
     );
   }
 }

@@ -10,6 +10,7 @@ import { RUNTIMES } from './runtimes';
 import { availableFormats, encodeAudio, FormatUnavailable } from '../../common/audio/encode';
 import type { Served } from '../../protocol/worker';
 import { exposeEngine } from '../host/expose';
+import { storeFull } from '../host/model-slot';
 
 let espeak: { base: string | undefined; ready: Promise<Espeak> } | undefined;
 
@@ -38,10 +39,13 @@ const api = {
       espeak: () =>
         startEspeak(job.espeakBase, job.store).catch((error: unknown) => {
           if (error instanceof EngineError) throw error;
-          throw new EngineError(
-            'unavailable',
-            `espeak-ng.data could not be loaded from ${job.espeakBase}: ${messageOf(error)}`,
-            'tts_plugin_failed',
+          throw (
+            storeFull(error) ??
+            new EngineError(
+              'unavailable',
+              `espeak-ng.data could not be loaded from ${job.espeakBase}: ${messageOf(error)}`,
+              'tts_plugin_failed',
+            )
           );
         }),
       files: () =>

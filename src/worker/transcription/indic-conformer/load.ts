@@ -1,6 +1,7 @@
 import { loadOrt, sharedSessionOptions, type Ort, type OrtSession } from '../../../common/backends/ort';
 import type { RuntimeBackend } from '../../../common/backends/plan';
 import { probeWebGpu } from '../../../common/backends/webgpu';
+import { isStoreFull } from '../../../common/weights';
 import type { FileLoader, LoadOptions } from '../../../protocol/weights';
 import type { Backend } from '../../../protocol/options';
 import { NemoMel } from './features';
@@ -140,6 +141,8 @@ export async function loadIndicConformer(
         if (!layout) continue;
         return { model: await startIndicConformer(ort, loader, layout, backend, config, options), backend, dtype };
       } catch (error) {
+        // No other backend or dtype would fit either.
+        if (isStoreFull(error)) throw error;
         failures.push(`${backend}/${dtype}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }

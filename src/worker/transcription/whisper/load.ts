@@ -2,6 +2,7 @@ import { WhisperMel } from '../../../common/audio/mel';
 import { createSession, loadOrt } from '../../../common/backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../../common/backends/plan';
 import { probeWebGpu } from '../../../common/backends/webgpu';
+import { isStoreFull } from '../../../common/weights';
 import type { FileLoader, LoadOptions } from '../../../protocol/weights';
 import type { Backend } from '../../../protocol/options';
 import { readWhisperConfig, type Json } from './config';
@@ -81,6 +82,8 @@ export async function loadWhisper(
           dtype,
         };
       } catch (error) {
+        // No other backend or dtype would fit either.
+        if (isStoreFull(error)) throw error;
         failures.push(`${attempt.backend}/${dtype}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
