@@ -3,7 +3,7 @@ import { decodeText, DocumentError, formatOf } from '../../common/documents';
 import type { FilePurpose } from '../../protocol/data';
 import { parse, readForm } from './http/body';
 import type { Services } from './http/dispatch';
-import { ApiError, badRequest } from './http/errors';
+import { badRequest } from './http/errors';
 import { listOf, listParams, runData } from './_data';
 import { PURPOSES } from './_data-schema';
 
@@ -74,8 +74,3 @@ export const fileContent = (id: string) => (ctx: Services, request: Request, pat
       },
     });
   });
-
-export const notAllowed = (allow: string) => () =>
-  new ApiError(405, `Method not allowed: this route accepts ${allow}.`, 'method_not_allowed', null, {
-    allow,
-  }).toResponse();

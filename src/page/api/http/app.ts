@@ -1,56 +1,17 @@
-import { Hono, type Context as HonoContext } from 'hono';
-import { agentsRun } from '../agents/run';
-import { speech, speechFormats } from '../audio/speech';
-import { transcriptions } from '../audio/_transcribe';
-import { transform } from '../audio/_transform';
-import { chatCompletions } from '../chat/completions';
-import { codeCompletions } from '../code/completions';
-import { completions } from '../completions';
-import { embeddings } from '../embeddings';
-import type { Services } from './dispatch';
+import { Hono } from 'hono';
+import type { RouteModule, Services } from './dispatch';
 import { ApiError, toApiError } from './errors';
-import { imageEdits } from '../images/edits';
-import { imageGenerations } from '../images/generations';
-import { mountData } from '../_data-mount';
-import { dataQuery } from '../data/query';
-import { mountMemory } from '../memory/_mount';
-import { getModel, listModels } from '../models';
-import { createResponse, deleteResponse, getResponse } from '../responses';
-import { listInputItems } from '../responses/{response_id}/input_items';
-import { listVoices } from '../voices';
+import { ROUTES } from '../routes';
 
-type Route = (ctx: Services, request: Request, path: string) => Promise<Response>;
-
-const POST: Record<string, Route> = {
-  '/chat/completions': chatCompletions,
-  '/completions': completions,
-  '/audio/speech': speech,
-  '/audio/transcriptions': transcriptions('transcribe'),
-  '/audio/translations': transcriptions('translate'),
-  '/audio/speech-to-speech': transform('speechToSpeech'),
-  '/audio/voice-changer': transform('changeVoice'),
-  '/audio/isolate': transform('isolate'),
-  '/images/generations': imageGenerations,
-  '/images/edits': imageEdits,
-  '/code/completions': codeCompletions,
-  '/responses': createResponse,
-  '/agents/run': agentsRun,
-  '/embeddings': embeddings,
-  '/data/query': dataQuery,
-};
-
-const GET: Record<string, (ctx: Services, c: HonoContext) => Promise<Response>> = {
-  '/models': (ctx) => listModels(ctx),
-  '/models/:id': (ctx, c) => getModel(ctx, c.req.param('id')!),
-  '/voices': (ctx) => listVoices(ctx),
-  '/audio/speech/formats': (ctx, c) => speechFormats(ctx, c.req.raw),
-};
+/** The methods a route may have, in the order its 405's `Allow` names them. */
+const METHODS = ['GET', 'POST', 'DELETE'] as const;
 
 const BEARER = /^Bearer [^\s]+$/;
 
 /** The /v1 router: `Request → Response` for every route of the service, mounted at `basePath`. */
 export function createApp(ctx: Services, basePath: string, auth: 'required' | 'optional'): Hono {
-  const app = new Hono().basePath(basePath.replace(/\/+$/, ''));
+  const base = basePath.replace(/\/+$/, '');
+  const app = new Hono().basePath(base);
 
   app.onError((error) => toApiError(error).toResponse());
   app.notFound((c) =>
@@ -77,21 +38,15 @@ export function createApp(ctx: Services, basePath: string, auth: 'required' | 'o
     await next();
   });
 
-  for (const [path, route] of Object.entries(POST)) {
-    app.post(path, (c) => route(ctx, c.req.raw, path));
-    app.all(path, () => methodNotAllowed('POST'));
+  for (const [path, route] of Object.entries(ROUTES) as [string, RouteModule][]) {
+    const methods = METHODS.filter((method) => route[method]);
+    const at = path.replace(/\{(\w+)\}/g, ':$1');
+    for (const method of methods)
+      app.on(method, at, (c) =>
+        route[method]!(ctx, c.req.raw, new URL(c.req.url).pathname.slice(base.length), c.req.param()),
+      );
+    app.all(at, () => methodNotAllowed(methods.join(', ')));
   }
-  for (const [path, route] of Object.entries(GET)) {
-    app.get(path, (c) => route(ctx, c));
-    app.all(path, () => methodNotAllowed('GET'));
-  }
-  app.get('/responses/:id/input_items', (c) => listInputItems(ctx, c.req.raw, c.req.param('id')));
-  app.all('/responses/:id/input_items', () => methodNotAllowed('GET'));
-  app.get('/responses/:id', (c) => getResponse(ctx, c.req.param('id')));
-  app.delete('/responses/:id', (c) => deleteResponse(ctx, c.req.param('id')));
-  app.all('/responses/:id', () => methodNotAllowed('GET, DELETE'));
-  mountMemory(app, ctx);
-  mountData(app, ctx);
   return app;
 }
 

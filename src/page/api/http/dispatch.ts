@@ -26,6 +26,24 @@ export interface Services {
   deliveries?: Map<string, (images: Uint8Array[]) => void>;
 }
 
+/**
+ * One method of a route: `path` is the request's own path under the service's base (what a remote
+ * is sent), `params` its decoded `{param}` segments.
+ */
+export type Handler = (
+  ctx: Services,
+  request: Request,
+  path: string,
+  params: Record<string, string>,
+) => Promise<Response>;
+
+/** A route module: one handler per method it accepts (every other method gets the one 405). */
+export interface RouteModule {
+  GET?: Handler;
+  POST?: Handler;
+  DELETE?: Handler;
+}
+
 /** A validated request, ready to run locally or to forward as it came. */
 export interface Dispatch<K extends EngineKind> {
   request: Request;
