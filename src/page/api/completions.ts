@@ -62,7 +62,7 @@ function toParams(body: CompletionsRequest): ChatParams {
 }
 
 /** POST /completions: raw text continuation on a chat or code model (no chat template). */
-export async function completions(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(completionsSchema, value);
   requireWithinContext(requireModel(body.model, 'chat', 'code'), body.max_tokens);

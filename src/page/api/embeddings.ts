@@ -67,7 +67,7 @@ export function shorten(result: Embeddings, dimensions: number | undefined): Flo
 }
 
 /** POST /embeddings */
-export async function embeddings(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(embeddingsSchema, value);
   const model = requireModel(body.model, 'memory', 'data');

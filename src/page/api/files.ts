@@ -27,7 +27,7 @@ function requireReadable(name: string, type: string, bytes: Uint8Array) {
 }
 
 /** POST /files: a multipart upload (`file`, `purpose`), kept in IndexedDB. */
-export async function createFile(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readForm(request);
   const { file, purpose } = parse(formSchema, value);
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -49,28 +49,9 @@ export async function createFile(ctx: Services, request: Request, path: string):
   );
 }
 
-export const listFiles = (ctx: Services, request: Request, path: string) =>
+/** GET /files */
+export const GET = (ctx: Services, request: Request, path: string) =>
   runData(ctx, request, path, new Uint8Array(), async (data) => {
     const { filter: _filter, ...params } = listParams(request);
     return listOf(await data.listFiles(params));
-  });
-
-/** GET and DELETE /files/{id}. */
-export const fileItem = (id: string) => (ctx: Services, request: Request, path: string) =>
-  runData(ctx, request, path, new Uint8Array(), async (data) => {
-    if (request.method === 'GET') return data.getFile(id);
-    await data.deleteFile(id);
-    return { id, object: 'file', deleted: true };
-  });
-
-/** GET /files/{id}/content: the bytes as uploaded, with their media type. */
-export const fileContent = (id: string) => (ctx: Services, request: Request, path: string) =>
-  runData(ctx, request, path, new Uint8Array(), async (data) => {
-    const { file, bytes } = await data.fileContent(id);
-    return new Response(bytes as Uint8Array<ArrayBuffer>, {
-      headers: {
-        'content-type': file.type || 'application/octet-stream',
-        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-      },
-    });
   });

@@ -1,10 +1,9 @@
-import { aliasesOf, findModel, MODELS, type CatalogueEntry } from '../../catalogue/families';
+import { aliasesOf, MODELS, type CatalogueEntry } from '../../catalogue/families';
 import type { Services } from './http/dispatch';
-import { ApiError } from './http/errors';
 
 const CREATED = 1735689600;
 
-function describe(ctx: Services, model: CatalogueEntry) {
+export function describe(ctx: Services, model: CatalogueEntry) {
   const routing = ctx.routing(model.id);
   const info = routing === 'remote-only' ? undefined : ctx.registry.info(model.id);
   const local = info?.backends ?? [];
@@ -29,12 +28,5 @@ function describe(ctx: Services, model: CatalogueEntry) {
 }
 
 /** GET /models */
-export const listModels = async (ctx: Services) =>
+export const GET = async (ctx: Services) =>
   Response.json({ object: 'list', data: MODELS.map((model) => describe(ctx, model)) });
-
-/** GET /models/{id} (an alias answers with the model it names) */
-export async function getModel(ctx: Services, id: string) {
-  const model = findModel(id);
-  if (!model) throw new ApiError(404, `The model '${id}' does not exist.`, 'model_not_found', 'model');
-  return Response.json(describe(ctx, model));
-}

@@ -51,7 +51,7 @@ function toParams(body: ResponsesRequest, messages: ChatMessage[]): ChatParams {
 }
 
 /** POST /responses: OpenAI's Responses API on the local chat engine; function calls go back to the client. */
-export async function createResponse(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(responsesSchema, value);
   const model = requireModel(body.model, 'chat', 'code', 'agents');
@@ -195,18 +195,4 @@ async function run(
     },
     headers,
   );
-}
-
-/** GET /responses/{id}: a response this page still keeps. */
-export function getResponse(ctx: Services, id: string): Response {
-  const stored = ctx.responses.get(id);
-  if (!stored) throw new ApiError(404, `No response with id '${id}' is kept in this page.`, 'response_not_found', 'id');
-  return Response.json(stored.response);
-}
-
-/** DELETE /responses/{id}. */
-export function deleteResponse(ctx: Services, id: string): Response {
-  if (!ctx.responses.delete(id))
-    throw new ApiError(404, `No response with id '${id}' is kept in this page.`, 'response_not_found', 'id');
-  return Response.json({ id, object: 'response.deleted', deleted: true });
 }

@@ -2,7 +2,7 @@ import type { StaticChunking } from '../../protocol/data';
 import { parse } from './http/body';
 import type { Services } from './http/dispatch';
 import { jsonOf, listOf, listParams, runData } from './_data';
-import { chunkingSchema, createStoreSchema, updateStoreSchema } from './_data-schema';
+import { chunkingSchema, createStoreSchema } from './_data-schema';
 import type * as v from 'valibot';
 
 /** The static strategy asked for; `auto` (or none) leaves it to the model's window. */
@@ -10,7 +10,7 @@ export const staticOf = (strategy: v.InferOutput<typeof chunkingSchema> | undefi
   strategy?.type === 'static' ? strategy.static : undefined;
 
 /** POST /vector_stores: a store, with `file_ids` added (and ingested in the background) at once. */
-export async function createStore(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await jsonOf(request);
   const body = parse(createStoreSchema, value);
   return runData(ctx, request, path, raw, async (data) => {
@@ -30,26 +30,9 @@ export async function createStore(ctx: Services, request: Request, path: string)
   });
 }
 
-export const listStores = (ctx: Services, request: Request, path: string) =>
+/** GET /vector_stores */
+export const GET = (ctx: Services, request: Request, path: string) =>
   runData(ctx, request, path, new Uint8Array(), async (data) => {
     const { filter: _filter, purpose: _purpose, ...params } = listParams(request);
     return listOf(await data.listStores(params));
   });
-
-/** GET, POST (update) and DELETE /vector_stores/{id}. */
-export const storeItem = (id: string) => async (ctx: Services, request: Request, path: string) => {
-  const { value, raw } = await jsonOf(request);
-  return runData(ctx, request, path, raw, async (data) => {
-    if (request.method === 'GET') return data.getStore(id);
-    if (request.method === 'DELETE') {
-      await data.deleteStore(id);
-      return { id, object: 'vector_store.deleted', deleted: true };
-    }
-    const body = parse(updateStoreSchema, value);
-    return data.updateStore(id, {
-      ...(body.name != null ? { name: body.name } : {}),
-      ...(body.metadata != null ? { metadata: body.metadata } : {}),
-      ...(body.expires_after !== undefined ? { expires_after: body.expires_after } : {}),
-    });
-  });
-};

@@ -3,7 +3,7 @@ import { voiceAliasesOf } from '../../catalogue/voice-aliases';
 import type { Services } from './http/dispatch';
 
 /** GET /voices: the voices of the registered voice engines, and the voice models. */
-export const listVoices = async (ctx: Services) => {
+export const GET = async (ctx: Services) => {
   const voices = ctx.registry.voices().map(({ id, name, language, languageCode, gender, downloadBytes, weights }) => ({
     id,
     name,

@@ -148,7 +148,7 @@ function toParams(body: AgentsRequest): ChatParams {
 }
 
 /** POST /agents/run: the agent loop over page-registered, declared and built-in tools. */
-export async function agentsRun(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(agentsSchema, value);
   requireWithinContext(requireModel(body.model, 'agents', 'chat', 'code'), body.max_tokens);

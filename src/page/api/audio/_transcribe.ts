@@ -8,7 +8,7 @@ import { transcriptionSchema } from './_schema';
 import { subtitles } from './_subtitles';
 
 /** POST /audio/transcriptions and /audio/translations (task by route). */
-export const transcriptions =
+export const transcribe =
   (task: Transcript['task']) =>
   async (ctx: Services, request: Request, path: string): Promise<Response> => {
     const { value, raw } = await readForm(request);

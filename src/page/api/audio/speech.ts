@@ -2,14 +2,12 @@ import { readJson, parse } from '../http/body';
 import { dispatchTo, type Services } from '../http/dispatch';
 import { ApiError } from '../http/errors';
 import { resolveVoice } from '../../../catalogue/voice-aliases';
-import { TTS_MODEL } from '../../../catalogue/voices';
-import { SPEECH_FORMATS } from '../../../protocol/speech';
 import { requireRouteModel } from '../http/models-check';
 import { speechSchema } from './_schema';
 import { audioBody } from './_wav';
 
 /** POST /audio/speech */
-export async function speech(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const asked = parse(speechSchema, value);
   const model = requireRouteModel(asked.model, '/audio/speech');
@@ -28,17 +26,4 @@ export async function speech(ctx: Services, request: Request, path: string): Pro
       headers: { 'content-type': audio.contentType, 'x-vaani-sample-rate': String(audio.sampleRate) },
     });
   });
-}
-
-/**
- * GET /audio/speech/formats (extension): the `response_format`s /audio/speech can answer with here,
- * by the check the speech worker applies before encoding (WebCodecs, the bundled encoders and the
- * optional MP3 plug-in). Routed 'remote-only', OpenAI's whole list.
- */
-export async function speechFormats(ctx: Services, request: Request): Promise<Response> {
-  if (ctx.routing(TTS_MODEL) === 'remote-only' && ctx.remote)
-    return Response.json({ object: 'list', data: [...SPEECH_FORMATS] });
-  const engine = ctx.registry.get('speech', TTS_MODEL);
-  if (!engine) throw new ApiError(503, 'This build has no local speech engine to ask.', 'model_unavailable', 'model');
-  return Response.json({ object: 'list', data: await engine.formats(request.signal) });
 }

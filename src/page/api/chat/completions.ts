@@ -87,7 +87,7 @@ export function requireEnforceable(params: ChatParams): void {
 }
 
 /** POST /chat/completions */
-export async function chatCompletions(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(chatRequestSchema, value);
   requireWithinContext(requireModel(body.model, 'chat'), body.max_completion_tokens ?? body.max_tokens);

@@ -57,7 +57,7 @@ function toParams(body: CodeRequest): ChatParams {
  * code-v1's base model; `explain`, `debug` and `optimise` ask its instruct model. Legacy
  * completions shape; debug and optimise answers also carry the code block to apply.
  */
-export async function codeCompletions(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(codeSchema, value);
   requireWithinContext(requireModel(body.model, 'code'), body.max_tokens);

@@ -4,7 +4,7 @@ import { groundedPrompt } from '../../services/grounding/prompt';
 import type { ChatMessage } from '../../../protocol/chat';
 import type { SearchResult } from '../../../protocol/data';
 import { parse, readJson } from '../http/body';
-import { chatCompletions } from '../chat/completions';
+import { POST as chatCompletions } from '../chat/completions';
 import type { Services } from '../http/dispatch';
 import { ApiError } from '../http/errors';
 import { requireModel } from '../http/models-check';
@@ -70,7 +70,7 @@ interface ChatChunk {
 }
 
 /** POST /data/query: retrieval alone (`mode: 'search'`), or a grounded chat answer with its citations. */
-export async function dataQuery(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(querySchema, value);
   if (body.mode === 'answer') requireModel(body.model, 'chat');

@@ -38,7 +38,7 @@ export const editsSchema = v.object({
  * POST /images/edits (multipart, OpenAI's shape): image-to-image through the VAE encoder; with a
  * mask, only its transparent pixels change (kept latents are reset every step, kept pixels copied).
  */
-export async function imageEdits(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readForm(request);
   const body = parse(editsSchema, value);
   const model = requireModel(body.model, 'image');

@@ -30,7 +30,7 @@ export const generationsSchema = v.object({
  * POST /images/generations in OpenAI's shape; `seed` (extension) makes a request repeatable;
  * `quality: 'hd'` doubles the size through the export's super-resolution stage.
  */
-export async function imageGenerations(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(generationsSchema, value);
   const model = requireModel(body.model, 'image');

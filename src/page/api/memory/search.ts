@@ -4,7 +4,7 @@ import { bodyOf, runMemory, usageOf } from './_run';
 import { searchSchema } from './_schema';
 
 /** POST /memory/search (and /memory/recall): hybrid, semantic or keyword, within a scope and metadata filters. */
-export async function memorySearch(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await bodyOf(request);
   const body = parse(searchSchema, value);
   return runMemory(ctx, request, path, body.model, raw, async (memory, embed) => {

@@ -4,7 +4,7 @@ import { bodyOf, runMemory, usageOf } from './_run';
 import { storeSchema } from './_schema';
 
 /** POST /memory/store: one memory (`text`) or many (`items`); the top-level scope and metadata apply to every item. */
-export async function memoryStore(ctx: Services, request: Request, path: string): Promise<Response> {
+export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await bodyOf(request);
   const body = parse(storeSchema, value);
   const items = (body.items ?? [{ text: body.text!, metadata: {}, scope: {} }]).map((item) => ({

@@ -88,8 +88,8 @@ const querySchema = v.object({
  * order — for a `previous_response_id` chain, the earlier responses' inputs and outputs first (as
  * OpenAI lists them). `order` `desc` (the default) lists the newest first.
  */
-export function listInputItems(ctx: Services, request: Request, id: string): Response {
-  const stored = ctx.responses.get(id);
+export async function GET(ctx: Services, request: Request, _path: string, { response_id: id }: Record<string, string>) {
+  const stored = ctx.responses.get(id!);
   if (!stored) throw new ApiError(404, `No response with id '${id}' is kept in this page.`, 'response_not_found', 'id');
   const search = new URL(request.url).searchParams;
   const { include: _one, 'include[]': _many, ...rest } = Object.fromEntries(search);

@@ -7,12 +7,17 @@ import { searchSchema } from '../../_data-schema';
  * POST /vector_stores/{id}/search: hybrid (meaning + BM25, rank-fused) search over the store's
  * chunks in OpenAI's result page; `ranking_options.ranker: 'none'` ranks by meaning alone (cosine).
  */
-export const searchStore = (storeId: string) => async (ctx: Services, request: Request, path: string) => {
+export async function POST(
+  ctx: Services,
+  request: Request,
+  path: string,
+  { vector_store_id: storeId }: Record<string, string>,
+) {
   const { value, raw } = await jsonOf(request);
   const body = parse(searchSchema, value);
   const text = [body.query].flat().join(' ');
   return runData(ctx, request, path, raw, async (data) => {
-    const results = await data.search([storeId], {
+    const results = await data.search([storeId!], {
       text,
       mode: body.ranking_options?.ranker === 'none' ? 'semantic' : 'hybrid',
       filters: body.filters ?? undefined,
@@ -27,4 +32,4 @@ export const searchStore = (storeId: string) => async (ctx: Services, request: R
       next_page: null,
     };
   });
-};
+}

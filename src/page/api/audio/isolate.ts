@@ -1,0 +1,3 @@
+import { transform } from './_transform';
+
+export const POST = transform('isolate');

@@ -1,0 +1,3 @@
+import { transcribe } from './_transcribe';
+
+export const POST = transcribe('transcribe');

@@ -1,0 +1,2 @@
+// POST /memory/recall: the same as /memory/search.
+export { POST } from './search';

@@ -1,0 +1,10 @@
+import type { Services } from '../../../http/dispatch';
+import { runData } from '../../../_data';
+
+/** GET /vector_stores/{vector_store_id}/file_batches/{batch_id} */
+export const GET = (
+  ctx: Services,
+  request: Request,
+  path: string,
+  { vector_store_id: storeId, batch_id: batchId }: Record<string, string>,
+) => runData(ctx, request, path, new Uint8Array(), (data) => data.getBatch(storeId!, batchId!));
