@@ -20,13 +20,3 @@ export function pageOf<T extends { id: string; created_at: number }>(rows: T[], 
   const data = sorted.slice(start, Math.min(end, start + params.limit));
   return { data, has_more: start + params.limit < end };
 }
-
-let sequence = 0;
-/** Ids that sort in creation order (milliseconds, a per-worker counter), then random hex. */
-export const newId = (prefix: string) =>
-  `${prefix}${Date.now().toString(16).padStart(12, '0')}${(sequence++ & 0xffff).toString(16).padStart(4, '0')}${crypto
-    .randomUUID()
-    .replace(/-/g, '')
-    .slice(0, 12)}`;
-
-export const now = () => Math.floor(Date.now() / 1000);

@@ -1,4 +1,5 @@
 import type { ChatDelta } from '../../protocol/chat';
+import { randomId } from '../ids';
 
 /** How a model family writes a tool call in its output. */
 export interface ToolCallSyntax {
@@ -15,8 +16,7 @@ const SYNTAXES: readonly ToolCallSyntax[] = [HERMES_SYNTAX];
 export const toolCallSyntaxOf = (template: string): ToolCallSyntax | undefined =>
   SYNTAXES.find((syntax) => template.includes(syntax.open));
 
-const callId = () =>
-  `call_${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+const callId = () => randomId('call_', 12);
 
 function parseCall(body: string): { name: string; arguments: string } | undefined {
   try {

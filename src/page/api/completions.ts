@@ -9,6 +9,7 @@ import { startChat } from '../services/chat/chat';
 import { dispatchChat, type Services } from './http/dispatch';
 import { requireModel, requireWithinContext } from './http/models-check';
 import { sseResponse } from './http/sse';
+import { randomId, unixSeconds } from '../../common/ids';
 
 const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
 const stop = v.union([
@@ -122,9 +123,9 @@ export async function runCompletion(
 ): Promise<Response> {
   const { deltas, done, backend, stop } = await startChat(engine, params, signal);
   const meta = {
-    id: `cmpl-${crypto.randomUUID().replaceAll('-', '')}`,
+    id: randomId('cmpl-'),
     object: 'text_completion',
-    created: Math.floor(Date.now() / 1000),
+    created: unixSeconds(),
     model: body.model,
   };
   const headers = { 'x-vaani-backend': backend };

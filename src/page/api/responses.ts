@@ -15,8 +15,7 @@ import { inputItemsOf, type ListedItem } from './responses/{response_id}/input_i
 import { assistantMessage, ResponseOutput, type OutputItem, type ResponseEvent } from './responses/_output';
 import { responsesSchema, type ResponsesRequest } from './responses/_schema';
 import type { StoredResponse } from './responses/_history';
-
-const hex = () => crypto.randomUUID().replaceAll('-', '');
+import { randomId, unixSeconds } from '../../common/ids';
 
 function previousOf(ctx: Services, body: ResponsesRequest): StoredResponse | undefined {
   const id = body.previous_response_id;
@@ -121,8 +120,8 @@ async function run(
   search: FileSearch | undefined,
 ): Promise<Response> {
   const { deltas, done, backend, stop } = await startChat(engine, params, signal);
-  const id = `resp_${hex()}`;
-  const createdAt = Math.floor(Date.now() / 1000);
+  const id = randomId('resp_');
+  const createdAt = unixSeconds();
   const headers = { 'x-vaani-backend': backend };
   const shape = (output: OutputItem[], outcome?: ChatOutcome) => ({
     id,

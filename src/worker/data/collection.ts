@@ -23,7 +23,8 @@ import { requestDone as done } from '../collections/idb';
 import { DEFAULT_DATABASES } from '../../protocol/options';
 import { DataDb, type StoreName } from './db';
 import { indexedText, lastErrorOf, prepareChunks, type ChunkTokenizer } from './ingest';
-import { newId, now, pageOf } from '../../common/paging';
+import { sortableId, unixSeconds } from '../../common/ids';
+import { pageOf } from '../../common/paging';
 
 const notFound = (what: string, id: string, param: string) =>
   new EngineError('not_found', `No ${what} has the id '${id}'.`, `${what.replace(/ /g, '_')}_not_found`, param);
@@ -89,7 +90,7 @@ export class DataStore {
   // Files
 
   async putFile(file: Omit<StoredFile, 'id' | 'created_at'>, bytes: Uint8Array): Promise<FileObject> {
-    const row: StoredFile = { ...file, id: newId('file-'), created_at: now() };
+    const row: StoredFile = { ...file, id: sortableId('file-', 12), created_at: unixSeconds() };
     await this.db.write(['files', 'blobs'], async (store) => {
       store('files').put(row);
       store('blobs').put(bytes, row.id);
@@ -154,7 +155,7 @@ export class DataStore {
       usage_bytes: entries.reduce((sum, entry) => sum + entry.usage_bytes, 0),
       file_counts,
       status:
-        row.expires_at !== null && row.expires_at < now()
+        row.expires_at !== null && row.expires_at < unixSeconds()
           ? 'expired'
           : file_counts.in_progress
             ? 'in_progress'
@@ -169,9 +170,9 @@ export class DataStore {
   }
 
   async createStore(params: Pick<VectorStore, 'name' | 'metadata' | 'expires_after'>): Promise<VectorStore> {
-    const time = now();
+    const time = unixSeconds();
     const row: StoredVectorStore = {
-      id: newId('vs_'),
+      id: sortableId('vs_', 12),
       object: 'vector_store',
       created_at: time,
       last_active_at: time,
@@ -193,7 +194,7 @@ export class DataStore {
     const row = await this.db.write(['stores'], async (store) => {
       const current = (await done(store('stores').get(id))) as StoredVectorStore | undefined;
       if (!current) throw notFound('vector store', id, 'vector_store_id');
-      const next = { ...current, ...patch, last_active_at: now() };
+      const next = { ...current, ...patch, last_active_at: unixSeconds() };
       if (patch.expires_after !== undefined)
         next.expires_at = patch.expires_after ? next.last_active_at + patch.expires_after.days * 86400 : null;
       store('stores').put(next);
@@ -230,10 +231,10 @@ export class DataStore {
   ): Promise<{ entries: VectorStoreFile[]; batch?: FileBatch }> {
     await this.vectorStore(storeId);
     for (const file of files) await this.file(file.file_id);
-    const time = now();
+    const time = unixSeconds();
     const batchRow: StoredBatch | undefined = batch
       ? {
-          id: newId('vsfb_'),
+          id: sortableId('vsfb_', 12),
           object: 'vector_store.files_batch',
           created_at: time,
           vector_store_id: storeId,
@@ -272,7 +273,7 @@ export class DataStore {
 
   private async touch(stores: IDBObjectStore, storeId: string) {
     const row = (await done(stores.get(storeId))) as StoredVectorStore | undefined;
-    if (row) stores.put({ ...row, last_active_at: now() });
+    if (row) stores.put({ ...row, last_active_at: unixSeconds() });
   }
 
   private publicBatch({ cancelled, ...batch }: StoredBatch, entries: StoredEntry[]): FileBatch {

@@ -13,6 +13,7 @@ import type { Filter, Scope, VectorOrigin } from '../../protocol/collections';
 import { inScope, matches, RetrievalIndex } from '../../common/retrieval/index';
 import { DEFAULT_DATABASES } from '../../protocol/options';
 import { MemoryDb } from './db';
+import { sortableId, unixSeconds } from '../../common/ids';
 
 /** What a tab tells the others after a committed write. */
 interface Change {
@@ -49,15 +50,6 @@ function requireOrigin(stored: VectorOrigin | undefined, wanted: VectorOrigin | 
 
 /** Items read from IndexedDB per step when the store opens. */
 const LOAD_PAGE = 2000;
-
-let sequence = 0;
-/** Ids sort in creation order (milliseconds, then a per-worker counter), then 16 random hex digits. */
-const newId = () =>
-  `mem_${Date.now().toString(16).padStart(12, '0')}${(sequence++ & 0xffff).toString(16).padStart(4, '0')}${crypto
-    .randomUUID()
-    .replace(/-/g, '')
-    .slice(0, 16)}`;
-const now = () => Math.floor(Date.now() / 1000);
 
 /**
  * The memory store of one worker: IndexedDB is the truth, and an in-memory RetrievalIndex (loaded
@@ -138,9 +130,9 @@ export class MemoryStore {
     await this.settled();
     const rows = await this.db.write(async (read) => {
       requireOrigin(read.origin, origin, (await read.count()) > 0);
-      const time = now();
+      const time = unixSeconds();
       const put = items.map((item): StoredMemory => ({
-        id: newId(),
+        id: sortableId('mem_', 16),
         text: item.text,
         metadata: item.metadata,
         scope: item.scope,
@@ -202,7 +194,7 @@ export class MemoryStore {
         metadata: patch.metadata ?? current.metadata,
         scope: patch.scope ?? current.scope,
         vector: patch.vector ?? current.vector,
-        updated_at: now(),
+        updated_at: unixSeconds(),
       };
       return { put: [next], result: next };
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newId, pageOf } from '../../../src/common/paging';
+import { randomId, sortableId } from '../../../src/common/ids';
+import { pageOf } from '../../../src/common/paging';
 
 const rows = [3, 1, 2, 5, 4].map((n) => ({ id: `r${n}`, created_at: n }));
 
@@ -19,9 +20,14 @@ describe('pageOf', () => {
   });
 });
 
-describe('newId', () => {
-  it('sorts in creation order within one worker', () => {
-    const ids = Array.from({ length: 50 }, () => newId('file-'));
+describe('ids', () => {
+  it('randomId: the prefix and two hex digits a byte', () => {
+    expect(randomId('req_')).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(randomId('call_', 12)).toMatch(/^call_[0-9a-f]{24}$/);
+  });
+
+  it('sortableId sorts in creation order within one worker', () => {
+    const ids = Array.from({ length: 50 }, () => sortableId('file-', 12));
     expect([...ids].sort()).toEqual(ids);
     expect(ids[0]).toMatch(/^file-[0-9a-f]{28}$/);
   });

@@ -10,6 +10,7 @@ import { requireModel, requireWithinContext } from '../http/models-check';
 import { sseResponse } from '../http/sse';
 import { BUILTIN_NAMES, builtinTool, type BuiltinRef, type RouteCall } from '../../services/agents/builtins';
 import { runAgent, type AgentEvent, type AgentTool } from '../../services/agents/loop';
+import { randomId, unixSeconds } from '../../../common/ids';
 
 const toolName = v.pipe(v.string(), v.regex(TOOL_NAME, 'must be 1–128 characters of A–Z, a–z, 0–9, _, . or -'));
 const count = (max: number) => v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max));
@@ -166,9 +167,9 @@ async function run(
   signal: AbortSignal,
 ) {
   const meta = () => ({
-    id: `run_${crypto.randomUUID().replaceAll('-', '')}`,
+    id: randomId('run_'),
     object: 'agent.run',
-    created: Math.floor(Date.now() / 1000),
+    created: unixSeconds(),
     model: body.model,
   });
   if (!body.stream) {

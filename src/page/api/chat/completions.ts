@@ -18,6 +18,7 @@ import { sseResponse } from '../http/sse';
 import { addToolCallParts, startChat } from '../../services/chat/chat';
 import { chatRequestSchema, type ChatRequest } from './_schema';
 import { effortThinks, thinkingOf } from './_thinking';
+import { randomId, unixSeconds } from '../../../common/ids';
 
 type Content = string | { type: string; text?: string }[] | null | undefined;
 
@@ -102,8 +103,8 @@ export async function POST(ctx: Services, request: Request, path: string): Promi
 /** Answers once the engine has produced its first output (or finished). */
 async function run(engine: ChatEngine, params: ChatParams, body: ChatRequest, signal: AbortSignal): Promise<Response> {
   const { deltas, done, backend, stop } = await startChat(engine, params, signal);
-  const id = `chatcmpl-${crypto.randomUUID().replaceAll('-', '')}`;
-  const created = Math.floor(Date.now() / 1000);
+  const id = randomId('chatcmpl-');
+  const created = unixSeconds();
   const headers = { 'x-vaani-backend': backend };
   if (!body.stream)
     return Response.json(await collect(deltas, done, { id, created, model: body.model }, body.logprobs === true), {

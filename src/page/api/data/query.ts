@@ -11,6 +11,7 @@ import { requireModel } from '../http/models-check';
 import { sseResponse, type SseSink } from '../http/sse';
 import { runData } from '../_data';
 import { querySchema } from '../_data-schema';
+import { randomId, unixSeconds } from '../../../common/ids';
 
 type Query = v.InferOutput<typeof querySchema>;
 
@@ -84,9 +85,9 @@ export async function POST(ctx: Services, request: Request, path: string): Promi
       minScore: body.score_threshold,
     });
     const base = {
-      id: `dq_${crypto.randomUUID().replace(/-/g, '')}`,
+      id: randomId('dq_'),
       object: 'data.query',
-      created: Math.floor(Date.now() / 1000),
+      created: unixSeconds(),
       mode: body.mode,
       query: body.query,
       vector_store_ids: storeIds,

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { RouteModule, Services } from './dispatch';
 import { ApiError, toApiError } from './errors';
 import { ROUTES } from '../routes';
+import { randomId } from '../../../common/ids';
 
 /** The methods a route may have, in the order its 405's `Allow` names them. */
 const METHODS = ['GET', 'POST', 'DELETE'] as const;
@@ -50,9 +51,6 @@ export function createApp(ctx: Services, basePath: string, auth: 'required' | 'o
   return app;
 }
 
-const requestId = () =>
-  `req_${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
-
 /**
  * Every answer carries `x-request-id`: a forwarded one keeps the remote's, others get a fresh one,
  * set in place where the headers may change (the route's own responses). A copy, only for a
@@ -62,11 +60,11 @@ const requestId = () =>
 function withRequestId(response: Response): Response {
   if (response.headers.has('x-request-id')) return response;
   try {
-    response.headers.set('x-request-id', requestId());
+    response.headers.set('x-request-id', randomId('req_'));
     return response;
   } catch {
     const copy = new Response(response.body, response);
-    copy.headers.set('x-request-id', requestId());
+    copy.headers.set('x-request-id', randomId('req_'));
     return copy;
   }
 }

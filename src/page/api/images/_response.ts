@@ -1,5 +1,6 @@
 import type { GeneratedImages, ImageFormat, ImageParams } from '../../../protocol/images';
 import { styledPrompt, type StylePreset } from './_styles';
+import { unixSeconds } from '../../../common/ids';
 
 const MIME: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
@@ -121,7 +122,7 @@ export function imagesResponse(
   revised?: string,
 ): Response {
   const fields = {
-    created: Math.floor(Date.now() / 1000),
+    created: unixSeconds(),
     output_format: body.output_format,
     ...(body.quality ? { quality: body.quality } : {}),
     size: `${result.width}x${result.height}`,

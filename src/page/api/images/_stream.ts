@@ -2,6 +2,7 @@ import { DELIVER_HEADER, type GeneratedImages, type ImageProgress } from '../../
 import { sseResponse } from '../http/sse';
 import type { Services } from '../http/dispatch';
 import { base64 } from '../http/base64';
+import { unixSeconds } from '../../../common/ids';
 
 /** The receiver a request's `x-vaani-deliver` names, if this page registered one. */
 export const deliveryFor = (ctx: Services, request: Request) =>
@@ -23,7 +24,7 @@ export function streamImages(
   request: Request,
   deliver?: (images: Uint8Array[]) => void,
 ): Response {
-  const created_at = Math.floor(Date.now() / 1000);
+  const created_at = unixSeconds();
   const common = {
     created_at,
     quality: body.quality ?? 'auto',

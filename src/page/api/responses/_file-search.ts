@@ -5,8 +5,7 @@ import { DATA_MODEL } from '../_data';
 import { ApiError } from '../http/errors';
 import type { Services } from '../http/dispatch';
 import type { FileSearchTool, ResponsesRequest } from './_schema';
-
-const hex = () => crypto.randomUUID().replaceAll('-', '');
+import { randomId } from '../../../common/ids';
 
 /** OpenAI's `file_search_call` output item; `results` only when `include` asks for them. */
 export interface FileSearchCallItem {
@@ -79,7 +78,7 @@ export async function fileSearch(
     grounding: prompt[0]!,
     results: found,
     item: {
-      id: `fs_${hex()}`,
+      id: randomId('fs_'),
       type: 'file_search_call',
       status: 'completed',
       queries: [query],

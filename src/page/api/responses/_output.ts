@@ -1,7 +1,6 @@
 import type { ChatDelta, ChatMessage, ToolCallDelta } from '../../../protocol/chat';
 import type { FileCitationAnnotation, FileSearchCallItem } from './_file-search';
-
-const hex = () => crypto.randomUUID().replaceAll('-', '');
+import { randomId } from '../../../common/ids';
 
 interface OutputText {
   type: 'output_text';
@@ -117,7 +116,7 @@ export class ResponseOutput {
   private reasoning(piece: string): void {
     let item = this.open;
     if (item?.type !== 'reasoning') {
-      item = { id: `rs_${hex()}`, type: 'reasoning', status: 'in_progress', summary: [], content: [] };
+      item = { id: randomId('rs_'), type: 'reasoning', status: 'in_progress', summary: [], content: [] };
       this.begin(item);
       const part: ReasoningText = { type: 'reasoning_text', text: '' };
       item.content.push(part);
@@ -137,7 +136,7 @@ export class ResponseOutput {
   private text(piece: string): void {
     let item = this.open;
     if (item?.type !== 'message') {
-      item = { id: `msg_${hex()}`, type: 'message', status: 'in_progress', role: 'assistant', content: [] };
+      item = { id: randomId('msg_'), type: 'message', status: 'in_progress', role: 'assistant', content: [] };
       this.begin(item);
       const part: OutputText = { type: 'output_text', text: '', annotations: [], logprobs: [] };
       item.content.push(part);
@@ -158,10 +157,10 @@ export class ResponseOutput {
     let item = this.calls.get(part.index);
     if (!item) {
       item = {
-        id: `fc_${hex()}`,
+        id: randomId('fc_'),
         type: 'function_call',
         status: 'in_progress',
-        call_id: part.id ?? `call_${hex()}`,
+        call_id: part.id ?? randomId('call_'),
         name: part.function.name ?? '',
         arguments: '',
       };

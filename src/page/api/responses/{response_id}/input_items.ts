@@ -6,8 +6,7 @@ import { ApiError } from '../../http/errors';
 import type { Services } from '../../http/dispatch';
 import type { OutputItem } from '../_output';
 import type { ResponsesRequest } from '../_schema';
-
-const hex = () => crypto.randomUUID().replaceAll('-', '');
+import { randomId } from '../../../../common/ids';
 
 type Part = { type: string; text?: string };
 
@@ -41,20 +40,20 @@ const parts = (content: string | Part[], type: string): Part[] =>
 export function inputItemsOf(input: ResponsesRequest['input']): ListedItem[] {
   const items = typeof input === 'string' ? [{ role: 'user' as const, content: input }] : input;
   return items.map((item): ListedItem => {
-    if (item.type === 'reasoning') return { id: `rs_${hex()}`, ...item } as ListedItem;
+    if (item.type === 'reasoning') return { id: randomId('rs_'), ...item } as ListedItem;
     if (item.type === 'function_call')
       return {
-        id: item.id ?? `fc_${hex()}`,
+        id: item.id ?? randomId('fc_'),
         type: 'function_call',
         status: 'completed',
         call_id: item.call_id,
         name: item.name,
         arguments: item.arguments,
       };
-    if (item.type === 'function_call_output') return { id: `fco_${hex()}`, ...item, status: 'completed' };
+    if (item.type === 'function_call_output') return { id: randomId('fco_'), ...item, status: 'completed' };
     if (item.role === 'assistant')
       return {
-        id: `msg_${hex()}`,
+        id: randomId('msg_'),
         type: 'message',
         status: 'completed',
         role: 'assistant',
@@ -66,7 +65,7 @@ export function inputItemsOf(input: ResponsesRequest['input']): ListedItem[] {
         })),
       };
     return {
-      id: `msg_${hex()}`,
+      id: randomId('msg_'),
       type: 'message',
       status: 'completed',
       role: item.role,
