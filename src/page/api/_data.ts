@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import type { DataEngine } from '../../protocol/data';
 import type { ListParams } from '../../protocol/collections';
-import { parse, readJson } from './http/body';
+import { parse } from './http/body';
 import { dispatchTo, type Services } from './http/dispatch';
 import { listSchema } from './_data-schema';
 
@@ -22,24 +22,9 @@ export async function runData(
   });
 }
 
-/** A JSON body ({} when the request has none, as the SDK's bodiless POSTs). */
-export async function jsonOf(request: Request): Promise<{ value: unknown; raw: Uint8Array<ArrayBuffer> }> {
-  if (request.method !== 'POST' || !request.headers.get('content-type')) return { value: {}, raw: new Uint8Array() };
-  return readJson(request);
-}
-
 /** OpenAI's list query (`limit`, `order`, `after`, `before` and the route's own filter). */
 export function listParams(request: Request): ListParams & Omit<v.InferOutput<typeof listSchema>, 'limit'> {
   const query = Object.fromEntries(new URL(request.url).searchParams);
   const params = parse(listSchema, query);
   return { ...params, limit: Number(params.limit) };
 }
-
-/** OpenAI's list object. */
-export const listOf = <T extends { id: string }>(page: { data: T[]; has_more: boolean }) => ({
-  object: 'list',
-  data: page.data,
-  first_id: page.data[0]?.id ?? null,
-  last_id: page.data.at(-1)?.id ?? null,
-  has_more: page.has_more,
-});

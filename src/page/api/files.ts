@@ -4,8 +4,9 @@ import type { FilePurpose } from '../../protocol/data';
 import { parse, readForm } from './http/body';
 import type { Services } from './http/dispatch';
 import { badRequest } from './http/errors';
-import { listOf, listParams, runData } from './_data';
+import { listParams, runData } from './_data';
 import { PURPOSES } from './_data-schema';
+import { listOf } from './http/list';
 
 const formSchema = v.object({
   file: v.instance(File, "must be a file part ('file')"),

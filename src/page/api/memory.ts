@@ -1,5 +1,6 @@
 import { parse } from './http/body';
 import type { Services } from './http/dispatch';
+import { listOf } from './http/list';
 import { runMemory } from './memory/_run';
 import { listSchema, scopeSchema } from './memory/_schema';
 
@@ -15,12 +16,6 @@ export async function GET(ctx: Services, request: Request, path: string): Promis
       { scope, limit: Number(params.limit), after: params.after, order: params.order },
       request.signal,
     );
-    return {
-      object: 'list',
-      data: page.data,
-      first_id: page.data[0]?.id ?? null,
-      last_id: page.data.at(-1)?.id ?? null,
-      has_more: page.has_more,
-    };
+    return listOf(page);
   });
 }

@@ -1,9 +1,10 @@
 import type { StaticChunking } from '../../protocol/data';
-import { parse } from './http/body';
+import { parse, readOptionalJson } from './http/body';
 import type { Services } from './http/dispatch';
-import { jsonOf, listOf, listParams, runData } from './_data';
+import { listParams, runData } from './_data';
 import { chunkingSchema, createStoreSchema } from './_data-schema';
 import type * as v from 'valibot';
+import { listOf } from './http/list';
 
 /** The static strategy asked for; `auto` (or none) leaves it to the model's window. */
 export const staticOf = (strategy: v.InferOutput<typeof chunkingSchema> | undefined): StaticChunking | undefined =>
@@ -11,7 +12,7 @@ export const staticOf = (strategy: v.InferOutput<typeof chunkingSchema> | undefi
 
 /** POST /vector_stores: a store, with `file_ids` added (and ingested in the background) at once. */
 export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
-  const { value, raw } = await jsonOf(request);
+  const { value, raw } = await readOptionalJson(request);
   const body = parse(createStoreSchema, value);
   return runData(ctx, request, path, raw, async (data) => {
     const store = await data.createStore({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readForm } from '../../../src/page/api/http/body';
+import { readForm, readOptionalJson } from '../../../src/page/api/http/body';
 import { ApiError } from '../../../src/page/api/http/errors';
 
 const multipart = (body: string, boundary = 'XyZ') =>
@@ -36,5 +36,25 @@ describe('readForm', () => {
     const error = await readForm(multipart('not multipart at all')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400, code: 'invalid_multipart' });
+  });
+});
+
+describe('readOptionalJson', () => {
+  it('reads a bodiless POST with no content type as {}, and a JSON body as JSON', async () => {
+    const bodiless = await readOptionalJson(new Request('http://x/v1/vector_stores', { method: 'POST' }));
+    expect([bodiless.value, bodiless.raw.length]).toEqual([{}, 0]);
+    const json = await readOptionalJson(
+      new Request('http://x/v1/vector_stores', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"a"}',
+      }),
+    );
+    expect(json.value).toEqual({ name: 'a' });
+    await expect(
+      readOptionalJson(
+        new Request('http://x/', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }),
+      ),
+    ).rejects.toBeInstanceOf(ApiError);
   });
 });

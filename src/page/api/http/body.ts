@@ -127,3 +127,9 @@ export function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.I
   const { param, message, code } = describe(result.issues[0]);
   throw badRequest(message, param, code);
 }
+
+/** A JSON body, or `{}` when a bodiless POST (as the SDK sends some) has no content type. */
+export async function readOptionalJson(request: Request): Promise<Body<unknown>> {
+  if (request.method !== 'POST' || !request.headers.get('content-type')) return { value: {}, raw: new Uint8Array() };
+  return readJson(request);
+}

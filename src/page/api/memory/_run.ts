@@ -1,6 +1,5 @@
 import type { EmbeddingPurpose, Embeddings } from '../../../protocol/embeddings';
 import type { MemoryEngine } from '../../../protocol/memory';
-import { readJson } from '../http/body';
 import { dispatchTo, type Services } from '../http/dispatch';
 import { ApiError } from '../http/errors';
 import { requireModel } from '../http/models-check';
@@ -28,12 +27,6 @@ export async function runMemory(
     const result = await local(memory, embed);
     return result instanceof Response ? result : Response.json(result);
   });
-}
-
-/** A JSON body, or none for GET and DELETE. */
-export async function bodyOf(request: Request): Promise<{ value: unknown; raw: Uint8Array<ArrayBuffer> }> {
-  if (request.method === 'GET' || request.method === 'DELETE') return { value: {}, raw: new Uint8Array() };
-  return readJson(request);
 }
 
 export const usageOf = (tokens: number) => ({ prompt_tokens: tokens, total_tokens: tokens });

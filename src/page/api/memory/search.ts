@@ -1,11 +1,11 @@
-import { parse } from '../http/body';
+import { parse, readJson } from '../http/body';
 import type { Services } from '../http/dispatch';
-import { bodyOf, runMemory, usageOf } from './_run';
+import { runMemory, usageOf } from './_run';
 import { searchSchema } from './_schema';
 
 /** POST /memory/search (and /memory/recall): hybrid, semantic or keyword, within a scope and metadata filters. */
 export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
-  const { value, raw } = await bodyOf(request);
+  const { value, raw } = await readJson(request);
   const body = parse(searchSchema, value);
   return runMemory(ctx, request, path, body.model, raw, async (memory, embed) => {
     // Keyword search needs no model: it works before the embedding model has ever been downloaded.

@@ -1,11 +1,11 @@
-import { parse } from '../http/body';
+import { parse, readJson } from '../http/body';
 import type { Services } from '../http/dispatch';
-import { bodyOf, runMemory, usageOf } from './_run';
+import { runMemory, usageOf } from './_run';
 import { storeSchema } from './_schema';
 
 /** POST /memory/store: one memory (`text`) or many (`items`); the top-level scope and metadata apply to every item. */
 export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
-  const { value, raw } = await bodyOf(request);
+  const { value, raw } = await readJson(request);
   const body = parse(storeSchema, value);
   const items = (body.items ?? [{ text: body.text!, metadata: {}, scope: {} }]).map((item) => ({
     text: item.text,

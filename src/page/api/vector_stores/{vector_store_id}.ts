@@ -1,6 +1,6 @@
-import { parse } from '../http/body';
+import { parse, readOptionalJson } from '../http/body';
 import type { Services } from '../http/dispatch';
-import { jsonOf, runData } from '../_data';
+import { runData } from '../_data';
 import { updateStoreSchema } from '../_data-schema';
 
 type Params = Record<string, string>;
@@ -18,7 +18,7 @@ export const DELETE = (ctx: Services, request: Request, path: string, { vector_s
 
 /** POST /vector_stores/{vector_store_id}: an update. */
 export async function POST(ctx: Services, request: Request, path: string, { vector_store_id: id }: Params) {
-  const { value, raw } = await jsonOf(request);
+  const { value, raw } = await readOptionalJson(request);
   return runData(ctx, request, path, raw, async (data) => {
     const body = parse(updateStoreSchema, value);
     return data.updateStore(id!, {

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { pageOf } from '../../../../common/paging';
 import { parse } from '../../http/body';
-import { listOf } from '../../_data';
+import { listOf } from '../../http/list';
+
 import { ApiError } from '../../http/errors';
 import type { Services } from '../../http/dispatch';
 import type { OutputItem } from '../_output';

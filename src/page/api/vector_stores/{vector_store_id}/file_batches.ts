@@ -1,6 +1,6 @@
-import { parse } from '../../http/body';
+import { parse, readOptionalJson } from '../../http/body';
 import type { Services } from '../../http/dispatch';
-import { jsonOf, runData } from '../../_data';
+import { runData } from '../../_data';
 import { addBatchSchema } from '../../_data-schema';
 import { staticOf } from '../../vector_stores';
 
@@ -11,7 +11,7 @@ export async function POST(
   path: string,
   { vector_store_id: storeId }: Record<string, string>,
 ) {
-  const { value, raw } = await jsonOf(request);
+  const { value, raw } = await readOptionalJson(request);
   const body = parse(addBatchSchema, value);
   const chunking = staticOf(body.chunking_strategy);
   const files =

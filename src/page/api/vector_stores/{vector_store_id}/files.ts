@@ -1,14 +1,15 @@
-import { parse } from '../../http/body';
+import { parse, readOptionalJson } from '../../http/body';
 import type { Services } from '../../http/dispatch';
-import { jsonOf, listOf, listParams, runData } from '../../_data';
+import { listParams, runData } from '../../_data';
 import { addFileSchema } from '../../_data-schema';
 import { staticOf } from '../../vector_stores';
+import { listOf } from '../../http/list';
 
 type Params = Record<string, string>;
 
 /** POST /vector_stores/{vector_store_id}/files: the file is added `in_progress` and ingested in the background. */
 export async function POST(ctx: Services, request: Request, path: string, { vector_store_id: storeId }: Params) {
-  const { value, raw } = await jsonOf(request);
+  const { value, raw } = await readOptionalJson(request);
   const body = parse(addFileSchema, value);
   return runData(ctx, request, path, raw, async (data) => {
     const { entries } = await data.addFiles(

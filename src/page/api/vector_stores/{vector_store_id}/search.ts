@@ -1,6 +1,6 @@
-import { parse } from '../../http/body';
+import { parse, readOptionalJson } from '../../http/body';
 import type { Services } from '../../http/dispatch';
-import { jsonOf, runData } from '../../_data';
+import { runData } from '../../_data';
 import { searchSchema } from '../../_data-schema';
 
 /**
@@ -13,7 +13,7 @@ export async function POST(
   path: string,
   { vector_store_id: storeId }: Record<string, string>,
 ) {
-  const { value, raw } = await jsonOf(request);
+  const { value, raw } = await readOptionalJson(request);
   const body = parse(searchSchema, value);
   const text = [body.query].flat().join(' ');
   return runData(ctx, request, path, raw, async (data) => {

@@ -1,6 +1,6 @@
-import { parse } from '../../../http/body';
+import { parse, readOptionalJson } from '../../../http/body';
 import type { Services } from '../../../http/dispatch';
-import { jsonOf, runData } from '../../../_data';
+import { runData } from '../../../_data';
 import { updateFileSchema } from '../../../_data-schema';
 
 type Params = Record<string, string>;
@@ -32,7 +32,7 @@ export async function POST(
   path: string,
   { vector_store_id: storeId, file_id: fileId }: Params,
 ) {
-  const { value, raw } = await jsonOf(request);
+  const { value, raw } = await readOptionalJson(request);
   return runData(ctx, request, path, raw, (data) =>
     data.updateEntry(storeId!, fileId!, parse(updateFileSchema, value).attributes ?? {}),
   );
