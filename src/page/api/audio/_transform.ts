@@ -2,10 +2,11 @@ import type { TransformParams, TransformEngine } from '../../../protocol/transfo
 import type { AudioResult } from '../../../protocol/speech';
 import { readForm, parse } from '../http/body';
 import { dispatchTo, type Services } from '../http/dispatch';
-import { ApiError, badRequest } from '../http/errors';
+import { badRequest } from '../http/errors';
 import { requireModel } from '../http/models-check';
 import { resolveVoice } from '../../../catalogue/voice-aliases';
 import { transformSchema } from './_schema';
+import { requireVoice } from './_voice';
 import { wavResponse } from './_wav';
 
 type Operation = 'isolate' | 'changeVoice' | 'speechToSpeech';
@@ -32,13 +33,6 @@ function run(
   params: TransformParams,
   signal: AbortSignal,
 ): Promise<AudioResult> {
-  if (params.voice && !engine.voices().some((voice) => voice.id === params.voice)) {
-    throw new ApiError(
-      404,
-      `The voice '${params.voice}' does not exist. GET /v1/voices lists the voices.`,
-      'voice_not_found',
-      'voice',
-    );
-  }
+  if (params.voice) requireVoice(engine, params.voice);
   return engine[operation](params, signal);
 }
