@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { DataEngine } from '../../protocol/data';
 import type { ListParams } from '../../protocol/collections';
 import { parse } from './http/body';
-import { dispatchTo, type Services } from './http/dispatch';
+import { dispatchTo, toResponse, type Services } from './http/dispatch';
 import { listSchema } from './_data-schema';
 
 /** The model whose data engine answers (the store's vectors come from it). */
@@ -17,8 +17,7 @@ export async function runData(
   local: (data: DataEngine) => Promise<unknown>,
 ): Promise<Response> {
   return dispatchTo(ctx, { request, path, raw }, { model: DATA_MODEL, kind: 'data' }, async (data) => {
-    const result = await local(data);
-    return result instanceof Response ? result : Response.json(result);
+    return toResponse(await local(data));
   });
 }
 

@@ -125,6 +125,9 @@ export const dispatchTo = <K extends EngineKind>(
   local: NonNullable<Dispatch<K>['local']>,
 ) => dispatch(ctx, { ...incoming, streaming: to.streaming ?? false, model: to.model, kind: to.kind, local });
 
+/** A route's local answer as a Response: a Response as it is, any other value as JSON. */
+export const toResponse = (result: unknown): Response => (result instanceof Response ? result : Response.json(result));
+
 /** A chat-engine route's dispatch: the body names the model, and asks for a stream or not. */
 export const dispatchChat = (
   ctx: Services,

@@ -1,6 +1,6 @@
 import type { EmbeddingPurpose, Embeddings } from '../../../protocol/embeddings';
 import type { MemoryEngine } from '../../../protocol/memory';
-import { dispatchTo, type Services } from '../http/dispatch';
+import { dispatchTo, toResponse, type Services } from '../http/dispatch';
 import { ApiError } from '../http/errors';
 import { requireModel } from '../http/models-check';
 
@@ -24,8 +24,7 @@ export async function runMemory(
         throw new ApiError(503, `No local embedding engine answers '${model.id}'.`, 'model_unavailable', 'model');
       return engine.embed({ input: texts, purpose }, request.signal);
     };
-    const result = await local(memory, embed);
-    return result instanceof Response ? result : Response.json(result);
+    return toResponse(await local(memory, embed));
   });
 }
 
