@@ -12,10 +12,10 @@ import type { ChunkTokenizer } from './ingest';
 import { DataStore } from './collection';
 import { loadEncoderTokenizer } from '../embeddings/load';
 import type { ListParams, Metadata } from '../../protocol/collections';
-import { EngineError, messageOf } from '../../protocol/errors';
 import type { Served } from '../../protocol/worker';
 import { exposeEngine } from '../host/expose';
 import { modelSlot } from '../host/model-slot';
+import { opener } from '../collections/open';
 
 /** The embedding model's tokenizer (no graph): chunks are cut in its tokens, within its window. */
 const tokenizer = modelSlot<ChunkTokenizer, TokenizerJob>('embedding tokenizer', async (loader, request) => {
@@ -24,22 +24,7 @@ const tokenizer = modelSlot<ChunkTokenizer, TokenizerJob>('embedding tokenizer',
   return { count: (text) => tokenizer.count(text), window };
 });
 
-let opened: Promise<DataStore> | undefined;
-
-function store(name: string): Promise<DataStore> {
-  opened ??= DataStore.open(name).catch((error: unknown) => {
-    opened = undefined;
-    throw new EngineError(
-      'unavailable',
-      `The data store could not be opened (IndexedDB): ${messageOf(error)}`,
-      'storage_unavailable',
-    );
-  });
-  return opened;
-}
-
-const answer = async <T>(name: string, operation: (store: DataStore) => Promise<T>): Promise<T> =>
-  operation(await store(name));
+const answer = opener((name) => DataStore.open(name), 'data store');
 
 type Files = { file_id: string; attributes: Metadata; chunking?: StaticChunking }[];
 type StorePatch = Partial<Pick<VectorStore, 'name' | 'metadata' | 'expires_after'>>;

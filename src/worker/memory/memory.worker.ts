@@ -1,27 +1,12 @@
 import { MemoryStore } from './collection';
-import { EngineError, messageOf } from '../../protocol/errors';
 import type { MemoryListParams, MemoryPatch, MemorySearch, MemoryWorker, NewMemory } from '../../protocol/memory';
 import type { Filter, Scope, VectorOrigin } from '../../protocol/collections';
 import type { Served } from '../../protocol/worker';
 import { exposeEngine } from '../host/expose';
-
-let opened: Promise<MemoryStore> | undefined;
+import { opener } from '../collections/open';
 
 /** The store, opened (and its items loaded into memory) once per worker. */
-function store(name: string): Promise<MemoryStore> {
-  opened ??= MemoryStore.open(name).catch((error: unknown) => {
-    opened = undefined;
-    throw new EngineError(
-      'unavailable',
-      `The memory store could not be opened (IndexedDB): ${messageOf(error)}`,
-      'storage_unavailable',
-    );
-  });
-  return opened;
-}
-
-const answer = async <T>(name: string, operation: (store: MemoryStore) => Promise<T>): Promise<T> =>
-  operation(await store(name));
+const answer = opener((name) => MemoryStore.open(name), 'memory store');
 
 const api = {
   store: (_signal: AbortSignal, db: string, items: NewMemory[], origin: VectorOrigin) =>
