@@ -25,6 +25,7 @@ import { DataDb, type StoreName } from './db';
 import { indexedText, lastErrorOf, prepareChunks, type ChunkTokenizer } from './ingest';
 import { sortableId, unixSeconds } from '../../common/ids';
 import { pageOf } from '../../common/paging';
+import { Resync } from '../collections/resync';
 
 const notFound = (what: string, id: string, param: string) =>
   new EngineError('not_found', `No ${what} has the id '${id}'.`, `${what.replace(/ /g, '_')}_not_found`, param);
@@ -58,14 +59,13 @@ interface Change {
 export class DataStore {
   private readonly indexes = new Map<string, RetrievalIndex<IndexedChunk>>();
 
-  private readonly channel: BroadcastChannel | undefined;
+  private readonly resync: Resync<Change>;
 
   private constructor(
     private readonly db: DataDb,
     name: string,
   ) {
-    this.channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(`${name}-changes`);
-    this.channel?.addEventListener('message', (event: MessageEvent<Change>) => this.indexes.delete(event.data.store));
+    this.resync = new Resync<Change>(name, (message) => void this.indexes.delete(message.store));
   }
 
   static async open(name: string = DEFAULT_DATABASES.data): Promise<DataStore> {
@@ -73,7 +73,7 @@ export class DataStore {
   }
 
   private announce(storeId: string): void {
-    this.channel?.postMessage({ store: storeId } satisfies Change);
+    this.resync.announce({ store: storeId });
   }
 
   private get<T>(name: StoreName, key: string): Promise<T | undefined> {

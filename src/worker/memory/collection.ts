@@ -14,6 +14,7 @@ import { inScope, matches, RetrievalIndex } from '../../common/retrieval/index';
 import { DEFAULT_DATABASES } from '../../protocol/options';
 import { MemoryDb } from './db';
 import { sortableId, unixSeconds } from '../../common/ids';
+import { Resync } from '../collections/resync';
 
 /** What a tab tells the others after a committed write. */
 interface Change {
@@ -59,17 +60,13 @@ const LOAD_PAGE = 2000;
 export class MemoryStore {
   private index: RetrievalIndex<StoredMemory> | undefined;
   private origin: VectorOrigin | undefined;
-  private pending: Promise<unknown> = Promise.resolve();
-  private readonly channel: BroadcastChannel | undefined;
+  private readonly resync: Resync<Change>;
 
   private constructor(
     private readonly db: MemoryDb,
     name: string,
   ) {
-    this.channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(`${name}-changes`);
-    this.channel?.addEventListener('message', (event: MessageEvent<Change>) => {
-      this.pending = this.pending.then(() => this.sync(event.data.changed)).catch(() => undefined);
-    });
+    this.resync = new Resync<Change>(name, (message) => this.sync(message.changed));
   }
 
   static async open(name: string = DEFAULT_DATABASES.memory): Promise<MemoryStore> {
@@ -104,12 +101,12 @@ export class MemoryStore {
     for (const row of found) this.index?.put(row);
   }
 
-  private async settled(): Promise<void> {
-    await this.pending;
+  private settled(): Promise<void> {
+    return this.resync.settled();
   }
 
   private announce(changed: string[]): void {
-    if (changed.length) this.channel?.postMessage({ changed } satisfies Change);
+    if (changed.length) this.resync.announce({ changed });
   }
 
   /** Mirrors a committed write in memory; `origin` null means the store is now empty. */
