@@ -1,15 +1,22 @@
 import { invalidInput } from '../protocol/errors';
 import type { ListParams, Page } from '../protocol/collections';
 
-/** OpenAI's list paging over rows with ids: by creation time (then id), `after` / `before` an id of the listing. */
-export function pageOf<T extends { id: string; created_at: number }>(rows: T[], params: ListParams): Page<T> {
+/**
+ * OpenAI's list paging over rows with ids: by creation time (then id), `after` / `before` an id of
+ * the listing; an unknown one is a 400 that says it names no `noun` ("memory", "object").
+ */
+export function pageOf<T extends { id: string; created_at: number }>(
+  rows: T[],
+  params: ListParams,
+  noun = 'object',
+): Page<T> {
   const sign = params.order === 'asc' ? 1 : -1;
   const sorted = [...rows].sort(
     (a, b) => sign * (a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
   );
   const at = (id: string, param: string) => {
     const index = sorted.findIndex((row) => row.id === id);
-    if (index < 0) throw invalidInput(`'${param}' names no object in this listing: '${id}'.`, param);
+    if (index < 0) throw invalidInput(`'${param}' names no ${noun} in this listing: '${id}'.`, param);
     return index;
   };
   let start = 0;

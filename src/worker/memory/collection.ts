@@ -1,4 +1,4 @@
-import { EngineError, invalidInput } from '../../protocol/errors';
+import { EngineError } from '../../protocol/errors';
 import type {
   Memory,
   MemoryHit,
@@ -15,6 +15,7 @@ import { DEFAULT_DATABASES } from '../../protocol/options';
 import { MemoryDb } from './db';
 import { sortableId, unixSeconds } from '../../common/ids';
 import { Resync } from '../collections/resync';
+import { pageOf } from '../../common/paging';
 
 /** What a tab tells the others after a committed write. */
 interface Change {
@@ -166,17 +167,8 @@ export class MemoryStore {
   /** Oldest first (or newest with order 'desc'), then by id; `after` is the last id of the previous page. */
   async list(params: MemoryListParams): Promise<MemoryPage> {
     await this.settled();
-    const rows = this.index ? this.index.select(params.scope) : [];
-    const sign = params.order === 'asc' ? 1 : -1;
-    rows.sort((a, b) => sign * (a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
-    let start = 0;
-    if (params.after !== undefined) {
-      const at = rows.findIndex((row) => row.id === params.after);
-      if (at < 0) throw invalidInput(`'after' names no memory in this listing: '${params.after}'.`, 'after');
-      start = at + 1;
-    }
-    const page = rows.slice(start, start + params.limit);
-    return { data: page.map(publicMemory), has_more: start + params.limit < rows.length };
+    const page = pageOf(this.index ? this.index.select(params.scope) : [], params, 'memory');
+    return { data: page.data.map(publicMemory), has_more: page.has_more };
   }
 
   async update(id: string, patch: MemoryPatch, origin: VectorOrigin | undefined): Promise<Memory> {

@@ -17,6 +17,9 @@ describe('pageOf', () => {
 
   it('names an unknown cursor as a 400', () => {
     expect(() => pageOf(rows, { limit: 2, order: 'asc', after: 'nope' })).toThrow(/'after' names no object/);
+    expect(() => pageOf(rows, { limit: 2, order: 'asc', after: 'nope' }, 'memory')).toThrow(
+      "'after' names no memory in this listing: 'nope'.",
+    );
   });
 });
 
