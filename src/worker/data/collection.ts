@@ -18,7 +18,7 @@ import type {
   VectorStoreFile,
 } from '../../protocol/data';
 import type { ListParams, Metadata, Page, VectorOrigin } from '../../protocol/collections';
-import { RetrievalIndex, type Indexed } from '../../common/retrieval/index';
+import type { Indexed, RetrievalIndex } from '../../common/retrieval/index';
 import { requestDone as done } from '../collections/idb';
 import { DEFAULT_DATABASES } from '../../protocol/options';
 import { DataDb, type StoreName } from './db';
@@ -26,6 +26,7 @@ import { indexedText, lastErrorOf, prepareChunks, type ChunkTokenizer } from './
 import { sortableId, unixSeconds } from '../../common/ids';
 import { pageOf } from '../../common/paging';
 import { Resync } from '../collections/resync';
+import { Resident } from '../collections/resident';
 
 const notFound = (what: string, id: string, param: string) =>
   new EngineError('not_found', `No ${what} has the id '${id}'.`, `${what.replace(/ /g, '_')}_not_found`, param);
@@ -57,7 +58,7 @@ interface Change {
  * it through a BroadcastChannel: a changed store's copy is dropped and loaded again when searched.
  */
 export class DataStore {
-  private readonly indexes = new Map<string, RetrievalIndex<IndexedChunk>>();
+  private readonly resident = new Resident<IndexedChunk>();
 
   private readonly resync: Resync<Change>;
 
@@ -65,7 +66,7 @@ export class DataStore {
     private readonly db: DataDb,
     name: string,
   ) {
-    this.resync = new Resync<Change>(name, (message) => void this.indexes.delete(message.store));
+    this.resync = new Resync<Change>(name, (message) => this.resident.drop(message.store));
   }
 
   static async open(name: string = DEFAULT_DATABASES.data): Promise<DataStore> {
@@ -217,7 +218,7 @@ export class DataStore {
       for (const key of chunks) store('chunks').delete(key);
       for (const batch of batches) store('batches').delete(batch.id);
     });
-    this.indexes.delete(id);
+    this.resident.drop(id);
     this.announce(id);
   }
 
@@ -318,7 +319,7 @@ export class DataStore {
       }
       store('entries').put(next);
     });
-    this.indexes.delete(storeId);
+    this.resident.drop(storeId);
     this.announce(storeId);
     return publicEntry(next);
   }
@@ -452,7 +453,7 @@ export class DataStore {
       return rows;
     });
     if (!stored) return;
-    for (const chunk of stored) this.indexes.get(storeId)?.put(this.indexed(chunk));
+    this.resident.apply(storeId, stored.map(this.indexed), []);
     this.announce(storeId);
   }
 
@@ -477,7 +478,7 @@ export class DataStore {
   /** Drops a file's chunks from this tab's copy of a store and tells the other tabs. */
   private dropFromIndex(storeId: string, fileId: string) {
     this.announce(storeId);
-    const index = this.indexes.get(storeId);
+    const index = this.resident.get(storeId);
     if (!index) return;
     for (const item of [...index.all()]) if (item.chunk.file_id === fileId) index.remove(item.id);
   }
@@ -485,13 +486,12 @@ export class DataStore {
   private async index(storeId: string): Promise<RetrievalIndex<IndexedChunk> | undefined> {
     const row = await this.vectorStore(storeId);
     if (!row.origin) return undefined;
-    let index = this.indexes.get(storeId);
-    if (!index) {
-      index = new RetrievalIndex<IndexedChunk>(row.origin.dimensions);
-      for (const chunk of await this.all<StoredChunk>('chunks', 'store', storeId)) index.put(this.indexed(chunk));
-      this.indexes.set(storeId, index);
-    }
-    return index;
+    return this.resident.get(storeId) ?? this.resident.load(storeId, row.origin.dimensions, this.chunks(storeId));
+  }
+
+  /** A vector store's chunks as its index holds them (one page: they are read at once). */
+  private async *chunks(storeId: string): AsyncIterable<IndexedChunk[]> {
+    yield (await this.all<StoredChunk>('chunks', 'store', storeId)).map(this.indexed);
   }
 
   /** The best chunks across stores (each store ranked alone, then merged by score). */

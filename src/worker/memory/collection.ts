@@ -10,11 +10,12 @@ import type {
   StoredMemory,
 } from '../../protocol/memory';
 import type { Filter, Scope, VectorOrigin } from '../../protocol/collections';
-import { inScope, matches, RetrievalIndex } from '../../common/retrieval/index';
+import { inScope, matches } from '../../common/retrieval/index';
 import { DEFAULT_DATABASES } from '../../protocol/options';
 import { MemoryDb } from './db';
 import { sortableId, unixSeconds } from '../../common/ids';
 import { Resync } from '../collections/resync';
+import { Resident } from '../collections/resident';
 import { pageOf } from '../../common/paging';
 
 /** What a tab tells the others after a committed write. */
@@ -53,13 +54,16 @@ function requireOrigin(stored: VectorOrigin | undefined, wanted: VectorOrigin | 
 /** Items read from IndexedDB per step when the store opens. */
 const LOAD_PAGE = 2000;
 
+/** The resident index's key: the memory store is one collection. */
+const MEMORY = 'memory';
+
 /**
  * The memory store of one worker: IndexedDB is the truth, and an in-memory RetrievalIndex (loaded
  * once, kept in step with this tab's writes and, through a BroadcastChannel, other tabs') answers
  * searches. Every write is one IndexedDB transaction, so two tabs writing at once lose nothing.
  */
 export class MemoryStore {
-  private index: RetrievalIndex<StoredMemory> | undefined;
+  private readonly resident = new Resident<StoredMemory>();
   private origin: VectorOrigin | undefined;
   private readonly resync: Resync<Change>;
 
@@ -76,6 +80,10 @@ export class MemoryStore {
     return store;
   }
 
+  private get index() {
+    return this.resident.get(MEMORY);
+  }
+
   get size(): number {
     return this.index?.size ?? 0;
   }
@@ -83,11 +91,14 @@ export class MemoryStore {
   private async load(): Promise<void> {
     const origin = await this.db.origin();
     this.origin = origin;
-    this.index = origin ? new RetrievalIndex(origin.dimensions) : undefined;
-    if (!this.index) return;
+    if (origin) await this.resident.load(MEMORY, origin.dimensions, this.pages());
+    else this.resident.drop(MEMORY);
+  }
+
+  private async *pages(): AsyncIterable<StoredMemory[]> {
     for (let after: string | undefined; ;) {
       const rows = await this.db.page(after, LOAD_PAGE);
-      for (const row of rows) this.index.put(row);
+      yield rows;
       if (rows.length < LOAD_PAGE) return;
       after = rows.at(-1)!.id;
     }
@@ -98,8 +109,7 @@ export class MemoryStore {
     const { found, missing } = await this.db.some(ids);
     const origin = await this.db.origin();
     if (!origin || !this.origin || !sameOrigin(origin, this.origin)) return this.load();
-    for (const id of missing) this.index?.remove(id);
-    for (const row of found) this.index?.put(row);
+    this.resident.apply(MEMORY, found, missing);
   }
 
   private settled(): Promise<void> {
@@ -114,13 +124,12 @@ export class MemoryStore {
   private apply(put: StoredMemory[], removed: string[], origin: VectorOrigin | null | undefined): void {
     if (origin === null) {
       this.origin = undefined;
-      this.index = undefined;
+      this.resident.drop(MEMORY);
     } else if (origin && (!this.origin || !sameOrigin(origin, this.origin))) {
       this.origin = origin;
-      this.index = new RetrievalIndex(origin.dimensions);
+      this.resident.fresh(MEMORY, origin.dimensions);
     }
-    for (const id of removed) this.index?.remove(id);
-    for (const row of put) this.index?.put(row);
+    this.resident.apply(MEMORY, put, removed);
     this.announce([...removed, ...put.map((row) => row.id)]);
   }
 
