@@ -3,7 +3,7 @@ import { melFilters, type Filter } from '../../../common/audio/mel';
 
 /**
  * NeMo's AudioToMelSpectrogramPreprocessor as IndicConformer's preprocessor.ts runs it (eval mode:
- * no dither). docs/architecture.md says where each value comes from.
+ * no dither). docs/runtimes/transcription.md says where each value comes from.
  */
 export interface NemoMelConfig {
   sampleRate: number;
