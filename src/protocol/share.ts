@@ -1,28 +1,17 @@
-import type { EngineErrorData } from './errors';
-
 /**
- * Engines shared across a site's tabs: a tab that uses an engine another tab holds talks to that
- * tab over a MessagePort. A job is one call of the engine's API; callbacks among its arguments
- * (objects marked with `Comlink.proxy`) travel as `CallbackRef`s and come back as `event`s.
+ * Engines shared across a site's tabs: a tab that uses an engine another tab holds calls it over a
+ * MessagePort with comlink, as the page calls a worker: EngineErrors cross whole (./wire.ts), and
+ * callbacks among a call's arguments are `Comlink.proxy` objects. Each call of the engine's API is
+ * numbered by the follower, so that `cancel` aborts only that call.
  */
-export type ShareCall =
-  | { type: 'call'; id: number; method: string; args: unknown[] }
+export interface SharedEngine {
+  /** One job: `method` of the engine's API, run with the holder's queue. */
+  run(call: number, method: string, ...args: unknown[]): Promise<unknown>;
   /** The follower's signal aborted: only this call is cancelled. */
-  | { type: 'abort'; id: number };
-
-export type ShareReply =
-  | { type: 'event'; id: number; callback: number; name: string; args: unknown[] }
-  | { type: 'result'; id: number; value: unknown }
-  | { type: 'error'; id: number; error: EngineErrorData | { message: string } }
-  /** The holder released the engine (its Vaani was disposed): calls go elsewhere from now on. */
-  | { type: 'closed' };
-
-export interface CallbackRef {
-  vaaniCallback: number;
+  cancel(call: number): void;
+  /** A follower's `Comlink.proxy`, called when the holder releases the engine: calls go elsewhere from then on. */
+  closed(notify: () => void): void;
 }
-
-export const isCallbackRef = (value: unknown): value is CallbackRef =>
-  typeof (value as CallbackRef | null)?.vaaniCallback === 'number';
 
 /**
  * Tab ↔ broker (a SharedWorker that only introduces tabs): a holder says which engines it serves;

@@ -1,27 +1,27 @@
 import * as Comlink from 'comlink';
-import { EngineError } from '../../protocol/errors';
-import { aliveLock, isCallbackRef, type ShareCall, type ShareReply } from '../../protocol/share';
+import { aliveLock, type SharedEngine } from '../../protocol/share';
+import { registerEngineErrors } from '../../protocol/wire';
 import type { EngineHost } from '../hosts/engine-hosts';
 import { whenFree } from './locks';
 
+type Methods = Record<string, (...args: unknown[]) => Promise<unknown>>;
+
 /**
- * A follower's callback on the holder's side: each method call is posted back as an `event`.
- * Marked for comlink, so the engine worker can call it like the follower's own object.
+ * A follower's callback arrives here as a comlink Remote (the only functions a call can carry):
+ * marked again for comlink, so the engine's worker calls it like the follower's own object, each
+ * call going on to the follower and answering once it has been delivered there.
  */
-function relay(post: (reply: ShareReply) => void, id: number, callback: number): object {
+function relay(arg: unknown): unknown {
+  if (typeof arg !== 'function') return arg;
+  const remote = arg as unknown as Methods;
   const target: Record<string | symbol, unknown> = {};
   return Comlink.proxy(
     new Proxy(target, {
       get: (_, name) =>
-        typeof name === 'symbol' || name in target || name === 'then'
-          ? target[name]
-          : (...args: unknown[]) => post({ type: 'event', id, callback, name, args }),
+        typeof name === 'symbol' || name === 'then' ? target[name] : (...args: unknown[]) => remote[name]!(...args),
     }),
   );
 }
-
-const wireError = (error: unknown): Extract<ShareReply, { type: 'error' }>['error'] =>
-  error instanceof EngineError ? error.toData() : { message: error instanceof Error ? error.message : String(error) };
 
 /**
  * Serves one follower over `port` from the holder's own host: its calls queue with this tab's
@@ -30,35 +30,43 @@ const wireError = (error: unknown): Extract<ShareReply, { type: 'error' }>['erro
  * the engine is gone and closes the port.
  */
 export function serveFollower<T>(port: MessagePort, follower: string, host: EngineHost<T>): () => void {
+  registerEngineErrors();
   const running = new Map<number, AbortController>();
-  const gone = whenFree(aliveLock(follower), () => {
-    for (const controller of running.values()) controller.abort();
-    port.close();
-  });
-  const post = (reply: ShareReply) => port.postMessage(reply);
-  port.onmessage = ({ data }: MessageEvent<ShareCall>) => {
-    if (data.type === 'abort') return void running.get(data.id)?.abort();
-    const { id, method, args } = data;
-    const controller = new AbortController();
-    running.set(id, controller);
-    const decoded = args.map((arg) => (isCallbackRef(arg) ? relay(post, id, arg.vaaniCallback) : arg));
-    host
-      .run(
-        (api) => (api as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!(...decoded),
-        controller.signal,
-      )
-      .then(
-        (value) => post({ type: 'result', id, value }),
-        (error: unknown) => {
-          if (!controller.signal.aborted) post({ type: 'error', id, error: wireError(error) });
-        },
-      )
-      .finally(() => running.delete(id));
-  };
-  return () => {
+  let notify: (() => unknown) | undefined;
+  let released = false;
+  const end = () => {
     gone.stop();
     for (const controller of running.values()) controller.abort();
-    post({ type: 'closed' });
     port.close();
+  };
+  const tell = () => {
+    void Promise.resolve(notify!()).catch(() => {});
+    end();
+  };
+  const engine: SharedEngine = {
+    async run(call, method, ...args) {
+      const controller = new AbortController();
+      running.set(call, controller);
+      try {
+        return await host.run((api) => (api as unknown as Methods)[method]!(...args.map(relay)), controller.signal);
+      } finally {
+        running.delete(call);
+        for (const arg of args)
+          if (typeof arg === 'function') (arg as unknown as Comlink.Remote<object>)[Comlink.releaseProxy]();
+      }
+    },
+    cancel: (call) => running.get(call)?.abort(),
+    closed(callback) {
+      notify = callback;
+      if (released) tell();
+    },
+  };
+  Comlink.expose(engine, port);
+  const gone = whenFree(aliveLock(follower), end);
+  return () => {
+    released = true;
+    for (const controller of running.values()) controller.abort();
+    // The follower registers first on its port; until that arrives, `closed` tells it on arrival.
+    if (notify) tell();
   };
 }

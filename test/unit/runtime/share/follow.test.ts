@@ -1,9 +1,12 @@
 import * as Comlink from 'comlink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EngineError } from '../../../../src/protocol/errors';
+import { toApiError } from '../../../../src/page/api/http/errors';
 import type { EngineHost } from '../../../../src/page/hosts/engine-hosts';
+import { WorkerHost } from '../../../../src/page/hosts/worker-host';
 import { Follower } from '../../../../src/page/share/follow';
 import { serveFollower } from '../../../../src/page/share/serve';
+import { exposeEngine } from '../../../../src/worker/host/expose';
 
 /** Web Locks enough for alive locks: `request(name, { signal }?, callback)` granted once no one holds `name`. */
 function fakeLocks() {
@@ -45,17 +48,22 @@ function hostOver(api: Api): EngineHost<Api> & { aborted: number } {
   return host;
 }
 
+/** Both tabs' alive locks; the holder's is held until the test calls the release this returns. */
+async function aliveTabs(): Promise<() => void> {
+  vi.stubGlobal('navigator', { locks: fakeLocks() });
+  const hold = (name: string) =>
+    new Promise<() => void>((granted) => {
+      void navigator.locks.request(name, () => new Promise<void>((resolve) => granted(resolve)));
+    });
+  const release = await hold('vaani:alive:holder');
+  await hold('vaani:alive:follower');
+  return release;
+}
+
 describe('a follower and the holder serving it over a MessagePort', () => {
   let release: () => void;
   beforeEach(async () => {
-    vi.stubGlobal('navigator', { locks: fakeLocks() });
-    // Both tabs' alive locks; the holder's is held until the test lets it go.
-    const hold = (name: string) =>
-      new Promise<() => void>((granted) => {
-        void navigator.locks.request(name, () => new Promise<void>((resolve) => granted(resolve)));
-      });
-    release = await hold('vaani:alive:holder');
-    await hold('vaani:alive:follower');
+    release = await aliveTabs();
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -69,9 +77,10 @@ describe('a follower and the holder serving it over a MessagePort', () => {
 
   it('carries arguments, results and callbacks, and EngineErrors whole', async () => {
     const { follower } = connect({
+      // As every engine worker does, the last event is awaited before answering (its result is on another port).
       echo: async (text, events) => {
-        events?.step(1);
-        events?.step(2);
+        void events?.step(1);
+        await events?.step(2);
         return text.toUpperCase();
       },
       slow: async () => '',
@@ -131,5 +140,100 @@ describe('a follower and the holder serving it over a MessagePort', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     close();
     await expect(pending).rejects.toMatchObject({ kind: 'crashed', message: expect.stringMatching(/released it/) });
+  });
+});
+
+interface EngineApi {
+  fail(): Promise<never>;
+  hold(id: string): Promise<string>;
+}
+
+describe("a follower calling the holder's engine worker", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  /**
+   * The holder's engine as it runs in a tab: a WorkerHost whose "worker" is a MessageChannel with
+   * `exposeEngine` at its other end (the worker boundary's own code on both sides), served to a follower.
+   */
+  async function holderWithEngine() {
+    await aliveTabs();
+    const log: string[] = [];
+    const finish = new Map<string, () => void>();
+    const handlers = {
+      async fail(): Promise<never> {
+        throw new EngineError(
+          'too_large',
+          'The messages are too long for the model.',
+          'context_length_exceeded',
+          'messages',
+        );
+      },
+      async hold(signal: AbortSignal, id: string): Promise<string> {
+        log.push(`start ${id}`);
+        await new Promise<void>((resolve) => {
+          finish.set(id, resolve);
+          signal.addEventListener('abort', () => resolve());
+        });
+        log.push(signal.aborted ? `aborted ${id}` : `done ${id}`);
+        signal.throwIfAborted();
+        return id;
+      },
+    };
+    const host = new WorkerHost<EngineApi>({
+      name: 'test',
+      create: () => {
+        const { port1, port2 } = new MessageChannel();
+        exposeEngine(handlers, port2 as unknown as Comlink.Endpoint);
+        return Object.assign(port1, { terminate: () => port1.close() }) as unknown as Worker;
+      },
+    });
+    const channel = new MessageChannel();
+    serveFollower(channel.port2, 'follower', host);
+    const follower = new Follower(channel.port1, 'holder', 'test');
+    const api = (signal = new AbortController().signal) => follower.api<Comlink.Remote<EngineApi>>(signal);
+    return { host, api, log, finish };
+  }
+
+  it('an EngineError thrown in the worker reaches the follower as it reaches the holding page', async () => {
+    const { host, api } = await holderWithEngine();
+    const direct: unknown = await host.run((engine) => engine.fail()).catch((e: unknown) => e);
+    const shared: unknown = await (api().fail() as Promise<unknown>).catch((e: unknown) => e);
+    host.dispose();
+    expect(direct).toBeInstanceOf(EngineError);
+    expect(shared).toBeInstanceOf(EngineError);
+    expect((shared as EngineError).toData()).toEqual((direct as EngineError).toData());
+    expect((shared as EngineError).toData()).toEqual({
+      kind: 'too_large',
+      message: 'The messages are too long for the model.',
+      code: 'context_length_exceeded',
+      param: 'messages',
+    });
+    expect(toApiError(shared).status).toBe(413);
+    expect(toApiError(shared).body).toEqual(toApiError(direct).body);
+  });
+
+  it("aborting one of a follower's calls cancels that call alone in the engine", async () => {
+    const { host, api, log, finish } = await holderWithEngine();
+    // Running: aborting it aborts the worker call's own signal; the call queued behind it runs next.
+    const first = new AbortController();
+    const a = api(first.signal).hold('a');
+    const b = api().hold('b');
+    await vi.waitFor(() => expect(log).toContain('start a'));
+    first.abort();
+    await expect(a).rejects.toMatchObject({ name: 'AbortError' });
+    await vi.waitFor(() => expect(log).toContain('start b'));
+    finish.get('b')!();
+    expect(await b).toBe('b');
+    // Queued: aborting it leaves the running call alone, and the queued one never starts.
+    const fourth = new AbortController();
+    const c = api().hold('c');
+    const d = api(fourth.signal).hold('d');
+    await vi.waitFor(() => expect(log).toContain('start c'));
+    fourth.abort();
+    await expect(d).rejects.toMatchObject({ name: 'AbortError' });
+    finish.get('c')!();
+    expect(await c).toBe('c');
+    host.dispose();
+    expect(log).toEqual(['start a', 'aborted a', 'start b', 'done b', 'start c', 'done c']);
   });
 });
