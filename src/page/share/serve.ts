@@ -9,16 +9,19 @@ type Methods = Record<string, (...args: unknown[]) => Promise<unknown>>;
 /**
  * A follower's callback arrives here as a comlink Remote (the only functions a call can carry):
  * marked again for comlink, so the engine's worker calls it like the follower's own object, each
- * call going on to the follower and answering once it has been delivered there.
+ * call going on to the follower and answering once it has been delivered there, or once the
+ * follower is gone (`ended`): a worker awaiting its last event must not wait on a closed tab.
  */
-function relay(arg: unknown): unknown {
+function relay(arg: unknown, ended: Promise<void>): unknown {
   if (typeof arg !== 'function') return arg;
   const remote = arg as unknown as Methods;
   const target: Record<string | symbol, unknown> = {};
   return Comlink.proxy(
     new Proxy(target, {
       get: (_, name) =>
-        typeof name === 'symbol' || name === 'then' ? target[name] : (...args: unknown[]) => remote[name]!(...args),
+        typeof name === 'symbol' || name === 'then'
+          ? target[name]
+          : (...args: unknown[]) => Promise.race([remote[name]!(...args), ended]),
     }),
   );
 }
@@ -34,7 +37,10 @@ export function serveFollower<T>(port: MessagePort, follower: string, host: Engi
   const running = new Map<number, AbortController>();
   let notify: (() => unknown) | undefined;
   let released = false;
+  let ending!: () => void;
+  const ended = new Promise<void>((resolve) => (ending = resolve));
   const end = () => {
+    ending();
     gone.stop();
     for (const controller of running.values()) controller.abort();
     port.close();
@@ -48,7 +54,10 @@ export function serveFollower<T>(port: MessagePort, follower: string, host: Engi
       const controller = new AbortController();
       running.set(call, controller);
       try {
-        return await host.run((api) => (api as unknown as Methods)[method]!(...args.map(relay)), controller.signal);
+        return await host.run(
+          (api) => (api as unknown as Methods)[method]!(...args.map((arg) => relay(arg, ended))),
+          controller.signal,
+        );
       } finally {
         running.delete(call);
         for (const arg of args)

@@ -48,22 +48,20 @@ function hostOver(api: Api): EngineHost<Api> & { aborted: number } {
   return host;
 }
 
-/** Both tabs' alive locks; the holder's is held until the test calls the release this returns. */
-async function aliveTabs(): Promise<() => void> {
+/** Both tabs' alive locks, each held until the test calls its release. */
+async function aliveTabs(): Promise<{ holder: () => void; follower: () => void }> {
   vi.stubGlobal('navigator', { locks: fakeLocks() });
   const hold = (name: string) =>
     new Promise<() => void>((granted) => {
       void navigator.locks.request(name, () => new Promise<void>((resolve) => granted(resolve)));
     });
-  const release = await hold('vaani:alive:holder');
-  await hold('vaani:alive:follower');
-  return release;
+  return { holder: await hold('vaani:alive:holder'), follower: await hold('vaani:alive:follower') };
 }
 
 describe('a follower and the holder serving it over a MessagePort', () => {
   let release: () => void;
   beforeEach(async () => {
-    release = await aliveTabs();
+    release = (await aliveTabs()).holder;
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -146,6 +144,9 @@ describe('a follower and the holder serving it over a MessagePort', () => {
 interface EngineApi {
   fail(): Promise<never>;
   hold(id: string): Promise<string>;
+  echo(text: string): Promise<string>;
+  /** Awaits its one event before answering, as the engine workers do. */
+  stream(text: string, events: { step(n: number): Promise<void> }): Promise<string>;
 }
 
 describe("a follower calling the holder's engine worker", () => {
@@ -156,7 +157,7 @@ describe("a follower calling the holder's engine worker", () => {
    * `exposeEngine` at its other end (the worker boundary's own code on both sides), served to a follower.
    */
   async function holderWithEngine() {
-    await aliveTabs();
+    const tabs = await aliveTabs();
     const log: string[] = [];
     const finish = new Map<string, () => void>();
     const handlers = {
@@ -178,6 +179,12 @@ describe("a follower calling the holder's engine worker", () => {
         signal.throwIfAborted();
         return id;
       },
+      echo: async (_signal: AbortSignal, text: string) => text,
+      async stream(_signal: AbortSignal, text: string, events: { step(n: number): Promise<void> }): Promise<string> {
+        log.push(`step ${text}`);
+        await events.step(1);
+        return text;
+      },
     };
     const host = new WorkerHost<EngineApi>({
       name: 'test',
@@ -191,7 +198,7 @@ describe("a follower calling the holder's engine worker", () => {
     serveFollower(channel.port2, 'follower', host);
     const follower = new Follower(channel.port1, 'holder', 'test');
     const api = (signal = new AbortController().signal) => follower.api<Comlink.Remote<EngineApi>>(signal);
-    return { host, api, log, finish };
+    return { host, api, log, finish, tabs };
   }
 
   it('an EngineError thrown in the worker reaches the follower as it reaches the holding page', async () => {
@@ -236,4 +243,18 @@ describe("a follower calling the holder's engine worker", () => {
     host.dispose();
     expect(log).toEqual(['start a', 'aborted a', 'start b', 'done b', 'start c', 'done c']);
   });
+
+  it(
+    "a follower's tab closing mid-stream leaves the holder's engine free for the next call",
+    { timeout: 10_000 },
+    async () => {
+      const { host, api, log, tabs } = await holderWithEngine();
+      // The follower's callback never answers: its tab is gone, its ports with it.
+      void api().stream('a', Comlink.proxy({ step: () => new Promise<void>(() => {}) }));
+      await vi.waitFor(() => expect(log).toContain('step a'));
+      tabs.follower();
+      expect(await host.run((engine) => engine.echo('next'))).toBe('next');
+      host.dispose();
+    },
+  );
 });
