@@ -19,21 +19,31 @@ export interface StoredMemory extends Omit<Memory, 'object'> {
   origin: VectorOrigin;
 }
 
-export interface NewMemory {
+/** A memory a route asks to store: the engine embeds its text. */
+export interface MemoryInput {
   text: string;
   metadata: Metadata;
   scope: Scope;
+}
+
+/** A memory the worker stores, with its vector. */
+export interface NewMemory extends MemoryInput {
   vector: Float32Array;
 }
 
-export interface MemorySearch {
+/** A search as a route asks it: the engine embeds the text unless the mode is keyword. */
+export interface MemoryQuery {
   text: string;
-  vector?: Float32Array;
   mode: SearchMode;
   scope?: Scope;
   filters?: Filter;
   limit: number;
   minScore?: number;
+}
+
+/** A search as the worker runs it. */
+export interface MemorySearch extends MemoryQuery {
+  vector?: Float32Array;
 }
 
 export interface MemoryHit extends Memory {
@@ -53,20 +63,31 @@ export interface MemoryListParams {
   order: 'asc' | 'desc';
 }
 
-export interface MemoryPatch {
+/** An update as a route asks it: new text is embedded again. */
+export interface MemoryChange {
   text?: string;
   metadata?: Metadata;
   scope?: Scope;
+}
+
+/** An update as the worker applies it. */
+export interface MemoryPatch extends MemoryChange {
   vector?: Float32Array;
 }
 
-/** The memory store: IndexedDB behind it, searched in a worker over an in-memory copy. */
+/** A result and the tokens the embedding model read for it (OpenAI's `usage`; 0 when nothing was embedded). */
+export interface Embedded<T> {
+  result: T;
+  usage: { prompt_tokens: number; total_tokens: number };
+}
+
+/** The memory store: IndexedDB behind it, searched in a worker over an in-memory copy; it embeds texts itself. */
 export interface MemoryEngine {
-  store(items: NewMemory[], model: EmbeddingModel, signal: AbortSignal): Promise<Memory[]>;
-  search(query: MemorySearch, model: EmbeddingModel | undefined, signal: AbortSignal): Promise<MemoryHit[]>;
+  store(items: MemoryInput[], signal: AbortSignal): Promise<Embedded<Memory[]>>;
+  search(query: MemoryQuery, signal: AbortSignal): Promise<Embedded<MemoryHit[]>>;
   get(id: string, signal: AbortSignal): Promise<Memory>;
   list(params: MemoryListParams, signal: AbortSignal): Promise<MemoryPage>;
-  update(id: string, patch: MemoryPatch, model: EmbeddingModel | undefined, signal: AbortSignal): Promise<Memory>;
+  update(id: string, change: MemoryChange, signal: AbortSignal): Promise<Embedded<Memory>>;
   remove(id: string, signal: AbortSignal): Promise<void>;
   removeWhere(scope: Scope, filters: Filter | undefined, signal: AbortSignal): Promise<number>;
 }

@@ -211,6 +211,26 @@ test('bad requests get clear 400s and lose nothing; a model change is refused', 
   expect(keyword.body.data).toHaveLength(1);
 });
 
+test('the memory engine embeds: keyword search needs no loadable model, the others say it is unavailable', async ({
+  page,
+}) => {
+  await openHarness(page);
+  await start(page, xlmr.url);
+  expect((await post(page, '/memory/store', { text: 'कल बारिश हुई' })).status).toBe(200);
+  // The same store, now with embed-v1's files nowhere to be found.
+  await start(page, '/test/.fixtures/no-such-encoder/');
+  const keyword = await post(page, '/memory/search', { query: 'बारिश', mode: 'keyword' });
+  expect(keyword.status).toBe(200);
+  expect(keyword.body.data.map((hit: { text: string }) => hit.text)).toEqual(['कल बारिश हुई']);
+  expect(keyword.body.usage).toEqual({ prompt_tokens: 0, total_tokens: 0 });
+  const semantic = await post(page, '/memory/search', { query: 'बारिश', mode: 'semantic' });
+  expect([semantic.status, semantic.body.error.code]).toEqual([503, 'model_unavailable']);
+  const stored = await post(page, '/memory/store', { text: 'आज धूप है' });
+  expect([stored.status, stored.body.error.code]).toEqual([503, 'model_unavailable']);
+  const list = await post(page, '/memory', undefined, 'GET');
+  expect(list.body.data.map((memory: { text: string }) => memory.text)).toEqual(['कल बारिश हुई']);
+});
+
 test('two tabs writing at once lose nothing, and each sees the other’s memories', async ({ context }) => {
   const pages = [await context.newPage(), await context.newPage()];
   for (const page of pages) {

@@ -1,12 +1,11 @@
 import type { DataEngine, DataWorker } from '../../protocol/data';
 import { modelsOf } from '../../catalogue/families';
-import type { EmbeddingPurpose } from '../../protocol/embeddings';
-import { EngineError } from '../../protocol/errors';
 import { originOf } from '../../protocol/memory';
 import { type EngineFactory, type EngineRegistry, defineEngine } from './_registry';
 import { WorkerHost } from '../hosts/worker-host';
 import { DEFAULT_DATABASES, type VaaniOptions } from '../../protocol/options';
 import { encoderJob } from './embeddings';
+import { embedder } from './_embed';
 
 /** Chunks embedded per call while ingesting (the encoder batches them further; short calls let searches in between). */
 const EMBED_BATCH = 8;
@@ -25,12 +24,8 @@ function dataEngine(
   });
   const background = new AbortController();
   const call: typeof host.run = (work) => host.run(work, background.signal);
-  const embed = (texts: string[], purpose: EmbeddingPurpose) => {
-    const engine = registry.get('embeddings', modelId);
-    if (!engine)
-      throw new EngineError('unavailable', `No local embedding engine answers '${modelId}'.`, 'model_unavailable');
-    return engine.embed({ input: texts, purpose }, background.signal);
-  };
+  const embedText = embedder(registry, modelId);
+  const embed = (texts: string[], purpose: 'query' | 'passage') => embedText(texts, purpose, background.signal);
 
   /** One store file at a time: parse and chunk in the worker, embed in the encoder's worker, store. */
   let queue = Promise.resolve();
@@ -121,7 +116,7 @@ function dataEngine(
   };
 }
 
-/** Files, vector stores and their search (IndexedDB + a parsing and search worker); vectors from embed-v1. */
+/** Files, vector stores and their search (IndexedDB + a parsing and search worker); vectors from the embeddings engine of its model. */
 export function dataEngines(options: VaaniOptions, registry: EngineRegistry): EngineFactory<'data'>[] {
   return [
     {

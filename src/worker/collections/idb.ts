@@ -8,6 +8,22 @@ export const requestDone = <T>(request: IDBRequest<T>) =>
   });
 
 /**
+ * Opens a collection's database, creating or migrating its schema in `upgrade`. Another tab
+ * upgrading the schema closes this connection instead of being blocked by it.
+ */
+export async function openDatabase(
+  name: string,
+  version: number,
+  upgrade: (db: IDBDatabase) => void,
+): Promise<IDBDatabase> {
+  const request = indexedDB.open(name, version);
+  request.onupgradeneeded = () => upgrade(request.result);
+  const db = await requestDone(request);
+  db.onversionchange = () => db.close();
+  return db;
+}
+
+/**
  * An aborted write transaction as an engine error (nothing of it was written): a full quota names
  * what the user can delete (`remedy`), anything else says which store (`what`) could not write.
  */

@@ -1,5 +1,5 @@
 import { DEFAULT_DATABASES } from '../../protocol/options';
-import { atomicWrite, requestDone as done, writeFailure } from '../collections/idb';
+import { atomicWrite, openDatabase, writeFailure } from '../collections/idb';
 
 /**
  * IndexedDB database of the data product: `files` (file objects), `blobs` (their bytes by file
@@ -13,10 +13,8 @@ export type StoreName = 'files' | 'blobs' | 'stores' | 'entries' | 'batches' | '
 export class DataDb {
   private constructor(private readonly db: IDBDatabase) {}
 
-  static open(name: string = DEFAULT_DATABASES.data): Promise<DataDb> {
-    const request = indexedDB.open(name, VERSION);
-    request.onupgradeneeded = () => {
-      const db = request.result;
+  static async open(name: string = DEFAULT_DATABASES.data): Promise<DataDb> {
+    const opened = await openDatabase(name, VERSION, (db) => {
       db.createObjectStore('files', { keyPath: 'id' });
       db.createObjectStore('blobs');
       db.createObjectStore('stores', { keyPath: 'id' });
@@ -25,11 +23,8 @@ export class DataDb {
       const chunks = db.createObjectStore('chunks', { keyPath: 'id' });
       chunks.createIndex('store', 'store_id');
       chunks.createIndex('file', 'file_id');
-    };
-    return done(request).then((db) => {
-      db.onversionchange = () => db.close();
-      return new DataDb(db);
     });
+    return new DataDb(opened);
   }
 
   /** One read-only look at some object stores. */

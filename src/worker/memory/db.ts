@@ -1,4 +1,4 @@
-import { atomicWrite, requestDone as done, writeFailure } from '../collections/idb';
+import { atomicWrite, openDatabase, requestDone as done, writeFailure } from '../collections/idb';
 import type { StoredMemory } from '../../protocol/memory';
 import type { VectorOrigin } from '../../protocol/collections';
 import { DEFAULT_DATABASES } from '../../protocol/options';
@@ -9,17 +9,12 @@ const VERSION = 1;
 export class MemoryDb {
   private constructor(private readonly db: IDBDatabase) {}
 
-  static open(name: string = DEFAULT_DATABASES.memory): Promise<MemoryDb> {
-    const request = indexedDB.open(name, VERSION);
-    request.onupgradeneeded = () => {
-      request.result.createObjectStore('items', { keyPath: 'id' });
-      request.result.createObjectStore('meta');
-    };
-    return done(request).then((db) => {
-      // Another tab upgrading the schema closes this connection instead of blocking it.
-      db.onversionchange = () => db.close();
-      return new MemoryDb(db);
+  static async open(name: string = DEFAULT_DATABASES.memory): Promise<MemoryDb> {
+    const opened = await openDatabase(name, VERSION, (db) => {
+      db.createObjectStore('items', { keyPath: 'id' });
+      db.createObjectStore('meta');
     });
+    return new MemoryDb(opened);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { parse, readJson } from '../http/body';
 import type { Services } from '../http/dispatch';
-import { runMemory, usageOf } from './_run';
+import { runMemory } from './_run';
 import { storeSchema } from './_schema';
 
 /** POST /memory/store: one memory (`text`) or many (`items`); the top-level scope and metadata apply to every item. */
@@ -12,16 +12,8 @@ export async function POST(ctx: Services, request: Request, path: string): Promi
     metadata: { ...body.metadata, ...item.metadata },
     scope: { ...body.scope, ...item.scope },
   }));
-  return runMemory(ctx, request, path, body.model, raw, async (memory, embed) => {
-    const embedded = await embed(
-      items.map((item) => item.text),
-      'passage',
-    );
-    const stored = await memory.store(
-      items.map((item, i) => ({ ...item, vector: embedded.vectors[i]! })),
-      embedded.model,
-      request.signal,
-    );
-    return { object: 'list', data: stored, model: body.model, usage: usageOf(embedded.tokens) };
+  return runMemory(ctx, request, path, body.model, raw, async (memory) => {
+    const { result, usage } = await memory.store(items, request.signal);
+    return { object: 'list', data: result, model: body.model, usage };
   });
 }
