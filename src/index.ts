@@ -38,6 +38,7 @@ export type { CachedModel, FileProgress, ModelProgress, ModelStatus } from './co
 export type { FileSpec } from './protocol/weights';
 
 export { SHARED_FILES } from './catalogue/sources';
+export { DEFAULT_MODELS } from './catalogue/families';
 export {
   APIError,
   AuthenticationError,

@@ -1,7 +1,7 @@
 import { VaaniElement } from './base';
 import './dictate';
 import { renderMarkdown } from './markdown';
-import { APIError } from '../index';
+import { APIError, DEFAULT_MODELS } from '../index';
 import { streamChat } from './service';
 import { ICONS } from './styles';
 import type { VaaniSpeak } from './speak';
@@ -88,7 +88,7 @@ export class VaaniChat extends VaaniElement {
       this.piece(name).setAttribute('aria-label', labels[name]);
       this.piece(name).title = labels[name];
     }
-    this.piece('model').textContent = this.getAttribute('model') || 'chat-v2';
+    this.piece('model').textContent = this.getAttribute('model') || DEFAULT_MODELS.chat;
     const dictate = this.root.querySelector('vaani-dictate');
     if (dictate) dictate.labels = this.labels;
   }
@@ -149,7 +149,7 @@ export class VaaniChat extends VaaniElement {
         return await streamChat(
           this.vaani,
           {
-            model: this.getAttribute('model') || 'chat-v2',
+            model: this.getAttribute('model') || DEFAULT_MODELS.chat,
             messages: [...(system ? [{ role: 'system', content: system }] : []), ...history],
             max_tokens: this.numberAttribute('max-tokens', 512),
             temperature: this.numberAttribute('temperature'),

@@ -1,4 +1,4 @@
-import type { LevelDetail, Recorder, Recording } from '../index';
+import { DEFAULT_MODELS, type LevelDetail, type Recorder, type Recording } from '../index';
 import { VaaniElement } from './base';
 import { CaretKeeper } from './caret';
 import { closeMicrophone, openMicrophone, recordingOf } from './microphone';
@@ -183,7 +183,7 @@ export class VaaniDictate extends VaaniElement {
     if (!this.session) this.setState('transcribing');
     const language = this.getAttribute('language')?.split('-')[0] || undefined;
     const text = await transcribe(this.vaani, recording.file, {
-      model: this.getAttribute('model') || 'speech-stt-v1',
+      model: this.getAttribute('model') || DEFAULT_MODELS.transcription,
       language,
       translate: this.hasAttribute('translate'),
       signal,

@@ -1,3 +1,4 @@
+import { DEFAULT_MODELS } from '../index';
 import { VaaniElement } from './base';
 import { SpeechQueue } from './player';
 import { splitSentences, type Sentence } from './sentences';
@@ -102,7 +103,7 @@ export class VaaniSpeak extends VaaniElement {
     this.queue?.stop();
     const { text, sentences } = this.source();
     this.total = sentences.length;
-    const model = this.getAttribute('model') || 'speech-tts-v1';
+    const model = this.getAttribute('model') || DEFAULT_MODELS.speech;
     const options = {
       model,
       speed: this.numberAttribute('speed'),

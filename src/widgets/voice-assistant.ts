@@ -1,4 +1,4 @@
-import type { Recorder, Recording } from '../index';
+import { DEFAULT_MODELS, type Recorder, type Recording } from '../index';
 import { VaaniElement } from './base';
 import { renderMarkdown, speakable } from './markdown';
 import { closeMicrophone, openMicrophone, recordingOf } from './microphone';
@@ -249,7 +249,7 @@ export class VaaniVoiceAssistant extends VaaniElement {
     this.setState('transcribing');
     const language = this.getAttribute('language')?.split('-')[0] || undefined;
     turn.heard = await transcribe(this.vaani, recording.file, {
-      model: this.getAttribute('stt-model') || 'speech-stt-v1',
+      model: this.getAttribute('stt-model') || DEFAULT_MODELS.transcription,
       language,
       signal,
     });
@@ -264,7 +264,7 @@ export class VaaniVoiceAssistant extends VaaniElement {
     this.messages.push({ role: 'user', content: turn.heard });
     this.setState('thinking');
     const voice = this.getAttribute('voice') || (await voiceFor(this.vaani, this.speechLanguage || 'en'));
-    const ttsModel = this.getAttribute('tts-model') || 'speech-tts-v1';
+    const ttsModel = this.getAttribute('tts-model') || DEFAULT_MODELS.speech;
     const queue = (this.queue = new SpeechQueue(
       (text, queueSignal) => synthesize(this.vaani, text, { model: ttsModel, voice, signal: queueSignal }),
       {
@@ -287,7 +287,7 @@ export class VaaniVoiceAssistant extends VaaniElement {
       const stream = await streamChat(
         this.vaani,
         {
-          model: this.getAttribute('chat-model') || 'chat-v2',
+          model: this.getAttribute('chat-model') || DEFAULT_MODELS.chat,
           messages: [...(system ? [{ role: 'system', content: system }] : []), ...this.messages],
           max_tokens: this.numberAttribute('max-tokens', 256),
         },

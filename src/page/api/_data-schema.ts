@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { defaultModel } from '../../catalogue/families';
 import { filterSchema, metadataSchema } from './memory/_schema';
 
 /** Limits (**Choice**, OpenAI's where it has them). */
@@ -103,7 +104,7 @@ export const listSchema = v.object({
 /** POST /data/query (**Choice**, docs/api.md § Data). */
 export const querySchema = v.pipe(
   v.object({
-    model: v.optional(v.string(), 'chat-v2'),
+    model: v.optional(v.string(), defaultModel('/data/query')),
     query: v.pipe(
       v.string(),
       v.trim(),

@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import { defaultModel } from '../../catalogue/families';
 import type { DataEngine } from '../../protocol/data';
 import type { ListParams } from '../../protocol/collections';
 import { parse } from './http/body';
@@ -6,7 +7,7 @@ import { dispatchTo, toResponse, type Services } from './http/dispatch';
 import { listSchema } from './_data-schema';
 
 /** The model whose data engine answers (the store's vectors come from it). */
-export const DATA_MODEL = 'embed-v1';
+export const DATA_MODEL = defaultModel('/vector_stores');
 
 /** Runs a data request on the local data engine, or where routing says (a remote's /v1/files…). */
 export async function runData(

@@ -10,6 +10,7 @@ import { dispatchChat, type Services } from './http/dispatch';
 import { requireModel, requireWithinContext } from './http/models-check';
 import { sseResponse } from './http/sse';
 import { randomId, unixSeconds } from '../../common/ids';
+import { entryOf } from '../../catalogue/families';
 
 const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
 const stop = v.union([
@@ -73,30 +74,32 @@ export async function POST(ctx: Services, request: Request, path: string): Promi
 }
 
 /**
- * code-v1's raw completions and fill-in-the-middle run on its base model (`code-v1-base`), whose
- * files are not code-v1's: when they cannot be loaded, the error says so.
+ * A model with a `completion` id in the family table (code-v1) runs raw completions and
+ * fill-in-the-middle on that base model, whose files are not its own: when they cannot be loaded,
+ * the error says so.
  */
 export function completionEngine(ctx: Services, model: string, engine: ChatEngine): ChatEngine {
-  const base = model === 'code-v1' ? ctx.registry.get('chat', BASE_MODEL) : undefined;
-  if (!base) return engine;
+  const baseModel = entryOf(model)?.completion;
+  const base = baseModel ? ctx.registry.get('chat', baseModel) : undefined;
+  if (!base || !baseModel) return engine;
   return {
     complete: (params, hooks) =>
       base.complete(params, hooks).catch((error: unknown) => {
-        throw error instanceof EngineError && error.kind === 'unavailable' ? baseUnavailable(error) : error;
+        throw error instanceof EngineError && error.kind === 'unavailable'
+          ? baseUnavailable(error, model, baseModel)
+          : error;
       }),
   };
 }
 
-const BASE_MODEL = 'code-v1-base';
-
-function baseUnavailable(error: EngineError): EngineError {
-  const pull = pullCommand(BASE_MODEL);
+function baseUnavailable(error: EngineError, model: string, baseModel: string): EngineError {
+  const pull = pullCommand(baseModel);
   const fix = error.message.includes(pull)
     ? ''
-    : ` Fetch them with \`${pull}\`, or point createVaani({ models: { '${BASE_MODEL}': { baseURL } } }) at them.`;
+    : ` Fetch them with \`${pull}\`, or point createVaani({ models: { '${baseModel}': { baseURL } } }) at them.`;
   return new EngineError(
     error.kind,
-    `Completions and fill-in-the-middle on code-v1 run on its base model, ${BASE_MODEL}, whose files are not code-v1's and could not be loaded. ${error.message}${fix}`,
+    `Completions and fill-in-the-middle on ${model} run on its base model, ${baseModel}, whose files are not ${model}'s and could not be loaded. ${error.message}${fix}`,
     error.code,
     error.param,
   );

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   aliasesOf,
@@ -60,5 +61,21 @@ describe('the family table', () => {
       repo: 'onnx-community/Qwen2.5-Coder-0.5B',
     });
     expect(sourceOf('image-v1')).toBeUndefined();
+  });
+
+  it('is the one place model ids are spelled in the routes and the widgets (comments aside)', () => {
+    const ids = Object.keys(MODEL_TABLE).join('|');
+    const literal = new RegExp(`['"\`](${ids})['"\`]`, 'g');
+    const found = ['src/page/api', 'src/widgets'].flatMap((folder) =>
+      readdirSync(folder, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .flatMap((file) => {
+          const code = readFileSync(`${folder}/${file}`, 'utf8')
+            .replace(/\/\*[\s\S]*?\*\//g, '')
+            .replace(/^\s*\/\/.*$/gm, '');
+          return [...code.matchAll(literal)].map((match) => `${folder}/${file}: ${match[0]}`);
+        }),
+    );
+    expect(found).toEqual([]);
   });
 });

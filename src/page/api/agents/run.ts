@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { defaultModel } from '../../../catalogue/families';
 import { TOOL_NAME } from '../../services/agents/registry';
 import type { ChatEngine, ChatMessage, ChatParams, ToolChoice } from '../../../protocol/chat';
 import { parse, readJson } from '../http/body';
@@ -45,7 +46,7 @@ const message = v.object({
 
 /** POST /agents/run (**Choice**, docs/api.md). */
 const agentsSchema = v.object({
-  model: v.optional(v.pipe(v.string(), v.minLength(1)), 'agent-v1'),
+  model: v.optional(v.pipe(v.string(), v.minLength(1)), defaultModel('/agents/run')),
   input: v.union([
     v.pipe(v.string(), v.minLength(1, 'must not be empty')),
     v.pipe(v.array(message), v.minLength(1, 'must contain at least one message')),

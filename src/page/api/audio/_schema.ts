@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { defaultModel } from '../../../catalogue/families';
 import { SPEECH_FORMATS } from '../../../protocol/speech';
 
 const unit = v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1));
@@ -94,7 +95,7 @@ export const transcriptionSchema = v.object({
 
 export const transformSchema = v.object({
   file,
-  model: v.optional(v.pipe(v.string(), v.minLength(1)), 'speech-v1-turbo'),
+  model: v.optional(v.pipe(v.string(), v.minLength(1)), defaultModel('/audio/isolate')),
   voice: v.optional(v.pipe(v.string(), v.minLength(1))),
   speed: v.optional(numeric(speed), '1'),
   stability: v.optional(numeric(unit), '0.5'),

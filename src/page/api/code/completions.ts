@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { defaultModel } from '../../../catalogue/families';
 import type { ChatParams } from '../../../protocol/chat';
 import { parse, readJson } from '../http/body';
 import { completionEngine, completionsSchema, runCompletion } from '../completions';
@@ -16,7 +17,7 @@ const oneOf = <T extends string>(values: readonly T[]) =>
 /** OpenAI's legacy completions request plus `mode`, `language` and `boundary` (docs/api.md). */
 const codeSchema = v.object({
   ...completionsSchema.entries,
-  model: v.optional(v.pipe(v.string(), v.minLength(1)), 'code-v1'),
+  model: v.optional(v.pipe(v.string(), v.minLength(1)), defaultModel('/code/completions')),
   max_tokens: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
   temperature: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(2))), 0.2),
   mode: v.optional(oneOf(CODE_MODES), 'complete'),

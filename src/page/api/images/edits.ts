@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { defaultModel } from '../../../catalogue/families';
 import { numeric, textBoolean } from '../audio/_schema';
 import { parse, readForm } from '../http/body';
 import { requireModel } from '../http/models-check';
@@ -13,7 +14,7 @@ const file = v.pipe(
 );
 
 export const editsSchema = v.object({
-  model: v.optional(v.pipe(v.string(), v.minLength(1)), 'image-v1'),
+  model: v.optional(v.pipe(v.string(), v.minLength(1)), defaultModel('/images/edits')),
   /** One image (`image`, or `image[]` with one file as the SDK sends a list). */
   image: v.union([file, v.pipe(v.array(file), v.length(1, 'one image is edited at a time here'))]),
   mask: v.optional(file),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { defaultModel } from '../../../catalogue/families';
 import { parse, readJson } from '../http/body';
 import { requireModel } from '../http/models-check';
 import { dispatchTo, type Services } from '../http/dispatch';
@@ -7,7 +8,7 @@ import { deliveryFor, streamImages } from './_stream';
 import { STYLE_PRESETS, type StylePreset } from './_styles';
 
 export const generationsSchema = v.object({
-  model: v.optional(v.pipe(v.string(), v.minLength(1)), 'image-v1'),
+  model: v.optional(v.pipe(v.string(), v.minLength(1)), defaultModel('/images/generations')),
   prompt: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(4000)),
   n: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4)), 1),
   size: v.optional(v.pipe(v.string(), v.regex(SIZE_PATTERN, "must be 'auto' or WIDTHxHEIGHT")), 'auto'),

@@ -1,5 +1,9 @@
 import * as v from 'valibot';
 import type { Filter } from '../../../protocol/collections';
+import { defaultModel } from '../../../catalogue/families';
+
+/** The embedding model a request's `model` defaults to. */
+const MODEL = defaultModel('/memory');
 
 /** Limits (**Choice**, OpenAI's attribute limits where they exist). */
 export const MEMORY_LIMITS = { items: 2048, textChars: 32_768, metadataKeys: 16, stringChars: 512, list: 100 } as const;
@@ -42,7 +46,7 @@ const item = v.object({ text, metadata: v.optional(metadataSchema, {}), scope: v
 
 export const storeSchema = v.pipe(
   v.object({
-    model: v.optional(v.string(), 'embed-v1'),
+    model: v.optional(v.string(), MODEL),
     items: v.optional(v.pipe(v.array(item), v.minLength(1), v.maxLength(MEMORY_LIMITS.items))),
     text: v.optional(text),
     metadata: v.optional(metadataSchema, {}),
@@ -52,7 +56,7 @@ export const storeSchema = v.pipe(
 );
 
 export const searchSchema = v.object({
-  model: v.optional(v.string(), 'embed-v1'),
+  model: v.optional(v.string(), MODEL),
   query: text,
   mode: v.optional(v.picklist(['hybrid', 'semantic', 'keyword']), 'hybrid'),
   scope: v.optional(scopeSchema, {}),
@@ -63,7 +67,7 @@ export const searchSchema = v.object({
 
 export const updateSchema = v.pipe(
   v.object({
-    model: v.optional(v.string(), 'embed-v1'),
+    model: v.optional(v.string(), MODEL),
     text: v.optional(text),
     metadata: v.optional(metadataSchema),
     scope: v.optional(scopeSchema),
@@ -75,7 +79,7 @@ export const updateSchema = v.pipe(
 );
 
 export const deleteSchema = v.object({
-  model: v.optional(v.string(), 'embed-v1'),
+  model: v.optional(v.string(), MODEL),
   scope: v.pipe(
     scopeSchema,
     v.check((scope) => Object.keys(scope).length > 0, 'name at least one scope field'),
@@ -87,5 +91,5 @@ export const listSchema = v.object({
   limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(MEMORY_LIMITS.list)), '20'),
   after: v.optional(v.string()),
   order: v.optional(v.picklist(['asc', 'desc']), 'desc'),
-  model: v.optional(v.string(), 'embed-v1'),
+  model: v.optional(v.string(), MODEL),
 });
