@@ -50,6 +50,8 @@ export interface ModelInfo {
   context_window_remote: number | null;
   price: { currency: string; amount: number | null; per: string };
   status: 'available' | 'coming_soon';
-  runs_on: { local: string[]; remote: boolean };
-  routing: string;
+  runs_on: { local: string[]; remote: boolean; builtin?: string };
+  routing: string | { prefer: string[] };
+  /** The browser web API that answers this id (the browser's own model). */
+  builtin?: string;
 }

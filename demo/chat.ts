@@ -20,12 +20,18 @@ export function mountChat(service: Service): void {
   const log = byId('chat-log');
   const status = byId('chat-status');
   const backend = byId('chat-backend');
+  const engine = byId('chat-engine');
+  const builtin = byId('chat-builtin');
   const speed = byId('chat-speed');
   const history: ChatCompletionMessageParam[] = [];
   let running: AbortController | undefined;
 
   /** Where a model answers: in this browser only when its files are here (or reachable), else the remote or nowhere yet. */
   async function where(m: ModelInfo) {
+    if (m.builtin)
+      return m.runs_on.builtin === 'available'
+        ? " (the browser's own model)"
+        : ' (built-in: not available in this browser)';
     if (m.runs_on.local.length && (await service.hasFiles(m.id))) return ' (in this browser)';
     if (m.runs_on.remote) return ' (remote)';
     return m.runs_on.local.length ? ' (no files here: see Models)' : '';
@@ -36,6 +42,11 @@ export function mountChat(service: Service): void {
       const { data } = await service.client.models.list();
       const chat = (data as unknown as ModelInfo[]).filter((m) => m.product === 'chat');
       const labels = await Promise.all(chat.map(where));
+      const own = chat.find((m) => m.builtin)?.runs_on.builtin;
+      builtin.textContent =
+        own === undefined || own === 'absent' || own === 'unavailable'
+          ? 'built-in: not available in this browser'
+          : `built-in: ${own}`;
       fillSelect(
         model,
         chat.map((m, i) => ({ value: m.id, label: `${m.id}${labels[i]}` })),
@@ -86,6 +97,7 @@ export function mountChat(service: Service): void {
     send.disabled = true;
     stop.disabled = false;
     backend.textContent = '…';
+    engine.textContent = '…';
     speed.textContent = '— tok/s';
     say(status, `Waiting for ${model.value} (the first request loads the model)…`, 'busy');
     const started = performance.now();
@@ -108,7 +120,9 @@ export function mountChat(service: Service): void {
               { signal: running.signal },
             )
       ).withResponse();
-      backend.textContent = response.headers.get('x-vaani-backend') || 'remote';
+      engine.textContent = response.headers.get('x-vaani-engine') ?? '—';
+      engine.title = response.headers.get('x-vaani-fallback') ?? 'x-vaani-engine';
+      backend.textContent = response.headers.get('x-vaani-backend') || '—';
       for await (const chunk of stream) {
         const choice = chunk.choices[0];
         const delta = choice && ('delta' in choice ? choice.delta.content : choice.text);
@@ -131,7 +145,7 @@ export function mountChat(service: Service): void {
       );
       speed.textContent = `${(tokens / Math.max(seconds, 1e-3)).toFixed(1)} tok/s`;
     } catch (error) {
-      if (!running.signal.aborted) backend.textContent = '—';
+      if (!running.signal.aborted) backend.textContent = engine.textContent = '—';
       say(
         status,
         running.signal.aborted ? `Stopped after ${tokens} chunks.` : describeError(error),

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { DemoSettings } from './settings';
+import { routingOf, type DemoSettings } from './settings';
 import { chooseSource, servedPlugins, type FileSource } from './sources';
 import { createVaani, type Vaani, type VaaniOptions } from './vaani';
 
@@ -21,7 +21,7 @@ export class Service extends EventTarget {
     const plugins = await servedPlugins();
     this.plugins = Object.keys(plugins);
     const options: VaaniOptions = {
-      routing: settings.routing,
+      routing: routingOf(settings.routing),
       backend: settings.backend,
       models: { ...plugins, ...this.source.models },
       ...(settings.remoteBaseURL

@@ -1,11 +1,14 @@
 import type { Backend, Routing } from './vaani';
 
+/** The routings the Settings tab offers: the named ones, and the browser's model first. */
+export type DemoRouting = Exclude<Routing, object> | 'builtin-first';
+
 /** What the Settings tab edits; kept in localStorage. */
 export interface DemoSettings {
   /** A server with the same /v1 API that requests may be forwarded to; empty for none. */
   remoteBaseURL: string;
   remoteKey: string;
-  routing: Routing;
+  routing: DemoRouting;
   backend: Backend;
   /** Where model files come from: the hub when reachable ('auto'), always the hub, or a local folder. */
   modelFiles: 'auto' | 'hub' | 'folder';
@@ -35,3 +38,7 @@ export function loadSettings(): DemoSettings {
 export function saveSettings(settings: DemoSettings): void {
   localStorage.setItem(KEY, JSON.stringify(settings));
 }
+
+/** The `createVaani` routing of a Settings choice. */
+export const routingOf = (routing: DemoRouting): Routing =>
+  routing === 'builtin-first' ? { prefer: ['builtin', 'local', 'remote'] } : routing;

@@ -7,6 +7,7 @@ export type {
   Backend,
   DataOptions,
   EmbeddingSettings,
+  EngineChoice,
   ImageModelSettings,
   IndicSource,
   MemoryOptions,
@@ -18,6 +19,7 @@ export type {
   VaaniOptions,
 } from './protocol/options';
 export type { Vaani } from './page/vaani';
+export type { BuiltinModel } from './page/builtin';
 export type {
   MemoryClient,
   MemoryItemInput,

@@ -17,6 +17,7 @@ const shim: Scenario = async (env) => {
   const ctx: Services = {
     registry: new EngineRegistry(),
     routing: () => 'local-first',
+    builtin: {},
     remote: new Remote(remote, fetch.bind(globalThis)),
     responses: new ResponseStore(),
     tools: new ToolRegistry(),

@@ -31,6 +31,8 @@ interface EntryBase {
   completion?: string;
   /** The routes and roles whose `model` defaults to this id (`defaultModel`). */
   defaultFor?: readonly string[];
+  /** Answered by the browser's own model through this web API (routing `{ prefer: ['builtin'] }` by default). */
+  builtin?: 'LanguageModel';
 }
 
 /** A /v1/models id: its context window, price and status. */
@@ -64,6 +66,19 @@ const TABLE = {
     source: { repo: 'onnx-community/Qwen3-1.7B-ONNX' },
     context: 128 * K,
     price: perMillion(60),
+    status: 'available',
+  },
+  /**
+   * The browser's own model (Chrome's Prompt API, where the browser has one): no download, chat
+   * with JSON Schema output; no tools, log-probabilities, seeds or penalties (routed elsewhere).
+   */
+  'builtin-chat': {
+    product: 'chat',
+    route: '/chat/completions',
+    engines: [],
+    builtin: 'LanguageModel',
+    context: null,
+    price: perMillion(null),
     status: 'available',
   },
   /** Qwen3 0.6B (Apache-2.0), whose 119 languages include Hindi, Bengali, Tamil, Telugu, Marathi, Gujarati. */
@@ -189,6 +204,7 @@ export interface CatalogueEntry {
   context_window: number | null;
   price: Price;
   status: 'available' | 'coming_soon';
+  builtin?: 'LanguageModel';
 }
 
 /** The ids /v1/models lists, in its order. */
@@ -203,6 +219,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = ENTRIES.flatMap(([id, entry]
           context_window: entry.context,
           price: entry.price,
           status: entry.status,
+          ...(entry.builtin ? { builtin: entry.builtin } : {}),
         },
       ],
 );

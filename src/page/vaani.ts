@@ -13,9 +13,11 @@ import { Remote } from './api/http/remote';
 import { ModelStore, type Models } from '../common/weights';
 import { modelResolver } from './engines/_model-files';
 import { filesOwner, modelSource, sourceBase } from '../catalogue/sources';
-import type { Routing, VaaniOptions } from '../protocol/options';
+import type { VaaniOptions } from '../protocol/options';
 import { abortError } from '../protocol/cancel';
 import { pageInstances } from './instances';
+import { builtinEngines, builtinModel, type BuiltinModel } from './builtin';
+import { routingOf } from './api/http/routing';
 
 export interface Vaani {
   readonly baseURL: string;
@@ -32,6 +34,8 @@ export interface Vaani {
   readonly data: DataClient;
   /** The images routes as methods giving Blobs: generate, edit; `progress` events after every denoising step. */
   readonly images: ImagesClient;
+  /** The browser's own model (Chrome's Prompt API): its availability, and its download from a user gesture. */
+  readonly builtin: BuiltinModel;
   /** Tools the page offers to `/v1/agents/run`: `register({ name, description, inputSchema, execute })` → unregister. */
   readonly tools: ToolRegistryApi;
   install(): void;
@@ -57,12 +61,12 @@ export function createVaaniWith(
     (id) => filesOwner(id, options.models),
   );
 
-  const routing = (modelId: string): Routing =>
-    typeof options.routing === 'string' ? options.routing : (options.routing?.[modelId] ?? 'local-first');
+  const routing = routingOf(options.routing);
   const tools = new ToolRegistry();
   const ctx: Services = {
     registry,
     routing,
+    builtin: builtinEngines(),
     remote: options.remote ? new Remote(options.remote, realFetch) : undefined,
     responses: new ResponseStore(),
     tools,
@@ -99,6 +103,7 @@ export function createVaaniWith(
     recorder: (recorderOptions) => new Recorder(recorderOptions),
     memory: memoryClient(vaaniFetch, baseURL),
     tools,
+    builtin: builtinModel,
     data: dataClient(vaaniFetch, baseURL),
     images: imagesClient(vaaniFetch, baseURL, ctx.deliveries),
     install() {

@@ -2,7 +2,10 @@ import type { FileSpec } from './weights';
 
 /** The options of `createVaani` and every type they use: the public configuration. */
 
-export type Routing = 'local-first' | 'local-only' | 'remote-first' | 'remote-only';
+/** Who may answer a request: the browser's own model, Vaani's local engines, the remote. */
+export type EngineChoice = 'builtin' | 'local' | 'remote';
+/** Where a model's requests go: a named policy, or the engines to try in order (`prefer`). */
+export type Routing = 'local-first' | 'local-only' | 'remote-first' | 'remote-only' | { prefer: EngineChoice[] };
 export type Backend = 'auto' | 'webgpu' | 'wasm';
 
 /** Where a catalogue model's files come from: a hub repo, a base URL, or a same-origin path. */

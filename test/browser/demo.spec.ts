@@ -182,6 +182,12 @@ test('settings persist, and chat streams text from the model in the local folder
   const reply = await page.locator('.message.assistant span').last().textContent();
   expect(reply?.length).toBeGreaterThan(0);
   await expect(page.locator('#chat-backend')).toHaveText('wasm');
+  await expect(page.locator('#chat-engine')).toHaveText('local');
+  // This Chromium has no built-in model (Prompt API): the chat tab says so.
+  await expect(page.locator('#chat-builtin')).toHaveText('built-in: not available in this browser');
+  await expect(page.locator('#chat-model option[value="builtin-chat"]')).toHaveText(
+    'builtin-chat (built-in: not available in this browser)',
+  );
   await expect(page.locator('#chat-speed')).toHaveText(/^\d+(\.\d)? tok\/s$/);
   await page.screenshot({ path: 'test-results/demo-chat.png', fullPage: true });
 

@@ -1,11 +1,27 @@
 import { aliasesOf, MODELS, type CatalogueEntry } from '../../catalogue/families';
-import type { Services } from './http/dispatch';
+import { preference, type Services } from './http/dispatch';
+import { languageModel } from '../builtin';
+
+/** Whether the browser's own model can run here: the Prompt API's availability, or 'absent' without one. */
+export async function builtinAvailability(): Promise<string> {
+  try {
+    return (
+      (await languageModel()?.availability({
+        expectedInputs: [{ type: 'text' }],
+        expectedOutputs: [{ type: 'text' }],
+      })) ?? 'absent'
+    );
+  } catch {
+    return 'unavailable';
+  }
+}
 
 const CREATED = 1735689600;
 
-export function describe(ctx: Services, model: CatalogueEntry) {
+export function describe(ctx: Services, model: CatalogueEntry, builtin: string) {
   const routing = ctx.routing(model.id);
-  const info = routing === 'remote-only' ? undefined : ctx.registry.info(model.id);
+  const order = preference(routing);
+  const info = order.includes('local') ? ctx.registry.info(model.id) : undefined;
   const local = info?.backends ?? [];
   return {
     id: model.id,
@@ -20,7 +36,12 @@ export function describe(ctx: Services, model: CatalogueEntry) {
     context_window_remote: model.context_window,
     price: model.price,
     status: model.status,
-    runs_on: { local, remote: routing !== 'local-only' && ctx.remote !== undefined },
+    ...(model.builtin ? { builtin: model.builtin } : {}),
+    runs_on: {
+      local,
+      remote: order.includes('remote') && ctx.remote !== undefined,
+      ...(order.includes('builtin') ? { builtin } : {}),
+    },
     routing,
     ...(info?.languages ? { languages: info.languages } : {}),
     ...(info?.languageEngines ? { language_engines: info.languageEngines } : {}),
@@ -28,5 +49,7 @@ export function describe(ctx: Services, model: CatalogueEntry) {
 }
 
 /** GET /models */
-export const GET = async (ctx: Services) =>
-  Response.json({ object: 'list', data: MODELS.map((model) => describe(ctx, model)) });
+export async function GET(ctx: Services) {
+  const builtin = await builtinAvailability();
+  return Response.json({ object: 'list', data: MODELS.map((model) => describe(ctx, model, builtin)) });
+}

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { RouteModule, Services } from './dispatch';
+import { label, type RouteModule, type Services } from './dispatch';
 import { ApiError, toApiError } from './errors';
 import { ROUTES } from '../routes';
 import { randomId } from '../../../common/ids';
@@ -21,7 +21,7 @@ export function createApp(ctx: Services, basePath: string, auth: 'required' | 'o
 
   app.use('*', async (c, next) => {
     await next();
-    const response = withRequestId(c.res);
+    const response = labelled(c.res);
     if (response === c.res) return;
     // Hono's setter wraps an assigned response in one more copy unless none is set.
     c.res = undefined;
@@ -52,22 +52,11 @@ export function createApp(ctx: Services, basePath: string, auth: 'required' | 'o
 }
 
 /**
- * Every answer carries `x-request-id`: a forwarded one keeps the remote's, others get a fresh one,
- * set in place where the headers may change (the route's own responses). A copy, only for a
- * fetched response's immutable headers, wraps the body in one more stream that the reader pays
- * for (≈ 1.5 ms per copy for a 0.7 MB body here).
+ * Every answer carries `x-request-id` (a forwarded one keeps the remote's) and `x-vaani-engine`
+ * (an answer no engine gave, such as a 400 before dispatch, is the page's own: 'local').
  */
-function withRequestId(response: Response): Response {
-  if (response.headers.has('x-request-id')) return response;
-  try {
-    response.headers.set('x-request-id', randomId('req_'));
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    copy.headers.set('x-request-id', randomId('req_'));
-    return copy;
-  }
-}
+const labelled = (response: Response) =>
+  label(response, { 'x-request-id': randomId('req_'), 'x-vaani-engine': 'local' });
 
 const methodNotAllowed = (allow: string) =>
   new ApiError(405, `Method not allowed: this route accepts ${allow}.`, 'method_not_allowed', null, {

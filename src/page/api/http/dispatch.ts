@@ -1,9 +1,9 @@
 import type { EngineKind, EngineKinds } from '../../../protocol/engines';
 import type { EngineRegistry } from '../../engines/_registry';
 import type { Remote } from './remote';
-import type { Routing } from '../../../protocol/options';
+import type { EngineChoice, Routing } from '../../../protocol/options';
 import type { ToolRegistry } from '../../services/agents/registry';
-import { EngineError } from '../../../protocol/errors';
+import { EngineError, messageOf } from '../../../protocol/errors';
 import type { ResponseStore } from '../responses/_history';
 import { ApiError } from './errors';
 
@@ -12,6 +12,8 @@ export interface Services {
   registry: EngineRegistry;
   remote: Remote | undefined;
   routing(modelId: string): Routing;
+  /** The engines the browser itself offers (routing's 'builtin'). */
+  builtin: Partial<EngineKinds>;
   /** Responses kept for `previous_response_id` (this instance's memory). */
   responses: ResponseStore;
   /** Tools the page registered (`ai.tools`), for /agents/run. */
@@ -57,61 +59,106 @@ export interface Dispatch<K extends EngineKind> {
   local?(engine: EngineKinds[K]): Promise<Response>;
 }
 
-const noEngine = (model: string, routing: Routing) =>
+/** The engines a routing tries, in order. */
+export function preference(routing: Routing): EngineChoice[] {
+  if (typeof routing === 'object') return routing.prefer;
+  return {
+    'local-first': ['local', 'remote'],
+    'local-only': ['local'],
+    'remote-first': ['remote', 'local'],
+    'remote-only': ['remote'],
+  }[routing] as EngineChoice[];
+}
+
+const noEngine = (model: string, order: EngineChoice[], passed: string[]) =>
   new ApiError(
     503,
-    routing === 'remote-only'
+    order.length === 1 && order[0] === 'remote'
       ? `Model '${model}' is routed 'remote-only' but no remote is configured: pass createVaani({ remote: { baseURL } }).`
-      : `Model '${model}' has no local engine in this build and no remote is configured: pass createVaani({ remote: { baseURL, apiKey } }) to forward it.`,
+      : order.includes('builtin')
+        ? `No engine could answer model '${model}' (${passed.join('; ')}).`
+        : `Model '${model}' has no local engine in this build and no remote is configured: pass createVaani({ remote: { baseURL, apiKey } }) to forward it.`,
     'model_unavailable',
     'model',
   );
 
 /**
- * A locally answered request names the backend that ran it, when its route did not already. The
- * route's own Response is labelled in place: a copy would turn its bytes into a stream that the
- * caller's `arrayBuffer()` reads back piece by piece. A Response with immutable headers is copied.
+ * Sets headers the answer lacks: in place where they may change (a route's own Response: a copy
+ * would turn its bytes into a stream read back piece by piece), on a copy for a fetched Response's
+ * immutable headers.
  */
-function withBackend(response: Response, ctx: Services, model: string): Response {
-  const backends = ctx.registry.info(model)?.backends ?? [];
-  if (response.headers.has('x-vaani-backend') || backends.length !== 1) return response;
+export function label(response: Response, headers: Record<string, string>): Response {
+  const missing = Object.entries(headers).filter(([name]) => !response.headers.has(name));
+  if (!missing.length) return response;
   try {
-    response.headers.set('x-vaani-backend', backends[0]!);
+    for (const [name, value] of missing) response.headers.set(name, value);
     return response;
   } catch {
     const copy = new Response(response.body, response);
-    copy.headers.set('x-vaani-backend', backends[0]!);
+    for (const [name, value] of missing) copy.headers.set(name, value);
     return copy;
   }
 }
 
-/** Runs a request where its routing says: the local engine, the remote, or one then the other. */
-export async function dispatch<K extends EngineKind>(ctx: Services, job: Dispatch<K>): Promise<Response> {
-  const routing = ctx.routing(job.model);
-  const engine = routing === 'remote-only' || !job.kind ? undefined : ctx.registry.get(job.kind, job.model);
-  const forward = () => ctx.remote!.forward(job.path, job.request, job.raw, job.streaming);
-  const remote = routing === 'local-only' ? undefined : ctx.remote;
+/** A header value from any text (headers carry Latin-1 only). */
+const headerText = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 1000);
 
-  if (routing === 'remote-first' && remote) {
-    if (!engine) return forward();
+/** How one engine would run the request, or why it cannot. */
+function candidate<K extends EngineKind>(
+  ctx: Services,
+  job: Dispatch<K>,
+  choice: EngineChoice,
+): (() => Promise<Response>) | string {
+  if (choice === 'remote') {
+    const remote = ctx.remote;
+    if (!remote) return 'no remote is configured';
+    return () => remote.forward(job.path, job.request, job.raw, job.streaming);
+  }
+  if (!job.kind || !job.local) return 'no engine in the page answers this route';
+  const local = job.local;
+  if (choice === 'builtin') {
+    const engine = ctx.builtin[job.kind];
+    if (!engine) return 'the browser offers no built-in model for it';
+    return () => local(engine as EngineKinds[K]);
+  }
+  const engine = ctx.registry.get(job.kind, job.model);
+  if (!engine) return 'no local engine in this build';
+  const backends = ctx.registry.info(job.model)?.backends ?? [];
+  return async () => {
+    const response = await local(engine);
+    return backends.length === 1 ? label(response, { 'x-vaani-backend': backends[0]! }) : response;
+  };
+}
+
+/**
+ * Runs a request on the engines its routing names, in order: the next is tried when one is missing
+ * or fails before answering (a remote only when it cannot be reached). The answer says which
+ * engine gave it (`x-vaani-engine`) and why the ones before it did not (`x-vaani-fallback`).
+ */
+export async function dispatch<K extends EngineKind>(ctx: Services, job: Dispatch<K>): Promise<Response> {
+  const order = preference(ctx.routing(job.model));
+  const passed: string[] = [];
+  let failure: { error: unknown } | undefined;
+  for (const choice of order) {
+    const run = candidate(ctx, job, choice);
+    if (typeof run === 'string') {
+      passed.push(`${choice}: ${run}`);
+      continue;
+    }
     try {
-      return await forward();
+      const response = await run();
+      const headers: Record<string, string> = { 'x-vaani-engine': choice };
+      if (passed.length) headers['x-vaani-fallback'] = headerText(passed.join('; '));
+      return label(response, headers);
     } catch (error) {
-      if (job.request.signal.aborted || !(error instanceof EngineError && error.code === 'remote_unreachable'))
-        throw error;
-      return withBackend(await job.local!(engine), ctx, job.model);
+      const unreachable = error instanceof EngineError && error.code === 'remote_unreachable';
+      if (job.request.signal.aborted || (choice === 'remote' && !unreachable)) throw error;
+      failure = { error };
+      passed.push(`${choice}: ${messageOf(error)}`);
     }
   }
-  if (engine) {
-    try {
-      return withBackend(await job.local!(engine), ctx, job.model);
-    } catch (error) {
-      if (!remote || job.request.signal.aborted) throw error;
-      return forward();
-    }
-  }
-  if (remote) return forward();
-  throw noEngine(job.model, routing);
+  if (failure) throw failure.error;
+  throw noEngine(job.model, order, passed);
 }
 
 /** A request's own parts, as a route read them. */
