@@ -28,10 +28,7 @@ export function mountChat(service: Service): void {
 
   /** Where a model answers: in this browser only when its files are here (or reachable), else the remote or nowhere yet. */
   async function where(m: ModelInfo) {
-    if (m.builtin)
-      return m.runs_on.builtin === 'available'
-        ? " (the browser's own model)"
-        : ' (built-in: not available in this browser)';
+    if (m.builtin) return m.runs_on.builtin === 'available' ? " (the browser's own model)" : ' (not in this browser)';
     if (m.runs_on.local.length && (await service.hasFiles(m.id))) return ' (in this browser)';
     if (m.runs_on.remote) return ' (remote)';
     return m.runs_on.local.length ? ' (no files here: see Models)' : '';

@@ -68,19 +68,6 @@ const TABLE = {
     price: perMillion(60),
     status: 'available',
   },
-  /**
-   * The browser's own model (Chrome's Prompt API, where the browser has one): no download, chat
-   * with JSON Schema output; no tools, log-probabilities, seeds or penalties (routed elsewhere).
-   */
-  'builtin-chat': {
-    product: 'chat',
-    route: '/chat/completions',
-    engines: [],
-    builtin: 'LanguageModel',
-    context: null,
-    price: perMillion(null),
-    status: 'available',
-  },
   /** Qwen3 0.6B (Apache-2.0), whose 119 languages include Hindi, Bengali, Tamil, Telugu, Marathi, Gujarati. */
   'chat-v2': {
     product: 'chat',
@@ -177,6 +164,19 @@ const TABLE = {
     status: 'available',
     aliases: ['text-embedding-3-small', 'text-embedding-3-large'],
     defaultFor: ['/memory', '/files', '/vector_stores', 'pull:embeddings'],
+  },
+  /**
+   * The browser's own model (Chrome's Prompt API, where the browser has one): no download, chat
+   * with JSON Schema output; no tools, log-probabilities, seeds or penalties (routed elsewhere).
+   */
+  'builtin-chat': {
+    product: 'chat',
+    route: '/chat/completions',
+    engines: [],
+    builtin: 'LanguageModel',
+    context: null,
+    price: perMillion(null),
+    status: 'available',
   },
   /** Qwen2.5-Coder 0.5B base (Apache-2.0), trained on fill-in-the-middle: code-v1's `complete` mode. */
   'code-v1-base': {

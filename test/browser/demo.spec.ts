@@ -186,7 +186,7 @@ test('settings persist, and chat streams text from the model in the local folder
   // This Chromium has no built-in model (Prompt API): the chat tab says so.
   await expect(page.locator('#chat-builtin')).toHaveText('built-in: not available in this browser');
   await expect(page.locator('#chat-model option[value="builtin-chat"]')).toHaveText(
-    'builtin-chat (built-in: not available in this browser)',
+    'builtin-chat (not in this browser)',
   );
   await expect(page.locator('#chat-speed')).toHaveText(/^\d+(\.\d)? tok\/s$/);
   await page.screenshot({ path: 'test-results/demo-chat.png', fullPage: true });

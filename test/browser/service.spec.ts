@@ -30,6 +30,7 @@ test.describe('the service through the openai SDK', () => {
       'speech-tts-v1',
       'speech-stt-v1',
       'embed-v1',
+      'builtin-chat',
     ]);
     expect(result.pro).toMatchObject({
       id: 'chat-v2-pro',
