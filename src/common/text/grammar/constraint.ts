@@ -158,7 +158,7 @@ export class Grammars {
       return attempt(watched, param, () =>
         schema === undefined
           ? compiler.compileGrammar(COMPACT_JSON_OBJECT)
-          : compiler.compileJSONSchema(enforceable(schema), true, undefined, undefined, strict, WHITESPACE),
+          : jsonEbnf(watched.xg, schema, strict).then((ebnf) => compiler.compileGrammar(ebnf)),
       );
     }
     const tags = [];
@@ -220,8 +220,15 @@ async function attempt<T>(watched: WatchedXGrammar, param: string, run: () => Pr
 
 const enforceable = (schema: unknown) => JSON.stringify(checkSchema(schema, false).enforceable);
 
-const jsonEbnf = (xg: XGrammar, schema: unknown, strict: boolean) =>
-  xg.Testings._jsonSchemaToEBNF(enforceable(schema), true, undefined, undefined, strict, WHITESPACE);
+/**
+ * XGrammar 0.1.27 writes a string with a length bound as `[^"\\\r\n]{m,n}`, which lets raw control
+ * characters through (JSON forbids them, so `JSON.parse` fails on the answer): they are excluded.
+ */
+const jsonEbnf = async (xg: XGrammar, schema: unknown, strict: boolean) =>
+  (await xg.Testings._jsonSchemaToEBNF(enforceable(schema), true, undefined, undefined, strict, WHITESPACE)).replaceAll(
+    String.raw`[^"\\\r\n]`,
+    String.raw`[^"\\\x00-\x1f]`,
+  );
 
 /** Above any logit: lifts closing tokens over every other allowed one. */
 const LIFT = 1e4;

@@ -74,7 +74,14 @@ function ascii(): Model {
  * Random logits (a stand-in for a random-weights model), picked greedily under the grammar like
  * generate() does; `prefer` lifts one token at the first step (to steer which alternative starts).
  */
-async function run(request: GrammarRequest, seed: number, budget: number, on: Model = llama, prefer?: number) {
+async function run(
+  request: GrammarRequest,
+  seed: number,
+  budget: number,
+  on: Model = llama,
+  prefer?: number,
+  boost: number[] = [],
+) {
   const constraint = await on.grammars.open(request, on.size);
   const sampler = new Sampler({ temperature: 0, top_p: 1, presence_penalty: 0, frequency_penalty: 0, seed });
   let state = seed;
@@ -85,6 +92,7 @@ async function run(request: GrammarRequest, seed: number, budget: number, on: Mo
     const logits = new Float32Array(on.size);
     for (let id = 0; id < logits.length; id++) logits[id] = random();
     if (step === 0 && prefer !== undefined) logits[prefer] = 100;
+    for (const id of boost) logits[id] = 50;
     await constraint.mask(logits, closingStage(budget - step, budget));
     const token = sampler.next(logits);
     constraint.accept(token);
@@ -136,6 +144,32 @@ describe('Grammars (XGrammar over the upstream Llama vocabulary)', () => {
       expect(ended).toBe(true);
       expect(validate(JSON.parse(text)), text).toBe(true);
       expect(outsideStrings(text)).not.toMatch(/\s\s/);
+    }
+  });
+
+  it('a string with a length bound never takes a raw control character, however likely (JSON forbids them)', async () => {
+    const bounded = {
+      type: 'object',
+      properties: {
+        name: { type: 'string', maxLength: 16 },
+        tags: { type: 'array', items: { type: 'string', maxLength: 8 } },
+      },
+      required: ['name', 'tags'],
+      additionalProperties: false,
+    };
+    // The byte-fallback tokens <0x00>…<0x1F>, lifted above every other token at every step.
+    const controls = Array.from({ length: 32 }, (_, byte) =>
+      llama.id(`<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`),
+    );
+    const tool = { name: 'f', parameters: bounded, strict: true, param: 'tools[0].function.parameters' };
+    for (const request of [
+      { kind: 'json', json: { schema: bounded, strict: true, param: 'p' } },
+      { kind: 'tools', tools: [tool], syntax: HERMES_SYNTAX, required: true, parallel: false },
+    ] as GrammarRequest[]) {
+      const { text, ended } = await run(request, 4, 120, llama, undefined, controls);
+      expect(ended).toBe(true);
+      const json = request.kind === 'json' ? text : parsed(text).calls[0]!.arguments;
+      expect(new Ajv().compile(bounded)(JSON.parse(json)), text).toBe(true);
     }
   });
 
