@@ -35,20 +35,28 @@ export default tseslint.config(
             { target: './src/catalogue', from: './src', except: ['./protocol', './catalogue'] },
             {
               target: './src/common',
-              from: ['./src/page', './src/worker', './src/cli', './src/widgets', './src/index.ts', './src/iife.ts'],
+              from: [
+                './src/page',
+                './src/worker',
+                './src/cli',
+                './src/widgets',
+                './src/ai-sdk',
+                './src/index.ts',
+                './src/iife.ts',
+              ],
               message: 'src/common/ has no thread affinity: it imports protocol/, catalogue/ and common/ only.',
             },
             {
               target: './src/worker',
-              from: ['./src/page', './src/cli', './src/widgets', './src/index.ts'],
+              from: ['./src/page', './src/cli', './src/widgets', './src/ai-sdk', './src/index.ts'],
               message: 'Workers never import page code.',
             },
             {
               target: './src/page',
-              from: ['./src/worker', './src/cli', './src/widgets'],
+              from: ['./src/worker', './src/cli', './src/widgets', './src/ai-sdk'],
               message: 'The page starts workers by URL; it imports their contract from src/protocol/.',
             },
-            { target: './src/cli', from: ['./src/page', './src/worker', './src/widgets'] },
+            { target: './src/cli', from: ['./src/page', './src/worker', './src/widgets', './src/ai-sdk'] },
             {
               target: [
                 './src/page/services',

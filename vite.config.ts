@@ -175,13 +175,17 @@ export default defineConfig(({ mode }) => {
       sourcemap: 'hidden',
       emptyOutDir: !iife,
       lib: {
-        // ESM: `vaani` and `vaani/widgets` (which registers the elements on import) share chunks.
-        entry: iife ? 'src/iife.ts' : { vaani: 'src/index.ts', widgets: 'src/widgets/index.ts' },
+        // ESM: `vaani`, `vaani/widgets` (which registers the elements on import) and `vaani/ai-sdk` share chunks.
+        entry: iife
+          ? 'src/iife.ts'
+          : { vaani: 'src/index.ts', widgets: 'src/widgets/index.ts', 'ai-sdk': 'src/ai-sdk/index.ts' },
         name: 'Vaani',
         formats: [iife ? 'iife' : 'es'],
         fileName: (_format: string, entry: string) => (iife ? 'vaani.iife.js' : `${entry}.js`),
       },
       rolldownOptions: {
+        // vaani/ai-sdk's optional peers: the app's copies, which share @ai-sdk/provider-utils with its `ai`.
+        external: [/^@ai-sdk\//],
         output: {
           assetFileNames: 'assets/[name]-[hash][extname]',
           ...(iife

@@ -25,6 +25,7 @@ const ALLOWED = {
   page: ['protocol', 'catalogue', 'common'],
   cli: ['protocol', 'catalogue', 'common'],
   widgets: ['index.ts'],
+  'ai-sdk': ['index.ts'],
   'index.ts': ['page', 'protocol', 'catalogue', 'common'],
   'iife.ts': ['index.ts', 'widgets'],
 };

@@ -5,6 +5,9 @@ import type { Ajv } from 'ajv';
 import type * as vaani from '../../src/index';
 import type { createVaani } from '../../src/index';
 import type * as widgets from '../../src/widgets/index';
+import type { createVaaniProvider } from '../../src/ai-sdk/index';
+import type * as ai from 'ai';
+import type { ChatOpenAI, OpenAIEmbeddings } from '@langchain/openai';
 
 declare global {
   interface Window {
@@ -17,6 +20,14 @@ declare global {
       client: OpenAI;
       post(path: string, body: object | FormData): Promise<Response>;
       pixels(image: Blob | string): Promise<{ width: number; height: number; rgba: number[] }>;
+    };
+    /** pages/ai-sdk.html */
+    aiSdk: {
+      createVaaniProvider: typeof createVaaniProvider;
+      ai: typeof ai;
+      z: typeof z;
+      ChatOpenAI: typeof ChatOpenAI;
+      OpenAIEmbeddings: typeof OpenAIEmbeddings;
     };
     /** pages/structured.html */
     structured: {
