@@ -1,6 +1,6 @@
 /**
  * Golden test of the package's public surface (__golden__/public-surface.json): for the entries of
- * `vaani` (src/index.ts) and `vaani/widgets` (src/widgets/index.ts), the value exports with their
+ * `vaani` (src/index.ts), `vaani/widgets` (src/widgets/index.ts) and `vaani/ai-sdk`, the value exports with their
  * `typeof`, the type-only exports (read from the entry's source: with `verbatimModuleSyntax` every
  * type export says `type`), and the widgets' tag names. Moving files must leave it as it is; after a
  * deliberate change, rewrite it with `UPDATE_GOLDEN=1 npx vitest run test/unit/public-surface.test.ts`.
@@ -11,7 +11,11 @@ import ts from 'typescript';
 import { describe, it, vi } from 'vitest';
 import { expectGolden } from './golden';
 
-const ENTRIES = { vaani: '../../src/index.ts', 'vaani/widgets': '../../src/widgets/index.ts' };
+const ENTRIES = {
+  vaani: '../../src/index.ts',
+  'vaani/widgets': '../../src/widgets/index.ts',
+  'vaani/ai-sdk': '../../src/ai-sdk/index.ts',
+};
 
 const values = (module: Record<string, unknown>) =>
   Object.fromEntries(
@@ -54,6 +58,7 @@ describe('the public surface', () => {
   it('exports what __golden__/public-surface.json records', async () => {
     const vaani = await import('../../src/index');
     const widgets = await importWidgets();
+    const aiSdk = await import('../../src/ai-sdk/index');
     const surface = {
       vaani: { values: values(vaani), types: typeExports(new URL(ENTRIES.vaani, import.meta.url)) },
       'vaani/widgets': {
@@ -61,6 +66,7 @@ describe('the public surface', () => {
         types: typeExports(new URL(ENTRIES['vaani/widgets'], import.meta.url)),
         elements: Object.keys(widgets.ELEMENTS as object).sort(),
       },
+      'vaani/ai-sdk': { values: values(aiSdk), types: typeExports(new URL(ENTRIES['vaani/ai-sdk'], import.meta.url)) },
     };
     await expectGolden(new URL('__golden__/public-surface.json', import.meta.url), surface);
   });
