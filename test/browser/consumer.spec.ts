@@ -186,6 +186,43 @@ test('the packed CLI runs in the app: `npx vaani ls` lists the model and says on
   expect(listed.stderr).toContain('copied to public/models/chat-v2/');
 });
 
+test('`vaani/ai-sdk` from the tarball, with the AI SDK beside it: generateText goes through the page’s fetch', () => {
+  const versionOf = (name: string) =>
+    (
+      JSON.parse(
+        execFileSync('npm', ['pkg', 'get', `devDependencies.${name}`], { cwd: root, encoding: 'utf8' }),
+      ) as string
+    ).replace(/^\^/, '');
+  // The versions this checkout tests with, from npm's cache where it has them.
+  const packages = ['ai', '@ai-sdk/openai', '@ai-sdk/openai-compatible'].map((name) => `${name}@${versionOf(name)}`);
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...packages], app);
+  const script = `
+    import { createVaaniProvider } from 'vaani/ai-sdk';
+    import { generateText } from 'ai';
+    const asked = [];
+    const ai = {
+      baseURL: 'https://page.test/v1',
+      fetch: async (url, init) => {
+        asked.push([String(url), JSON.parse(init.body).model]);
+        return Response.json({
+          id: 'chatcmpl-1', object: 'chat.completion', created: 0, model: 'chat-v2',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'नमस्ते' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        });
+      },
+    };
+    const { text } = await generateText({ model: createVaaniProvider(ai)('chat-v2'), prompt: 'hi' });
+    console.log(JSON.stringify({ text, asked }));`;
+  const ran = spawnSync('node', ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' });
+  expect(ran.stderr).toBe('');
+  expect(JSON.parse(ran.stdout)).toEqual({
+    text: 'नमस्ते',
+    asked: [['https://page.test/v1/chat/completions', 'chat-v2']],
+  });
+  const types = readFileSync(join(app, 'node_modules/vaani/dist/types/ai-sdk/index.d.ts'), 'utf8');
+  expect(types).toMatch(/export declare function createVaaniProvider/);
+});
+
 const bytesUnder = (dir: string): number =>
   readdirSync(dir, { withFileTypes: true }).reduce(
     (sum, entry) =>
