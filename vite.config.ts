@@ -150,6 +150,20 @@ const workerUrlsForBundlers = (): Plugin => ({
 });
 
 /**
+ * `vite build --mode sw` → dist/vaani-sw.js (`vaani/sw`): the Service Worker, one file with no
+ * imports (a classic or a module worker, or imported by a site's own worker). It only routes.
+ */
+const serviceWorkerBuild = {
+  publicDir: false as const,
+  build: {
+    target: 'es2022',
+    sourcemap: 'hidden' as const,
+    emptyOutDir: false,
+    lib: { entry: 'src/worker/sw/vaani-sw.ts', formats: ['es' as const], fileName: () => 'vaani-sw.js' },
+  },
+};
+
+/**
  * The library build, run twice: `vite build` → dist/vaani.js (ESM; workers and plug-ins as chunks),
  * `vite build --mode iife` → dist/vaani.iife.js (global `Vaani` for a script tag). In the IIFE
  * build, the page's asset and worker URLs resolve against the script's own URL; worker chunks
@@ -157,6 +171,7 @@ const workerUrlsForBundlers = (): Plugin => ({
  */
 export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
+  if (mode === 'sw') return serviceWorkerBuild;
   return {
     base: './',
     // The repository's public/ holds the demo's model files (public/models), not the package's.

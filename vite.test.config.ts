@@ -23,6 +23,8 @@ export default defineConfig({
     headers: {
       'Cross-Origin-Opener-Policy': 'same-origin',
       'Cross-Origin-Embedder-Policy': 'require-corp',
+      // The Service Worker spec registers dist/vaani-sw.js for the whole site.
+      'Service-Worker-Allowed': '/',
     },
     fs: { allow: [here('.'), here('../shared')] },
   },

@@ -55,6 +55,8 @@ export {
   VaaniError,
 } from './page/clients/errors';
 export { StoreError } from './common/weights';
+export { serveServiceWorker } from './page/sw/serve';
+export type { ServedServiceWorker, ServedVaani, ServiceWorkerOptions } from './page/sw/serve';
 
 /** The in-page /v1 service with every built-in engine registered. */
 export function createVaani(options: VaaniOptions = {}): Vaani {
