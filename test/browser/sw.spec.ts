@@ -7,6 +7,7 @@ const ESPEAK_BASE = '/node_modules/@echogarden/espeak-ng-emscripten/';
 const SCRIPT = '/dist/vaani-sw.js';
 const CHAT = { model: 'chat-v2', messages: [{ role: 'user', content: 'Name a river.' }], temperature: 0 };
 
+type Gate = 'head' | 'end';
 interface Tracked {
   url: string;
   aborted: boolean;
@@ -15,9 +16,12 @@ declare global {
   interface Window {
     /** Every request the page's Vaani answered for the worker. */
     served: Tracked[];
-    /** While closed, an answer's body ends only once `openGate()` is called. */
-    gate: { open: boolean; waiting: (() => void)[] };
-    openGate(): void;
+    /**
+     * While `head` is closed a request waits before it reaches the Vaani; while `end` is, an
+     * answer's body ends only once `openGate('end')` is called.
+     */
+    gates: Record<Gate, { open: boolean; waiting: (() => void)[] }>;
+    openGate(gate: Gate): void;
     sw: ServedServiceWorker;
   }
 }
@@ -30,11 +34,13 @@ function serve(page: Page, register: boolean): Promise<void> {
   return page.evaluate(
     async ({ register, script, upstream, espeak }) => {
       window.served = [];
-      window.gate = { open: true, waiting: [] };
-      window.openGate = () => {
-        window.gate.open = true;
-        for (const go of window.gate.waiting.splice(0)) go();
+      window.gates = { head: { open: true, waiting: [] }, end: { open: true, waiting: [] } };
+      window.openGate = (name) => {
+        window.gates[name].open = true;
+        for (const go of window.gates[name].waiting.splice(0)) go();
       };
+      const passed = (name: Gate) =>
+        window.gates[name].open ? undefined : new Promise<void>((go) => void window.gates[name].waiting.push(go));
       const ai = window.Vaani.createVaani({
         auth: 'optional',
         backend: 'wasm',
@@ -46,10 +52,9 @@ function serve(page: Page, register: boolean): Promise<void> {
           const entry = { url: String(input), aborted: false };
           window.served.push(entry);
           init?.signal?.addEventListener('abort', () => void (entry.aborted = true));
+          await passed('head');
           const response = await ai.fetch(input, init);
-          const held = new TransformStream<Uint8Array, Uint8Array>({
-            flush: () => (window.gate.open ? undefined : new Promise<void>((go) => void window.gate.waiting.push(go))),
-          });
+          const held = new TransformStream<Uint8Array, Uint8Array>({ flush: () => passed('end') });
           return new Response(response.body?.pipeThrough(held), response);
         },
       };
@@ -121,47 +126,64 @@ test('an <audio> element plays the GET form of /v1/audio/speech', async () => {
 
 test('SSE through the worker arrives incrementally: the first chunk comes before the answer ends', async () => {
   const result = await page.evaluate(async (chat) => {
-    window.gate.open = false;
-    const response = await fetch('/v1/chat/completions', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...chat, stream: true, max_tokens: 8 }),
-    });
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    // The page's answer cannot end before this read returns: a worker that buffered it never answers.
-    const first = await Promise.race([
-      reader.read(),
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000)),
-    ]);
-    window.openGate();
+    window.gates.end.open = false;
+    // The page's answer cannot end before the first chunk is read: a worker that buffered it never answers.
+    const opened = (async () => {
+      const response = await fetch('/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...chat, stream: true, max_tokens: 8 }),
+      });
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      return { type: response.headers.get('content-type'), reader, first: await reader.read() };
+    })();
+    const early = await Promise.race([opened, new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000))]);
+    window.openGate('end');
+    if (!early) return null;
     let rest = '';
-    for (let read = await reader.read(); !read.done; read = await reader.read()) rest += read.value;
-    return { type: response.headers.get('content-type'), first: first?.value ?? null, rest };
+    for (let read = await early.reader.read(); !read.done; read = await early.reader.read()) rest += read.value;
+    return { type: early.type, first: early.first.value ?? '', rest };
   }, CHAT);
-  expect(result.type).toContain('text/event-stream');
-  expect(result.first).toMatch(/^data: \{/);
-  expect(result.rest.trimEnd()).toMatch(/data: \[DONE\]$/);
+  expect(result, 'no chunk before the answer ended').not.toBeNull();
+  expect(result!.type).toContain('text/event-stream');
+  expect(result!.first).toMatch(/^data: \{/);
+  expect(result!.rest.trimEnd()).toMatch(/data: \[DONE\]$/);
 });
 
-test("an abort in the requesting page aborts the serving page's request", async () => {
+test("an abort in the requesting page aborts the serving page's request, before its head and mid-stream", async () => {
   const aborted = await page.evaluate(async (chat) => {
-    window.gate.open = false;
-    const controller = new AbortController();
-    const response = await fetch('/v1/chat/completions', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...chat, stream: true, max_tokens: 8 }),
-      signal: controller.signal,
-    });
-    const reader = response.body!.getReader();
-    await reader.read();
-    const entry = window.served.at(-1)!;
-    controller.abort();
-    for (let i = 0; i < 100 && !entry.aborted; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    window.openGate();
-    return entry.aborted;
+    const request = (signal: AbortSignal) =>
+      fetch('/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...chat, stream: true, max_tokens: 8 }),
+        signal,
+      });
+    const abortedSoon = async (entry: Tracked) => {
+      for (let i = 0; i < 100 && !entry.aborted; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      return entry.aborted;
+    };
+    // Before the head: the request waits in the serving page, its answer stays open.
+    window.gates.end.open = false;
+    window.gates.head.open = false;
+    const early = new AbortController();
+    const count = window.served.length;
+    const pending = request(early.signal).catch(() => 'aborted');
+    while (window.served.length === count) await new Promise((resolve) => setTimeout(resolve, 20));
+    early.abort();
+    // Chromium does not abort a fetch event's request.signal: the page learns it once its answer starts.
+    window.openGate('head');
+    const beforeHead = [await pending, await abortedSoon(window.served.at(-1)!)];
+    // Mid-stream: after the first chunk, while the answer is held open.
+    const late = new AbortController();
+    const response = await request(late.signal);
+    await response.body!.getReader().read();
+    late.abort();
+    const midStream = await abortedSoon(window.served.at(-1)!);
+    window.openGate('end');
+    return { beforeHead, midStream };
   }, CHAT);
-  expect(aborted).toBe(true);
+  expect(aborted).toEqual({ beforeHead: ['aborted', true], midStream: true });
 });
 
 test("a second tab's fetch is answered by the serving tab; with none serving, 503 no_page", async () => {
