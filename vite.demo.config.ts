@@ -116,6 +116,8 @@ export default defineConfig({
     headers: {
       'Cross-Origin-Opener-Policy': 'same-origin',
       'Cross-Origin-Embedder-Policy': 'require-corp',
+      // The Service Worker setting registers src/worker/sw/vaani-sw.ts for the whole site.
+      'Service-Worker-Allowed': '/',
     },
     fs: { allow: [here('.')] },
   },

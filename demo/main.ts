@@ -61,7 +61,7 @@ async function main() {
   let webgpu = 'looking for a WebGPU adapter…';
   const environment = () => {
     const sharing = service.ai?.shared ? 'one engine per model for all this site’s tabs' : 'engines in this tab only';
-    byId('environment').textContent = `${isolation} · ${sharing} · ${webgpu}`;
+    byId('environment').textContent = `${isolation} · ${sharing} · ${service.worker} · ${webgpu}`;
   };
   environment();
   // The API alone is not a GPU: say WebGPU only when an adapter answers, as the runtimes will ask.

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { routingOf, type DemoSettings } from './settings';
 import { chooseSource, servedPlugins, type FileSource } from './sources';
-import { createVaani, type Vaani, type VaaniOptions } from './vaani';
+import { createVaani, serveServiceWorker, type ServedServiceWorker, type Vaani, type VaaniOptions } from './vaani';
 
 /**
  * The running service: `ai` (installed, so plain `fetch('/v1/…')` reaches it) and an openai SDK
@@ -15,6 +15,9 @@ export class Service extends EventTarget {
   plugins: string[] = [];
   /** The bearer key the page sends to its own /v1 (and the remote's key when one is set). */
   key = 'demo';
+  /** What the Service Worker setting did, for the environment line. */
+  worker = 'Service Worker off';
+  private served?: ServedServiceWorker;
 
   async start(settings: DemoSettings): Promise<void> {
     this.source = await chooseSource(settings.modelFiles, settings.folder);
@@ -31,6 +34,7 @@ export class Service extends EventTarget {
     this.ai?.dispose();
     this.ai = createVaani(options);
     this.ai.install();
+    this.worker = await this.serveWorker(settings.serviceWorker === 'on');
     this.key = settings.remoteKey || 'demo';
     this.client = new OpenAI({
       baseURL: this.ai.baseURL,
@@ -39,6 +43,25 @@ export class Service extends EventTarget {
       maxRetries: 0,
     });
     this.dispatchEvent(new Event('change'));
+  }
+
+  /** Registers the Service Worker and serves it from this page (on), or unregisters it (off). */
+  private async serveWorker(on: boolean): Promise<string> {
+    this.served?.stop();
+    this.served = undefined;
+    if (!navigator.serviceWorker) return 'no Service Worker here (not a secure context)';
+    if (!on) {
+      await (await navigator.serviceWorker.getRegistration('/'))?.unregister();
+      return 'Service Worker off';
+    }
+    try {
+      // The source in dev (a module worker); a site registers the built dist/vaani-sw.js.
+      const url = new URL('../src/worker/sw/vaani-sw.ts', import.meta.url);
+      this.served = await serveServiceWorker(this.ai, { url, scope: '/', type: 'module', offline: true });
+      return 'Service Worker answers /v1 for this site (offline copy on)';
+    } catch (error) {
+      return `Service Worker failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
   }
 
   /**

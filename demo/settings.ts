@@ -14,6 +14,8 @@ export interface DemoSettings {
   modelFiles: 'auto' | 'hub' | 'folder';
   /** The local folder's URL; one sub-folder per model id, listed in its index.json. */
   folder: string;
+  /** Whether a Service Worker answers /v1 for the whole site (`serveServiceWorker`, offline copy on). */
+  serviceWorker: 'off' | 'on';
 }
 
 const KEY = 'vaani-demo-settings';
@@ -25,6 +27,7 @@ export const DEFAULTS: DemoSettings = {
   backend: 'auto',
   modelFiles: 'auto',
   folder: '/models/',
+  serviceWorker: 'off',
 };
 
 export function loadSettings(): DemoSettings {

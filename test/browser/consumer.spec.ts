@@ -164,7 +164,7 @@ test('the package installs alone: no runtime dependencies, no reference to a sou
   const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
   expect(manifest.dependencies ?? {}).toEqual({});
   const bundles = [
-    ...['vaani.js', 'widgets.js', 'vaani.iife.js'].map((file) => join(installed, 'dist', file)),
+    ...['vaani.js', 'widgets.js', 'vaani.iife.js', 'vaani-sw.js'].map((file) => join(installed, 'dist', file)),
     ...readdirSync(join(installed, 'dist/assets'))
       .filter((file) => file.endsWith('.js'))
       .map((file) => join(installed, 'dist/assets', file)),
@@ -172,6 +172,21 @@ test('the package installs alone: no runtime dependencies, no reference to a sou
   for (const file of bundles) expect(readFileSync(file, 'utf8'), file).not.toMatch(/sourceMappingURL=/);
   // The README's install weight: 27 MB on disk, onnxruntime-web's .wasm gzipped.
   expect(bytesUnder(installed) / 1e6).toBeLessThan(30);
+});
+
+test('`vaani/sw` resolves to the Service Worker script, one file that imports nothing; `vaani` serves it', () => {
+  const resolved = spawnSync('node', ['--input-type=module', '-e', "console.log(import.meta.resolve('vaani/sw'))"], {
+    cwd: app,
+    encoding: 'utf8',
+  });
+  expect(resolved.stderr).toBe('');
+  const file = new URL(resolved.stdout.trim()).pathname;
+  expect(file).toBe(join(app, 'node_modules/vaani/dist/vaani-sw.js'));
+  const script = readFileSync(file, 'utf8');
+  expect(script).toContain('addEventListener("fetch"');
+  expect(script).not.toMatch(/^\s*(import|export)\b/m);
+  const types = readFileSync(join(app, 'node_modules/vaani/dist/types/index.d.ts'), 'utf8');
+  expect(types).toMatch(/export \{ serveServiceWorker \}/);
 });
 
 test('the packed CLI runs in the app: `npx vaani ls` lists the model and says once that the hub is out of reach', async () => {

@@ -262,3 +262,29 @@ test('keyboard and screen readers: Import by keyboard, named players and meter, 
   await snippet.screenshot({ path: test.info().outputPath('snippet.png') });
   expect(errors).toEqual([]);
 });
+
+test('with the Service Worker on, another tab’s plain fetch of /v1 is answered by the demo’s Vaani', async ({
+  page,
+  context,
+}) => {
+  const errors: string[] = [];
+  await page.addInitScript(() =>
+    localStorage.setItem(
+      'vaani-demo-settings',
+      JSON.stringify({ modelFiles: 'folder', folder: '/models/', backend: 'wasm', serviceWorker: 'on' }),
+    ),
+  );
+  await openDemo(page, origin, errors);
+  await expect(page.locator('#settings-serviceWorker')).toHaveValue('on');
+  await expect(page.locator('#environment')).toContainText('Service Worker answers /v1 for this site');
+  // A tab with no Vaani: its navigation and its fetch reach the demo tab through the worker.
+  const other = await context.newPage();
+  const navigation = await other.goto(`${origin}/v1/models`);
+  expect(navigation?.headers()['content-type']).toContain('application/json');
+  const ids = await other.evaluate(async () => {
+    const response = await fetch('/v1/models', { headers: { authorization: 'Bearer demo' } });
+    return ((await response.json()) as { data: { id: string }[] }).data.map((model) => model.id);
+  });
+  expect(ids).toContain('chat-v2');
+  expect(errors).toEqual([]);
+});

@@ -15,6 +15,8 @@ export interface ServiceWorkerOptions {
   url?: string | URL;
   /** The registration's scope. Default: the script's folder. */
   scope?: string;
+  /** 'module' for a script with imports (a dev server's); the built `vaani/sw` runs as either. Default 'classic'. */
+  type?: WorkerType;
   /** Keep the scope's scripts, workers, WASM and pages for a visit without network. Default false. */
   offline?: boolean;
   /** With no page serving: 'error' answers 503 `no_page` (the default); 'network' sends the request on. */
@@ -44,7 +46,7 @@ export async function serveServiceWorker(
   const container = navigator.serviceWorker;
   if (!container) throw new Error('Service Workers are not available here (they need a secure context).');
   const registration = options.url
-    ? await container.register(scriptURL(ai, options), { scope: options.scope })
+    ? await container.register(scriptURL(ai, options), { scope: options.scope, type: options.type })
     : await container.ready;
   const worker = await activeWorker(registration);
   current?.stop();
