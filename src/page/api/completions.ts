@@ -9,14 +9,10 @@ import { startChat } from '../services/chat/chat';
 import { dispatchChat, type Services } from './http/dispatch';
 import { requireModel, requireWithinContext } from './http/models-check';
 import { sseResponse } from './http/sse';
+import { penaltyFields, samplingFields, stopSchema } from './http/sampling';
+import { CHAT_DEFAULTS, chatParams } from '../services/chat/params';
 import { randomId, unixSeconds } from '../../common/ids';
 import { entryOf } from '../../catalogue/families';
-
-const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
-const stop = v.union([
-  v.pipe(v.string(), v.minLength(1)),
-  v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(4)),
-]);
 
 /** OpenAI's legacy completions request (`client.completions.create`). */
 export const completionsSchema = v.object({
@@ -27,18 +23,15 @@ export const completionsSchema = v.object({
   ),
   suffix: v.optional(v.nullable(v.string())),
   max_tokens: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1))), 16),
-  temperature: v.optional(v.nullable(range(0, 2)), 1),
-  top_p: v.optional(v.nullable(range(0, 1)), 1),
+  ...samplingFields,
   n: v.optional(v.nullable(v.literal(1, 'only n = 1 is supported'))),
   best_of: v.optional(v.nullable(v.literal(1, 'only best_of = 1 is supported'))),
   stream: v.optional(v.nullable(v.boolean()), false),
   stream_options: v.optional(v.nullable(v.object({ include_usage: v.optional(v.boolean(), false) }))),
   logprobs: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(5)))),
   echo: v.optional(v.nullable(v.boolean()), false),
-  stop: v.optional(v.nullable(stop)),
-  seed: v.optional(v.nullable(v.pipe(v.number(), v.integer()))),
-  presence_penalty: v.optional(v.nullable(range(-2, 2)), 0),
-  frequency_penalty: v.optional(v.nullable(range(-2, 2)), 0),
+  stop: stopSchema,
+  ...penaltyFields,
   user: v.optional(v.string()),
 });
 
@@ -46,22 +39,17 @@ type CompletionsRequest = v.InferOutput<typeof completionsSchema>;
 
 const promptOf = (body: CompletionsRequest) => (typeof body.prompt === 'string' ? body.prompt : body.prompt[0]!);
 
-function toParams(body: CompletionsRequest): ChatParams {
-  return {
-    model: body.model,
-    messages: [],
-    prompt: promptOf(body),
-    suffix: body.suffix ?? undefined,
-    temperature: body.temperature ?? 1,
-    top_p: body.top_p ?? 1,
-    max_tokens: body.max_tokens ?? 16,
-    stop: body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop,
-    seed: body.seed ?? undefined,
-    presence_penalty: body.presence_penalty ?? 0,
-    frequency_penalty: body.frequency_penalty ?? 0,
-    ...(body.logprobs != null ? { logprobs: true, top_logprobs: body.logprobs } : {}),
-  };
-}
+const toParams = (body: CompletionsRequest): ChatParams =>
+  chatParams(
+    {
+      ...body,
+      logprobs: body.logprobs != null ? true : undefined,
+      top_logprobs: body.logprobs ?? undefined,
+      prompt: promptOf(body),
+      max_tokens: body.max_tokens ?? 16,
+    },
+    CHAT_DEFAULTS.completions,
+  );
 
 /** POST /completions: raw text continuation on a chat or code model (no chat template). */
 export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {

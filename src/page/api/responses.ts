@@ -1,8 +1,8 @@
 import { CitationFilter, citationsOf } from '../services/grounding/citations';
 import type { ChatDelta, ChatEngine, ChatMessage, ChatOutcome, ChatParams } from '../../protocol/chat';
 import { parse, readJson } from './http/body';
-import { requireEnforceable } from './chat/completions';
 import { startChat } from '../services/chat/chat';
+import { CHAT_DEFAULTS, chatParams } from '../services/chat/params';
 import { effortThinks, thinkingOf } from './chat/_thinking';
 import { dispatchChat, type Services } from './http/dispatch';
 import { ApiError } from './http/errors';
@@ -31,23 +31,23 @@ function previousOf(ctx: Services, body: ResponsesRequest): StoredResponse | und
   return previous;
 }
 
-function toParams(body: ResponsesRequest, messages: ChatMessage[]): ChatParams {
-  return {
-    model: body.model,
-    messages: body.instructions ? [{ role: 'system', content: body.instructions }, ...messages] : messages,
-    temperature: body.temperature ?? 1,
-    top_p: body.top_p ?? 1,
-    max_tokens: body.max_output_tokens ?? undefined,
-    stop: [],
-    presence_penalty: 0,
-    frequency_penalty: 0,
-    tools: body.tool_choice === 'none' ? undefined : toolsOf(body),
-    tool_choice: toolChoiceOf(body),
-    parallel_tool_calls: body.parallel_tool_calls ?? undefined,
-    response_format: formatOf(body),
-    thinking: thinkingOf([{ param: 'reasoning.effort', on: effortThinks(body.reasoning?.effort) }]),
-  };
-}
+const toParams = (body: ResponsesRequest, messages: ChatMessage[]): ChatParams =>
+  chatParams(
+    {
+      model: body.model,
+      instructions: body.instructions,
+      messages,
+      temperature: body.temperature,
+      top_p: body.top_p,
+      max_tokens: body.max_output_tokens,
+      tools: toolsOf(body),
+      tool_choice: toolChoiceOf(body),
+      parallel_tool_calls: body.parallel_tool_calls,
+      response_format: formatOf(body),
+      thinking: thinkingOf([{ param: 'reasoning.effort', on: effortThinks(body.reasoning?.effort) }]),
+    },
+    CHAT_DEFAULTS.responses,
+  );
 
 /** POST /responses: OpenAI's Responses API on the local chat engine; function calls go back to the client. */
 export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
@@ -60,11 +60,10 @@ export async function POST(ctx: Services, request: Request, path: string): Promi
     const history = [...(previous?.messages ?? []), ...inputMessages(body.input)];
     const context = ctx.registry.info(body.model)?.contextWindow ?? model.context_window ?? 4096;
     const search = await fileSearch(ctx, body, history, context);
-    const params = toParams(body, history);
-    if (search) params.messages = grounded(params.messages, search);
     const input = [...(previous ? [...previous.input, ...previous.output] : []), ...inputItemsOf(body.input)];
     try {
-      requireEnforceable(params);
+      const params = toParams(body, history);
+      if (search) params.messages = grounded(params.messages, search);
       return await run(ctx, engine, body, params, { messages: history, input }, request.signal, search);
     } catch (error) {
       throw inResponsesTerms(error, body);

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { defaultModel } from '../../../catalogue/families';
 import { TOOL_NAME } from '../../services/agents/registry';
-import type { ChatEngine, ChatMessage, ChatParams, ToolChoice } from '../../../protocol/chat';
+import type { ChatEngine, ChatParams, ToolChoice } from '../../../protocol/chat';
 import { parse, readJson } from '../http/body';
-import { requireEnforceable } from '../chat/completions';
+import { CHAT_DEFAULTS, chatParams, requireEnforceable } from '../../services/chat/params';
+import { samplingFields } from '../http/sampling';
 import { dispatchChat, type Services } from '../http/dispatch';
 import { badRequest, toApiError } from '../http/errors';
 import { scopeSchema } from '../memory/_schema';
@@ -62,9 +63,7 @@ const agentsSchema = v.object({
   parallel_tool_calls: v.optional(v.nullable(v.boolean())),
   max_steps: v.optional(count(50), 10),
   max_tokens: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
-  temperature: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(2))), 0.7),
-  top_p: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1))), 1),
-  seed: v.optional(v.nullable(v.pipe(v.number(), v.integer()))),
+  ...samplingFields,
   stream: v.optional(v.nullable(v.boolean()), false),
 });
 
@@ -129,25 +128,16 @@ function resolveTools(ctx: Services, body: AgentsRequest, auth: string): AgentTo
   return tools;
 }
 
-function toParams(body: AgentsRequest): ChatParams {
-  const input: ChatMessage[] =
-    typeof body.input === 'string'
-      ? [{ role: 'user', content: body.input }]
-      : body.input.map((m) => ({ role: m.role === 'developer' ? 'system' : m.role, content: m.content }));
-  return {
-    model: body.model,
-    messages: body.instructions ? [{ role: 'system', content: body.instructions }, ...input] : input,
-    temperature: body.temperature ?? 0.7,
-    top_p: body.top_p ?? 1,
-    max_tokens: body.max_tokens ?? undefined,
-    stop: [],
-    seed: body.seed ?? undefined,
-    presence_penalty: 0,
-    frequency_penalty: 0,
-    tool_choice: body.tool_choice as ToolChoice | undefined,
-    parallel_tool_calls: body.parallel_tool_calls ?? undefined,
-  };
-}
+const toParams = (body: AgentsRequest): ChatParams =>
+  chatParams(
+    {
+      ...body,
+      messages: typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input,
+      tools: undefined,
+      tool_choice: body.tool_choice as ToolChoice | undefined,
+    },
+    CHAT_DEFAULTS.agents,
+  );
 
 /** POST /agents/run: the agent loop over page-registered, declared and built-in tools. */
 export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {

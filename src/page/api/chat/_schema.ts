@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { REASONING_EFFORTS } from './_thinking';
+import { penaltyFields, range, samplingFields, stopSchema } from '../http/sampling';
 
-const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
 const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 const textPart = v.object({ type: v.literal('text'), text: v.string() });
@@ -66,26 +66,18 @@ const toolChoice = v.union([
   v.object({ type: v.literal('function'), function: v.object({ name: v.string() }) }),
 ]);
 
-const stop = v.union([
-  v.pipe(v.string(), v.minLength(1)),
-  v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(4)),
-]);
-
 export const chatRequestSchema = v.object({
   model: v.pipe(v.string(), v.minLength(1)),
   messages: v.pipe(v.array(message), v.minLength(1, 'must contain at least one message')),
   stream: v.optional(v.boolean(), false),
   stream_options: v.optional(v.nullable(v.object({ include_usage: v.optional(v.boolean(), false) }))),
-  temperature: v.optional(v.nullable(range(0, 2)), 0.7),
-  top_p: v.optional(v.nullable(range(0, 1)), 1),
+  ...samplingFields,
   top_k: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   max_tokens: v.optional(v.nullable(positiveInt)),
   max_completion_tokens: v.optional(v.nullable(positiveInt)),
   n: v.optional(v.nullable(v.literal(1, 'only n = 1 is supported'))),
-  stop: v.optional(v.nullable(stop)),
-  seed: v.optional(v.nullable(v.pipe(v.number(), v.integer()))),
-  presence_penalty: v.optional(v.nullable(range(-2, 2)), 0),
-  frequency_penalty: v.optional(v.nullable(range(-2, 2)), 0),
+  stop: stopSchema,
+  ...penaltyFields,
   tools: v.optional(v.array(tool)),
   tool_choice: v.optional(toolChoice),
   parallel_tool_calls: v.optional(v.nullable(v.boolean())),

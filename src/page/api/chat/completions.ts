@@ -1,34 +1,20 @@
-import type {
-  ChatDelta,
-  ChatEngine,
-  ChatMessage,
-  ChatOutcome,
-  ChatParams,
-  TokenLogprob,
-  ToolCall,
-} from '../../../protocol/chat';
+import type { ChatDelta, ChatEngine, ChatOutcome, ChatParams, TokenLogprob, ToolCall } from '../../../protocol/chat';
 import type { Channel } from '../../services/channel';
-import { checkSchema } from '../../../common/text/grammar/schema';
-import { requestedSchemas } from '../../../common/text/grammar/request';
 import { readJson, parse } from '../http/body';
 import { badRequest } from '../http/errors';
 import { dispatchChat, type Services } from '../http/dispatch';
 import { requireModel, requireWithinContext } from '../http/models-check';
 import { sseResponse } from '../http/sse';
 import { addToolCallParts, startChat } from '../../services/chat/chat';
+import { CHAT_DEFAULTS, chatParams, type InputMessage } from '../../services/chat/params';
 import { chatRequestSchema, type ChatRequest } from './_schema';
 import { effortThinks, thinkingOf } from './_thinking';
 import { randomId, unixSeconds } from '../../../common/ids';
 
-type Content = string | { type: string; text?: string }[] | null | undefined;
-
-const text = (content: Content) =>
-  content == null ? null : typeof content === 'string' ? content : content.map((part) => part.text ?? '').join('');
-
 /** The local engines read text only: another content part (an image, audio, a file) is a 400 naming it. */
 function requireTextParts(body: ChatRequest): void {
   body.messages.forEach((message, i) => {
-    const content = message.content as Content;
+    const content = message.content;
     if (!Array.isArray(content)) return;
     content.forEach((part, j) => {
       if (part.type !== 'text')
@@ -52,40 +38,16 @@ function thinkingParams(body: ChatRequest): Pick<ChatParams, 'thinking' | 'templ
   return { thinking, ...(kwargs ? { template_kwargs: kwargs } : {}) };
 }
 
-function toParams(body: ChatRequest): ChatParams {
-  const stop = body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop;
-  return {
-    model: body.model,
-    messages: body.messages.map(
-      (m) => ({ ...m, role: m.role === 'developer' ? 'system' : m.role, content: text(m.content) }) as ChatMessage,
-    ),
-    temperature: body.temperature ?? 0.7,
-    top_p: body.top_p ?? 1,
-    top_k: body.top_k,
-    max_tokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
-    stop,
-    seed: body.seed ?? undefined,
-    presence_penalty: body.presence_penalty ?? 0,
-    frequency_penalty: body.frequency_penalty ?? 0,
-    tools: body.tool_choice === 'none' ? undefined : body.tools,
-    tool_choice: body.tool_choice,
-    parallel_tool_calls: body.parallel_tool_calls ?? undefined,
-    response_format: body.response_format ?? undefined,
-    logprobs: body.logprobs ?? undefined,
-    top_logprobs: body.top_logprobs ?? undefined,
-    logit_bias: body.logit_bias ?? undefined,
-    ...thinkingParams(body),
-  };
-}
-
-/** A strict schema (response_format or a strict function) with keywords the grammar cannot enforce is a 400 naming them. */
-export function requireEnforceable(params: ChatParams): void {
-  for (const { param, schema, strict } of requestedSchemas(params)) {
-    const { problems } = checkSchema(schema, strict);
-    if (strict && problems.length)
-      throw badRequest(`Invalid schema for ${param}: ${problems.join('; ')}.`, param, 'unsupported_schema');
-  }
-}
+const toParams = (body: ChatRequest): ChatParams =>
+  chatParams(
+    {
+      ...body,
+      messages: body.messages as InputMessage[],
+      max_tokens: body.max_completion_tokens ?? body.max_tokens,
+      ...thinkingParams(body),
+    },
+    CHAT_DEFAULTS.chat,
+  );
 
 /** POST /chat/completions */
 export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
@@ -94,9 +56,7 @@ export async function POST(ctx: Services, request: Request, path: string): Promi
   requireWithinContext(requireModel(body.model, 'chat'), body.max_completion_tokens ?? body.max_tokens);
   return dispatchChat(ctx, { request, path, raw }, body, (engine) => {
     requireTextParts(body);
-    const params = toParams(body);
-    requireEnforceable(params);
-    return run(engine, params, body, request.signal);
+    return run(engine, toParams(body), body, request.signal);
   });
 }
 

@@ -5,6 +5,7 @@ import { parse, readJson } from '../http/body';
 import { completionEngine, completionsSchema, runCompletion } from '../completions';
 import { dispatchChat, type Services } from '../http/dispatch';
 import { requireModel, requireWithinContext } from '../http/models-check';
+import { CHAT_DEFAULTS, chatParams } from '../../services/chat/params';
 import { CODE_MODES, lastCodeBlock, modeMessages, type CodeMode } from '../../services/code/prompts';
 
 const oneOf = <T extends string>(values: readonly T[]) =>
@@ -19,7 +20,6 @@ const codeSchema = v.object({
   ...completionsSchema.entries,
   model: v.optional(v.pipe(v.string(), v.minLength(1)), defaultModel('/code/completions')),
   max_tokens: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
-  temperature: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(2))), 0.2),
   mode: v.optional(oneOf(CODE_MODES), 'complete'),
   language: v.optional(v.pipe(v.string(), v.maxLength(64))),
   boundary: v.optional(oneOf(['none', 'line', 'block'] as const), 'none'),
@@ -32,25 +32,21 @@ const DEFAULT_MAX_TOKENS: Record<CodeMode, number> = { complete: 128, explain: 5
 
 function toParams(body: CodeRequest): ChatParams {
   const prompt = typeof body.prompt === 'string' ? body.prompt : body.prompt[0]!;
-  const common = {
-    model: body.model,
-    temperature: body.temperature ?? 0.2,
-    top_p: body.top_p ?? 1,
-    max_tokens: body.max_tokens ?? DEFAULT_MAX_TOKENS[body.mode],
-    stop: body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop,
-    seed: body.seed ?? undefined,
-    presence_penalty: body.presence_penalty ?? 0,
-    frequency_penalty: body.frequency_penalty ?? 0,
-  };
+  const { model, temperature, top_p, stop, seed, presence_penalty, frequency_penalty } = body;
+  const max_tokens = body.max_tokens ?? DEFAULT_MAX_TOKENS[body.mode];
+  const common = { model, temperature, top_p, max_tokens, stop, seed, presence_penalty, frequency_penalty };
   if (body.mode === 'complete')
-    return {
+    return chatParams(
+      { ...common, prompt, suffix: body.suffix, boundary: body.boundary === 'none' ? undefined : body.boundary },
+      CHAT_DEFAULTS.code,
+    );
+  return chatParams(
+    {
       ...common,
-      messages: [],
-      prompt,
-      suffix: body.suffix ?? undefined,
-      boundary: body.boundary === 'none' ? undefined : body.boundary,
-    };
-  return { ...common, messages: modeMessages(body.mode, prompt + (body.suffix ?? ''), body.language) };
+      messages: modeMessages(body.mode, prompt + (body.suffix ?? ''), body.language),
+    },
+    CHAT_DEFAULTS.code,
+  );
 }
 
 /**

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
+import { samplingFields } from '../http/sampling';
 import { REASONING_EFFORTS } from '../chat/_thinking';
 import { filterSchema } from '../memory/_schema';
 
-const range = (min: number, max: number) => v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
 const name = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'));
 
 /** A content part of an input message: text is read; another type is named in a 400 by the route. */
@@ -100,8 +100,8 @@ export const responsesSchema = v.object({
   tool_choice: v.optional(v.nullable(toolChoice)),
   parallel_tool_calls: v.optional(v.nullable(v.boolean())),
   max_output_tokens: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
-  temperature: v.optional(v.nullable(range(0, 2))),
-  top_p: v.optional(v.nullable(range(0, 1))),
+  temperature: samplingFields.temperature,
+  top_p: samplingFields.top_p,
   text: v.optional(v.nullable(v.object({ format: v.optional(format) }))),
   reasoning: v.optional(
     v.nullable(
