@@ -15,6 +15,16 @@ const ROUTES: [ChatRoute, string, object][] = [
 ];
 
 describe('one table of chat defaults', () => {
+  it("is the spec's temperature 0.7 and top_p 1 on every chat route; code completion samples at 0.2", () => {
+    for (const [route, defaults] of Object.entries(CHAT_DEFAULTS))
+      expect(defaults, route).toEqual({
+        temperature: route === 'code' ? 0.2 : 0.7,
+        top_p: 1,
+        presence_penalty: 0,
+        frequency_penalty: 0,
+      });
+  });
+
   it.each(ROUTES)('%s: a request without sampling fields runs with its row of the table', async (route, path, body) => {
     const { factory, seen } = scriptedChat(['ok'], { models: ['chat-v2', 'code-v1'] });
     const res = await service({}, [factory]).fetch(`${BASE}${path}`, postJson(body));

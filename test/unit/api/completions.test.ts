@@ -4,7 +4,7 @@ import { scriptedChat } from '../../support/chat-engine';
 import { BASE, postJson, service } from './helpers';
 
 describe('POST /completions', () => {
-  it('answers a text_completion with the raw prompt and OpenAI defaults (max_tokens 16, temperature 1)', async () => {
+  it('answers a text_completion with the raw prompt and defaults (max_tokens 16 as OpenAI, temperature 0.7 as the spec)', async () => {
     const { factory, seen } = scriptedChat(['Ya', 'muna']);
     const res = await service({}, [factory]).fetch(
       `${BASE}/completions`,
@@ -19,7 +19,7 @@ describe('POST /completions', () => {
       usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
     });
     expect(body.id).toMatch(/^cmpl-/);
-    expect(seen[0]).toMatchObject({ prompt: 'Ganga, ', messages: [], max_tokens: 16, temperature: 1 });
+    expect(seen[0]).toMatchObject({ prompt: 'Ganga, ', messages: [], max_tokens: 16, temperature: 0.7 });
   });
 
   it('streams text chunks, a final chunk with the finish reason, usage when asked, then [DONE]; echo comes first', async () => {

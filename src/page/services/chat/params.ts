@@ -21,8 +21,8 @@ const SPEC = { temperature: 0.7, top_p: 1, presence_penalty: 0, frequency_penalt
  */
 export const CHAT_DEFAULTS: Readonly<Record<ChatRoute, SamplingDefaults>> = {
   chat: SPEC,
-  completions: { ...SPEC, temperature: 1 },
-  responses: { ...SPEC, temperature: 1 },
+  completions: SPEC,
+  responses: SPEC,
   agents: SPEC,
   data_query: SPEC,
   code: { ...SPEC, temperature: 0.2 },

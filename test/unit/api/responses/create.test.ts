@@ -34,7 +34,7 @@ describe('POST /responses', () => {
       { role: 'system', content: 'Reply in Hindi.' },
       { role: 'user', content: 'hi' },
     ]);
-    expect(seen[0]!.temperature).toBe(1);
+    expect(seen[0]!.temperature).toBe(0.7);
 
     await openai.responses.create({ model: 'chat-v2', input: 'again', previous_response_id: first.id });
     expect(seen[1]!.messages).toEqual([
