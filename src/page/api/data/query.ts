@@ -1,13 +1,14 @@
 import type * as v from 'valibot';
-import { CitationFilter, citationsOf } from '../../services/grounding/citations';
+import { citationsOf } from '../../services/grounding/citations';
+import { groundedAnswer, type GroundedAnswer } from '../../services/grounding/answer';
+import { CHAT_DEFAULTS, chatParams } from '../../services/chat/params';
 import { groundedPrompt } from '../../services/grounding/prompt';
 import type { ChatMessage } from '../../../protocol/chat';
 import type { SearchResult } from '../../../protocol/data';
 import { parse, readJson } from '../http/body';
-import { POST as chatCompletions } from '../chat/completions';
-import type { Services } from '../http/dispatch';
-import { ApiError } from '../http/errors';
-import { requireModel } from '../http/models-check';
+import { routedChat, type Services } from '../http/dispatch';
+import { RemoteAnswer } from '../http/remote-chat';
+import { requireModel, requireWithinContext } from '../http/models-check';
 import { sseResponse, type SseSink } from '../http/sse';
 import { runData } from '../_data';
 import { querySchema } from '../_data-schema';
@@ -21,54 +22,18 @@ const ANSWER_TOKENS = 512;
 
 const passageOf = ({ chunk, ...result }: SearchResult, i: number) => ({ passage: i + 1, ...result, chunk });
 
-/** The chat route, called in-process with the grounded messages (routing, validation and errors as any chat request). */
-function askChat(ctx: Services, request: Request, body: Query, messages: ChatMessage[], stream: boolean) {
-  const url = new URL(request.url);
-  url.pathname = url.pathname.replace(/\/data\/query$/, '/chat/completions');
-  const chat = {
-    model: body.model,
-    messages,
-    stream,
-    max_tokens: body.max_tokens ?? ANSWER_TOKENS,
-    ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),
-    ...(body.seed !== undefined ? { seed: body.seed } : {}),
-    ...(stream ? { stream_options: { include_usage: true } } : {}),
-  };
-  const headers = new Headers(request.headers);
-  headers.set('content-type', 'application/json');
-  headers.delete('content-length');
-  return chatCompletions(
-    ctx,
-    new Request(url, { method: 'POST', headers, body: JSON.stringify(chat), signal: request.signal }),
-    '/chat/completions',
+/** The grounded chat request: the chat route's defaults, `/data/query`'s answer budget. */
+const answerParams = (body: Query, messages: ChatMessage[]) =>
+  chatParams(
+    {
+      model: body.model,
+      messages,
+      max_tokens: body.max_tokens ?? ANSWER_TOKENS,
+      temperature: body.temperature,
+      seed: body.seed,
+    },
+    CHAT_DEFAULTS.data_query,
   );
-}
-
-/** The `data:` events of a chat SSE answer, parsed. */
-async function* events(response: Response): AsyncGenerator<Record<string, unknown>> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const line = buffer.slice(0, end).trim();
-      buffer = buffer.slice(end + 2);
-      if (!line.startsWith('data:')) continue;
-      const data = line.slice(5).trim();
-      if (data === '[DONE]') return;
-      yield JSON.parse(data) as Record<string, unknown>;
-    }
-  }
-}
-
-interface ChatChunk {
-  choices?: { delta?: { content?: string }; finish_reason?: string | null }[];
-  usage?: unknown;
-  error?: { message: string; code: string | null; param: string | null };
-}
 
 /** POST /data/query: retrieval alone (`mode: 'search'`), or a grounded chat answer with its citations. */
 export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
@@ -102,7 +67,7 @@ export async function POST(ctx: Services, request: Request, path: string): Promi
       { contextTokens, answerTokens: body.max_tokens ?? ANSWER_TOKENS },
       body.instructions,
     );
-    const finish = (content: string, extra: Record<string, unknown>, invented: Set<number>) => ({
+    const finish = (content: string, extra: Record<string, unknown>, invented: ReadonlySet<number>) => ({
       ...base,
       model: body.model,
       answer: { role: 'assistant', content, annotations: citationsOf(content, passages) },
@@ -118,38 +83,31 @@ export async function POST(ctx: Services, request: Request, path: string): Promi
         sink.send(answer);
       });
     }
-    const filter = new CitationFilter(passages.length);
-    const chat = await askChat(ctx, request, body, messages, body.stream);
-    if (!chat.ok) return chat;
+    requireWithinContext(requireModel(body.model, 'chat'), body.max_tokens ?? ANSWER_TOKENS);
+    const engine = routedChat(ctx, request, body.model, body.stream);
+    let answer: GroundedAnswer;
+    try {
+      answer = await groundedAnswer(engine, answerParams(body, messages), passages.length, request.signal);
+    } catch (error) {
+      if (error instanceof RemoteAnswer) return error.response;
+      throw error;
+    }
     if (!body.stream) {
-      const completion = (await chat.json()) as {
-        choices: { message: { content: string | null }; finish_reason: string }[];
-        usage: unknown;
-      };
-      const choice = completion.choices[0]!;
-      const content = filter.push(choice.message.content ?? '') + filter.end();
-      return finish(content, { finish_reason: choice.finish_reason, usage: completion.usage }, filter.invented);
+      let content = '';
+      for await (const text of answer.text) content += text;
+      const { finish_reason, usage } = await answer.done;
+      return finish(content, { finish_reason, usage }, answer.invented);
     }
     return sseResponse(request.signal, async (sink: SseSink) => {
+      sink.signal.addEventListener('abort', () => answer.stop.abort(sink.signal.reason), { once: true });
       sink.send({ ...base, object: 'data.query.results', results: passages.map(passageOf) });
       let content = '';
-      let finishReason: string | null = null;
-      let usage: unknown = null;
-      const send = (text: string) => {
-        if (!text) return;
+      for await (const text of answer.text) {
         content += text;
         sink.send({ object: 'data.query.chunk', delta: { content: text } });
-      };
-      for await (const event of events(chat) as AsyncGenerator<ChatChunk>) {
-        if (event.error)
-          throw new ApiError(500, event.error.message, event.error.code ?? 'internal_error', event.error.param);
-        const choice = event.choices?.[0];
-        if (choice?.delta?.content) send(filter.push(choice.delta.content));
-        if (choice?.finish_reason) finishReason = choice.finish_reason;
-        if (event.usage) usage = event.usage;
       }
-      send(filter.end());
-      sink.send(finish(content, { finish_reason: finishReason, usage }, filter.invented));
+      const { finish_reason, usage } = await answer.done;
+      sink.send(finish(content, { finish_reason, usage }, answer.invented));
     });
   });
 }

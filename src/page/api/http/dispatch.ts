@@ -6,6 +6,8 @@ import type { ToolRegistry } from '../../services/agents/registry';
 import { EngineError, messageOf } from '../../../protocol/errors';
 import type { ResponseStore } from '../responses/_history';
 import { ApiError } from './errors';
+import type { ChatEngine } from '../../../protocol/chat';
+import { remoteChat } from './remote-chat';
 
 /** What every route needs besides its request. */
 export interface Services {
@@ -182,3 +184,35 @@ export const dispatchChat = (
   body: { model: string; stream?: boolean | null },
   local: NonNullable<Dispatch<'chat'>['local']>,
 ) => dispatchTo(ctx, incoming, { model: body.model, kind: 'chat', streaming: body.stream === true }, local);
+
+/**
+ * The chat engine for `model` where routing sends it, for a route that reads chat deltas itself
+ * (`/data/query`): the local engine, the remote's `/chat/completions` ({@link remoteChat}), or one
+ * then the other as {@link dispatch} does: the second runs when the first fails before any output.
+ */
+export function routedChat(ctx: Services, request: Request, model: string, streaming: boolean): ChatEngine {
+  const routing = ctx.routing(model);
+  const local = routing === 'remote-only' ? undefined : ctx.registry.get('chat', model);
+  const remote = routing === 'local-only' || !ctx.remote ? undefined : remoteChat(ctx.remote, request, streaming);
+  const [first, second] = routing === 'remote-first' ? [remote, local] : [local, remote];
+  if (!first || !second) {
+    if (first ?? second) return (first ?? second)!;
+    throw noEngine(model, routing);
+  }
+  return {
+    async complete(params, hooks) {
+      let output = false;
+      const onDelta: typeof hooks.onDelta = (delta) => {
+        output = true;
+        hooks.onDelta(delta);
+      };
+      try {
+        return await first.complete(params, { ...hooks, onDelta });
+      } catch (error) {
+        const unreachable = error instanceof EngineError && error.code === 'remote_unreachable';
+        if (output || hooks.signal.aborted || (routing === 'remote-first' && !unreachable)) throw error;
+        return second.complete(params, hooks);
+      }
+    },
+  };
+}
