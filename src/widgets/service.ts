@@ -1,3 +1,4 @@
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { APIError, VaaniError, type Vaani } from '../index';
 import { authorization } from './config';
 
@@ -118,37 +119,23 @@ export async function streamChat(ai: Vaani, body: Record<string, unknown>, signa
 }
 
 async function* events(body: ReadableStream<Uint8Array>): AsyncGenerator<ChatDelta> {
-  const reader = body.pipeThrough(new TextDecoderStream() as ReadableWritablePair<string, Uint8Array>).getReader();
-  let buffer = '';
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as ReadableWritablePair<string, Uint8Array>)
+    .pipeThrough(new EventSourceParserStream())
+    .getReader();
   try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += value;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = event
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trimStart())
-          .join('\n');
-        if (!data) continue;
-        if (data === '[DONE]') return;
-        const chunk = JSON.parse(data) as {
-          error?: { message: string; code: string; type?: string };
-          choices?: { delta?: { content?: string | null } }[];
-          usage?: { completion_tokens: number };
-        };
-        if (chunk.error) throw APIError.fromEvent({ error: chunk.error });
-        const content = chunk.choices?.[0]?.delta?.content;
-        if (content) yield { content };
-        if (chunk.usage) yield { completionTokens: chunk.usage.completion_tokens };
-      }
+    for (let next = await reader.read(); !next.done && next.value.data !== '[DONE]'; next = await reader.read()) {
+      const chunk = JSON.parse(next.value.data) as {
+        error?: { message: string; code: string; type?: string };
+        choices?: { delta?: { content?: string | null } }[];
+        usage?: { completion_tokens: number };
+      };
+      if (chunk.error) throw APIError.fromEvent({ error: chunk.error });
+      const content = chunk.choices?.[0]?.delta?.content;
+      if (content) yield { content };
+      if (chunk.usage) yield { completionTokens: chunk.usage.completion_tokens };
     }
   } finally {
-    reader.releaseLock();
-    void body.cancel().catch(() => undefined);
+    void reader.cancel().catch(() => undefined);
   }
 }

@@ -1,4 +1,5 @@
 import { APIError } from './errors';
+import { sseData } from '../../common/sse';
 import type {
   FileBatch,
   FileCitation,
@@ -153,20 +154,12 @@ export function dataClient(fetcher: typeof fetch, baseURL: string): DataClient {
         vector_store_ids: await storesOf(options),
         stream: true,
       });
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = '';
       let final: DataAnswer | undefined;
-      for (let read = await reader.read(); !read.done; read = await reader.read()) {
-        buffer += read.value;
-        const parts = buffer.split('\n\n');
-        buffer = parts.pop()!;
-        for (const part of parts) {
-          if (!part.startsWith('data: ') || part === 'data: [DONE]') continue;
-          const event = JSON.parse(part.slice(6));
-          if (event.error) throw APIError.fromEvent(event);
-          if (event.object === 'data.query.chunk') onText?.(event.delta.content);
-          if (event.object === 'data.query') final = event;
-        }
+      for await (const data of sseData(response.body!)) {
+        const event = JSON.parse(data);
+        if (event.error) throw APIError.fromEvent(event);
+        if (event.object === 'data.query.chunk') onText?.(event.delta.content);
+        if (event.object === 'data.query') final = event;
       }
       if (!final)
         throw APIError.generate(500, {

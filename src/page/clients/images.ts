@@ -1,5 +1,6 @@
 import { DELIVER_HEADER } from '../../protocol/images';
 import { APIError } from './errors';
+import { sseData } from '../../common/sse';
 
 export interface ImageOptions {
   model?: string;
@@ -112,32 +113,20 @@ export function imagesClient(
     const prefix = kind === 'generation' ? 'image_generation' : 'image_edit';
     const images: Blob[] = [];
     let size = '';
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      buffer += read.value;
-      const parts = buffer.split('\n\n');
-      buffer = parts.pop()!;
-      for (const part of parts) {
-        const data = part
-          .split('\n')
-          .find((line) => line.startsWith('data: '))
-          ?.slice(6);
-        if (!data || data === '[DONE]') continue;
-        const event = JSON.parse(data);
-        if (event.error) throw APIError.fromEvent(event);
-        if (event.type === `${prefix}.progress`) {
-          const detail: ImagesProgress = { kind, image: event.image_index, step: event.step, steps: event.steps };
-          events.dispatchEvent(new CustomEvent('progress', { detail }));
-        } else if (event.type === `${prefix}.completed`) {
-          // Handed over in the page (image_index), or base64 from a remote.
-          images.push(
-            event.b64_json === undefined
-              ? new Blob([handed(event.image_index) as Uint8Array<ArrayBuffer>], { type })
-              : blob(event.b64_json, type),
-          );
-          size = event.size;
-        }
+    for await (const data of sseData(response.body!)) {
+      const event = JSON.parse(data);
+      if (event.error) throw APIError.fromEvent(event);
+      if (event.type === `${prefix}.progress`) {
+        const detail: ImagesProgress = { kind, image: event.image_index, step: event.step, steps: event.steps };
+        events.dispatchEvent(new CustomEvent('progress', { detail }));
+      } else if (event.type === `${prefix}.completed`) {
+        // Handed over in the page (image_index), or base64 from a remote.
+        images.push(
+          event.b64_json === undefined
+            ? new Blob([handed(event.image_index) as Uint8Array<ArrayBuffer>], { type })
+            : blob(event.b64_json, type),
+        );
+        size = event.size;
       }
     }
     return { images, size, seed: Number(response.headers.get('x-vaani-seed')) };

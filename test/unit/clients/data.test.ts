@@ -30,4 +30,21 @@ describe('ai.data.ask', () => {
     expect(error).toBeInstanceOf(APIError);
     expect(error).toMatchObject({ status: 500, code: 'internal_error' });
   });
+
+  it('reads any well-formed event stream: CRLF lines, `data:` without a space, named events, comments', async () => {
+    const final = { object: 'data.query', answer: { content: 'Pier seven.' } };
+    const text =
+      ': keep-alive\r\n\r\n' +
+      `event: chunk\r\ndata:${JSON.stringify({ object: 'data.query.chunk', delta: { content: 'Pier ' } })}\r\n\r\n` +
+      `data: ${JSON.stringify({ object: 'data.query.chunk', delta: { content: 'seven.' } })}\r\n\r\n` +
+      `data:${JSON.stringify(final)}\r\n\r\ndata: [DONE]\r\n\r\n`;
+    const fetcher = async () => new Response(text, { headers: { 'content-type': 'text/event-stream' } });
+    const pieces: string[] = [];
+    const answer = await dataClient(fetcher as typeof fetch, 'https://page.test/v1').ask('where?', {
+      stores: ['vs_1'],
+      onText: (piece: string) => pieces.push(piece),
+    });
+    expect(pieces).toEqual(['Pier ', 'seven.']);
+    expect(answer).toEqual(final);
+  });
 });

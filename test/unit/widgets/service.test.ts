@@ -52,6 +52,17 @@ describe('widget route calls', () => {
     expect(requests[0]!.headers.get('authorization')).toMatch(/^Bearer \S+/);
   });
 
+  it('streamChat reads CRLF-separated events and ignores comments (the SSE spec, as a remote may send)', async () => {
+    const text = [': ping', `data: ${JSON.stringify({ choices: [{ delta: { content: 'ok' } }] })}`, 'data: [DONE]']
+      .map((e) => `${e}\r\n\r\n`)
+      .join('');
+    const { ai } = fakeVaani(() => new Response(text, { headers: { 'content-type': 'text/event-stream' } }));
+    const stream = await streamChat(ai, {}, new AbortController().signal);
+    const deltas = [];
+    for await (const delta of stream.deltas) deltas.push(delta);
+    expect(deltas).toEqual([{ content: 'ok' }]);
+  });
+
   it('an error event mid-stream and an error status become APIErrors with the route code and status', async () => {
     const { ai } = fakeVaani(() =>
       sse([JSON.stringify({ error: { message: 'worker died', code: 'engine_crashed', type: 'server_error' } })]),

@@ -1,5 +1,5 @@
-import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { ChatDelta, ChatEngine, ChatHooks, ChatOutcome, ChatParams, ToolCallDelta } from '../../../protocol/chat';
+import { sseData } from '../../../common/sse';
 import { ApiError } from './errors';
 import type { Remote } from './remote';
 
@@ -85,14 +85,7 @@ export function remoteChat(remote: Remote, request: Request, streaming: boolean)
         take((await response.json()) as Completion);
         return outcome;
       }
-      const events = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
-      const reader = events.getReader();
-      try {
-        for (let next = await reader.read(); !next.done && next.value.data !== '[DONE]'; next = await reader.read())
-          take(JSON.parse(next.value.data) as Completion);
-      } finally {
-        void reader.cancel().catch(() => {});
-      }
+      for await (const data of sseData(response.body!)) take(JSON.parse(data) as Completion);
       return outcome;
     },
   };
