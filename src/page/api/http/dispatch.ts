@@ -6,7 +6,7 @@ import type { ToolRegistry } from '../../services/agents/registry';
 import { EngineError, messageOf } from '../../../protocol/errors';
 import type { ResponseStore } from '../responses/_history';
 import { ApiError } from './errors';
-import type { ChatEngine } from '../../../protocol/chat';
+import type { ChatDelta, ChatEngine } from '../../../protocol/chat';
 import { remoteChat } from './remote-chat';
 
 /** What every route needs besides its request. */
@@ -105,6 +105,13 @@ export function label(response: Response, headers: Record<string, string>): Resp
 /** A header value from any text (headers carry Latin-1 only). */
 const headerText = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 1000);
 
+/** Why an engine of each choice cannot run a request. */
+const MISSING: Record<EngineChoice, string> = {
+  remote: 'no remote is configured',
+  builtin: 'the browser offers no built-in model for it',
+  local: 'no local engine in this build',
+};
+
 /** How one engine would run the request, or why it cannot. */
 function candidate<K extends EngineKind>(
   ctx: Services,
@@ -113,18 +120,18 @@ function candidate<K extends EngineKind>(
 ): (() => Promise<Response>) | string {
   if (choice === 'remote') {
     const remote = ctx.remote;
-    if (!remote) return 'no remote is configured';
+    if (!remote) return MISSING.remote;
     return () => remote.forward(job.path, job.request, job.raw, job.streaming);
   }
   if (!job.kind || !job.local) return 'no engine in the page answers this route';
   const local = job.local;
   if (choice === 'builtin') {
     const engine = ctx.builtin[job.kind];
-    if (!engine) return 'the browser offers no built-in model for it';
+    if (!engine) return MISSING.builtin;
     return () => local(engine as EngineKinds[K]);
   }
   const engine = ctx.registry.get(job.kind, job.model);
-  if (!engine) return 'no local engine in this build';
+  if (!engine) return MISSING.local;
   const backends = ctx.registry.info(job.model)?.backends ?? [];
   return async () => {
     const response = await local(engine);
@@ -187,32 +194,37 @@ export const dispatchChat = (
 
 /**
  * The chat engine for `model` where routing sends it, for a route that reads chat deltas itself
- * (`/data/query`): the local engine, the remote's `/chat/completions` ({@link remoteChat}), or one
- * then the other as {@link dispatch} does: the second runs when the first fails before any output.
+ * (`/data/query`): the engines routing names, in order, as {@link dispatch} tries them (the remote's
+ * `/chat/completions` through {@link remoteChat}); the next runs when one fails before any output.
  */
 export function routedChat(ctx: Services, request: Request, model: string, streaming: boolean): ChatEngine {
-  const routing = ctx.routing(model);
-  const local = routing === 'remote-only' ? undefined : ctx.registry.get('chat', model);
-  const remote = routing === 'local-only' || !ctx.remote ? undefined : remoteChat(ctx.remote, request, streaming);
-  const [first, second] = routing === 'remote-first' ? [remote, local] : [local, remote];
-  if (!first || !second) {
-    if (first ?? second) return (first ?? second)!;
-    throw noEngine(model, routing);
+  const order = preference(ctx.routing(model));
+  const passed: string[] = [];
+  const engines: [EngineChoice, ChatEngine][] = [];
+  for (const choice of order) {
+    const engine =
+      choice === 'remote'
+        ? ctx.remote && remoteChat(ctx.remote, request, streaming)
+        : choice === 'builtin'
+          ? ctx.builtin.chat
+          : ctx.registry.get('chat', model);
+    if (engine) engines.push([choice, engine]);
+    else passed.push(`${choice}: ${MISSING[choice]}`);
   }
+  if (!engines.length) throw noEngine(model, order, passed);
   return {
     async complete(params, hooks) {
       let output = false;
-      const onDelta: typeof hooks.onDelta = (delta) => {
-        output = true;
-        hooks.onDelta(delta);
-      };
-      try {
-        return await first.complete(params, { ...hooks, onDelta });
-      } catch (error) {
-        const unreachable = error instanceof EngineError && error.code === 'remote_unreachable';
-        if (output || hooks.signal.aborted || (routing === 'remote-first' && !unreachable)) throw error;
-        return second.complete(params, hooks);
+      const watched = { ...hooks, onDelta: (delta: ChatDelta) => ((output = true), hooks.onDelta(delta)) };
+      for (const [choice, engine] of engines.slice(0, -1)) {
+        try {
+          return await engine.complete(params, watched);
+        } catch (error) {
+          const unreachable = error instanceof EngineError && error.code === 'remote_unreachable';
+          if (output || hooks.signal.aborted || (choice === 'remote' && !unreachable)) throw error;
+        }
       }
+      return engines.at(-1)![1].complete(params, watched);
     },
   };
 }

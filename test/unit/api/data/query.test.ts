@@ -3,6 +3,7 @@ import type { EngineFactory } from '../../../../src/page/engines/_registry';
 import type { DataEngine, SearchResult } from '../../../../src/protocol/data';
 import { EngineError } from '../../../../src/protocol/errors';
 import { scriptedChat } from '../../../support/chat-engine';
+import { installPromptApi } from '../../../support/prompt-api';
 import { startRemote } from '../../../support/remote-server';
 import { BASE, postJson, service } from '../helpers';
 
@@ -27,7 +28,11 @@ const ask = { query: 'Where do boats leave?', vector_store_ids: ['vs_1'] };
 const ANSWER = ['Pier seven [', '1] at dawn [', '4].'];
 
 let remote: Awaited<ReturnType<typeof startRemote>> | undefined;
-afterEach(() => remote?.close());
+afterEach(async () => {
+  delete (globalThis as { LanguageModel?: unknown }).LanguageModel;
+  await remote?.close();
+  remote = undefined;
+});
 
 /** The data: events of an SSE body. */
 const events = async (res: Response) =>
@@ -133,5 +138,21 @@ describe('POST /data/query on the chat service', () => {
     expect(streamed.at(-1)).toEqual({
       error: { message: 'The engine is busy.', type: 'rate_limit_error', param: null, code: 'engine_busy' },
     });
+  });
+
+  it("follows routing's prefer list: the browser's built-in model first, then the local engine", async () => {
+    installPromptApi();
+    const { factory, seen } = scriptedChat(ANSWER);
+    const prefer = (order: ('builtin' | 'local')[]) => ({ routing: { 'chat-v2': { prefer: order } } });
+    const builtin = await (
+      await service(prefer(['builtin', 'local']), [data, factory]).fetch(`${BASE}/data/query`, postJson(ask))
+    ).json();
+    expect(builtin.answer.content).toMatch(/^You said: /);
+    expect(seen).toEqual([]);
+    delete (globalThis as { LanguageModel?: unknown }).LanguageModel;
+    const local = await (
+      await service(prefer(['builtin', 'local']), [data, factory]).fetch(`${BASE}/data/query`, postJson(ask))
+    ).json();
+    expect(local.answer.content).toBe('Pier seven [1] at dawn.');
   });
 });
