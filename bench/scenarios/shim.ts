@@ -1,6 +1,6 @@
 import { createApp } from '../../src/page/api/http/app';
 import type { Services } from '../../src/page/api/http/dispatch';
-import { ResponseStore } from '../../src/page/api/responses/_history';
+import { ResponseHistory } from '../../src/page/services/responses/history';
 import { ToolRegistry } from '../../src/page/services/agents/registry';
 import { EngineRegistry } from '../../src/page/engines/_registry';
 import { Remote } from '../../src/page/api/http/remote';
@@ -19,7 +19,7 @@ const shim: Scenario = async (env) => {
     routing: () => 'local-first',
     builtin: {},
     remote: new Remote(remote, fetch.bind(globalThis)),
-    responses: new ResponseStore(),
+    responses: new ResponseHistory(),
     tools: new ToolRegistry(),
     self: () => Promise.reject(new Error('no self-calls in this bench')),
   };

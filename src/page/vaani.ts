@@ -1,5 +1,5 @@
 import { createApp } from './api/http/app';
-import { ResponseStore } from './api/responses/_history';
+import { ResponseHistory } from './services/responses/history';
 import type { Services } from './api/http/dispatch';
 import { ToolRegistry, type ToolRegistryApi } from './services/agents/registry';
 import { EngineRegistry } from './engines/_registry';
@@ -68,7 +68,7 @@ export function createVaaniWith(
     routing,
     builtin: builtinEngines(),
     remote: options.remote ? new Remote(options.remote, realFetch) : undefined,
-    responses: new ResponseStore(),
+    responses: new ResponseHistory(),
     tools,
     self: async (path, init) => app.fetch(new Request(`${baseURL}${path}`, init)),
     deliveries: new Map(),

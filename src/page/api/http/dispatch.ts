@@ -4,7 +4,8 @@ import type { Remote } from './remote';
 import type { EngineChoice, Routing } from '../../../protocol/options';
 import type { ToolRegistry } from '../../services/agents/registry';
 import { EngineError, messageOf } from '../../../protocol/errors';
-import type { ResponseStore } from '../responses/_history';
+import type { StoredResponse } from '../responses/_history';
+import type { ResponseHistory } from '../../services/responses/history';
 import { ApiError } from './errors';
 import type { ChatDelta, ChatEngine } from '../../../protocol/chat';
 import { remoteChat } from './remote-chat';
@@ -17,7 +18,7 @@ export interface Services {
   /** The engines the browser itself offers (routing's 'builtin'). */
   builtin: Partial<EngineKinds>;
   /** Responses kept for `previous_response_id` (this instance's memory). */
-  responses: ResponseStore;
+  responses: ResponseHistory<StoredResponse>;
   /** Tools the page registered (`ai.tools`), for /agents/run. */
   tools: ToolRegistry;
   /** Calls one of this service's own routes (`path` under /v1), as the built-in agent tools do. */

@@ -13,26 +13,3 @@ export interface StoredResponse {
   /** The response's output items as later inputs (a file search with its results). */
   output: ListedItem[];
 }
-
-/**
- * Responses kept for `previous_response_id` and `GET /responses/{id}`: in this page's memory (per
- * `createVaani` instance), the most recent `limit` of them.
- */
-export class ResponseStore {
-  private readonly items = new Map<string, StoredResponse>();
-
-  constructor(private readonly limit = 256) {}
-
-  get(id: string): StoredResponse | undefined {
-    return this.items.get(id);
-  }
-
-  put(id: string, value: StoredResponse): void {
-    this.items.set(id, value);
-    if (this.items.size > this.limit) this.items.delete(this.items.keys().next().value!);
-  }
-
-  delete(id: string): boolean {
-    return this.items.delete(id);
-  }
-}
