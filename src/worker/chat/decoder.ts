@@ -53,11 +53,10 @@ const int64 = (values: number[]) => BigInt64Array.from(values, BigInt);
 
 /**
  * Prompt tokens per prefill run. A long prompt runs in chunks over the growing cache (the same
- * result), so between chunks the worker reports progress and a cancel can land: one run of a
- * 1,024-token prompt on Qwen2.5-0.5B q4 outlasted the host's 60 s watchdog on a busy 2-core machine.
- * 512 by measurement (q8, 24 layers): chunks of 128, 256 and 1,024 were no faster on 2,048- and
- * 4,096-token prompts, and 1,024 grew the WASM heap by 445 MiB (README, chat-scaling). A graph that
- * cannot take a chunk beside a past (`chunkedPrefill` false) gets the whole prompt in one run.
+ * result), so between chunks the worker reports progress and a cancel can land: a long prompt in
+ * one run can outlast the host's watchdog on a busy machine. 512 by measurement: smaller and larger
+ * chunks were no faster, larger ones grew the WASM heap (docs/performance.md). A graph that cannot
+ * take a chunk beside a past (`chunkedPrefill` false) gets the whole prompt in one run.
  */
 export const PREFILL_CHUNK = 512;
 

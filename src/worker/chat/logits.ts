@@ -16,9 +16,8 @@ function halves(): Float32Array {
 
 /**
  * The last `size` values of float32 or float16 logits as a Float32Array the caller may change. The
- * runtime's output is fresh each run, so a single float32 row is returned as it is: copying its
- * 151,936 values into a new buffer cost 2–3 ms per decode step in the browser (up to 20 ms under load),
- * 4 % of a q8 step. Several rows (a prompt) are cut to the last one, so the rest can be freed.
+ * runtime's output is fresh each run, so a single float32 row is returned as it is: a copy of a
+ * whole vocabulary's row every decode step costs a visible share of the step (docs/performance.md). Several rows (a prompt) are cut to the last one, so the rest can be freed.
  */
 export function lastRow(data: ArrayBufferView, size: number): Float32Array {
   if (data instanceof Float32Array) return data.length === size ? data : data.slice(data.length - size);

@@ -2,9 +2,9 @@
  * Recycled buffers for onnxruntime-web's large float32 outputs (the KV cache).
  *
  * onnxruntime-web 1.30 copies every CPU output out of its heap into a fresh `new Float32Array(size)`
- * and ignores pre-allocated CPU outputs. In Chromium the first write into 96 MiB of fresh memory (the
- * Qwen2.5-0.5B cache at 4,096 tokens) cost ≈ 370 ms a step — page faults — against 6–8 ms for the
- * same copy into arrays kept from before. `installOutputPool` makes the calling worker's global
+ * and ignores pre-allocated CPU outputs. In Chromium the first write into a large fresh array (a
+ * long KV cache) costs page faults every step, many times the same copy into arrays kept from
+ * before (docs/performance.md, Chat). `installOutputPool` makes the calling worker's global
  * `Float32Array` a subclass that, for arrays of at least `minBytes` made by length, reuses a buffer
  * given back with `recycle` that fits them (zero-filled first, as a new array is), so the cache's arrays are touched
  * once and reused step after step. Only buffers the pool made are taken back. Smaller arrays, and
@@ -28,8 +28,8 @@ type Scope = { Float32Array: Float32ArrayConstructor; __vaaniOutputPool?: Output
 
 /**
  * `minBytes` 64 KiB: one cache tensor of Qwen2.5-0.5B at 128 tokens (2 heads × 64 dims × 4 bytes a
- * position). With 1 MiB, caches under 2,048 tokens were left to fresh arrays: decode at 1,024 tokens
- * ran at 6.9 tokens/s against 14.9 at 2,048 (q8, README chat-scaling).
+ * position). A larger floor left mid-length caches to fresh arrays and slowed their decode
+ * (docs/performance.md, Chat).
  */
 export function installOutputPool(minBytes = 64 * 1024, maxBuffers = 128, scope = globalThis as Scope): OutputPool {
   if (scope.__vaaniOutputPool) return scope.__vaaniOutputPool;

@@ -9,8 +9,8 @@ const canvases = new Map<string, OffscreenCanvasRenderingContext2D>();
 
 /**
  * RGBA pixels encoded by the browser's own encoders (OffscreenCanvas in the worker). The canvas
- * of the image's size is made once and kept (0.6–1 ms less per 64×64 PNG and 7 ms per 512×512 in a
- * worker, medians of 15); the pixels are put without a copy.
+ * of the image's size is made once and kept (faster per image: docs/performance.md, Images); the
+ * pixels are put without a copy.
  */
 export async function encodeImage(
   image: GeneratedImage,
