@@ -108,7 +108,7 @@ for (const { name, source, turns, last } of cases) {
   });
 }
 
-test('on WebGPU, GroupQueryAttention takes the chunks too: the same greedy answer as WASM to a prompt of two chunks', async ({
+test('auto picks WebGPU where an adapter exists and /v1/models shows it; GroupQueryAttention takes the chunks there too: the same greedy answer as WASM to a prompt of two chunks', async ({
   page,
 }) => {
   test.setTimeout(600_000);
@@ -116,8 +116,12 @@ test('on WebGPU, GroupQueryAttention takes the chunks too: the same greedy answe
   await openHarness(page, '/test/browser/pages/chat.html');
   const result = await page.evaluate(
     async ({ model, text, steps }) => {
-      const answer = async (backend: 'webgpu' | 'wasm') => {
+      const answer = async (backend: 'auto' | 'wasm') => {
         const ai = window.Vaani.createVaani({ backend, models: { 'chat-v2': model } });
+        const runsOn = async (): Promise<string[]> =>
+          (await (await ai.fetch('/v1/models/chat-v2', { headers: { authorization: 'Bearer k' } })).json()).runs_on
+            .local;
+        const before = await runsOn();
         const response = await ai.fetch('/v1/chat/completions', {
           method: 'POST',
           headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
@@ -129,15 +133,18 @@ test('on WebGPU, GroupQueryAttention takes the chunks too: the same greedy answe
           }),
         });
         const json = await response.json();
+        const after = await runsOn();
         ai.dispose();
-        return { status: response.status, backend: response.headers.get('x-vaani-backend'), json };
+        return { status: response.status, backend: response.headers.get('x-vaani-backend'), json, before, after };
       };
-      return { gpu: await answer('webgpu'), cpu: await answer('wasm') };
+      return { gpu: await answer('auto'), cpu: await answer('wasm') };
     },
     { model, text: words(130, 0), steps: STEPS },
   );
   expect(result.gpu.status).toBe(200);
   expect(result.gpu.backend).toBe('webgpu');
+  expect(result.gpu.before).toEqual(['webgpu', 'wasm']);
+  expect(result.gpu.after).toEqual(['webgpu']);
   // Past one prefill chunk (512 tokens): the second chunk runs with a past.
   expect(result.cpu.json.usage.prompt_tokens).toBeGreaterThan(512);
   expect(result.gpu.json.choices[0].message.content).toBe(result.cpu.json.choices[0].message.content);

@@ -262,39 +262,3 @@ test('tools are rendered into the prompt by the model template', async ({ page }
   expect(toolsOff!.json.usage!.prompt_tokens).toBe(plain!.json.usage!.prompt_tokens);
   expect(withTools!.status).toBe(200);
 });
-
-test('auto picks WebGPU when an adapter exists, agrees with WASM, and /v1/models shows the backend in use', async ({
-  page,
-}) => {
-  test.setTimeout(300_000);
-  await openHarness(page, PAGE);
-  const body = { messages: HINDI, temperature: 0, max_tokens: 8 };
-  const result = await page.evaluate(
-    async ({ base, body }) => {
-      const ai = window.Vaani.createVaani({ models: { 'chat-v2': { baseURL: base } } });
-      const get = async () =>
-        (await (await ai.fetch('/v1/models/chat-v2', { headers: { authorization: 'Bearer k' } })).json()).runs_on.local;
-      const before = await get();
-      const response = await ai.fetch('/v1/chat/completions', {
-        method: 'POST',
-        headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'chat-v2', ...body }),
-      });
-      const json = await response.json();
-      const after = await get();
-      ai.dispose();
-      return {
-        before,
-        after,
-        header: response.headers.get('x-vaani-backend'),
-        content: json.choices[0].message.content,
-      };
-    },
-    { base: llama.url, body },
-  );
-  const [wasm] = await complete(page, { baseURL: llama.url }, [body]);
-  expect(result.before).toEqual(['webgpu', 'wasm']);
-  expect(result.header).toBe('webgpu');
-  expect(result.after).toEqual(['webgpu']);
-  expect(result.content).toBe(wasm!.json.choices[0]!.message.content);
-});

@@ -71,18 +71,17 @@ test.beforeAll(async () => {
   silence = longAudio('silence-40s', [{ silence: 40 }]);
 });
 
-test('a 110 s noisy talk with long pauses, VAD-chunked, through every response format: valid times, cues that parse, pauses skipped', async ({
+test('a 110 s noisy talk with long pauses, VAD-chunked, as segments, SRT and VTT: valid times, cues that parse, pauses skipped', async ({
   page,
 }) => {
   const errors = await openHarness(page);
   const auto = { chunking_strategy: 'auto', language: 'en' };
   test.setTimeout(240_000);
-  const [verbose, srt, vtt, json, text, vad] = await viaSdk(page, talk.url, [
+  // json and text are the verbose transcript's text; the noise-only test below checks them VAD-chunked.
+  const [verbose, srt, vtt, vad] = await viaSdk(page, talk.url, [
     { ...auto, response_format: 'verbose_json' },
     { ...auto, response_format: 'srt' },
     { ...auto, response_format: 'vtt' },
-    { ...auto, response_format: 'json' },
-    { ...auto, response_format: 'text' },
     {
       route: 'translations',
       response_format: 'verbose_json',
@@ -90,7 +89,7 @@ test('a 110 s noisy talk with long pauses, VAD-chunked, through every response f
     },
   ]);
   expect(errors).toEqual([]);
-  for (const answer of [verbose, srt, vtt, json, text, vad]) expect(answer!.status, answer!.body).toBe(200);
+  for (const answer of [verbose, srt, vtt, vad]) expect(answer!.status, answer!.body).toBe(200);
 
   const transcript = JSON.parse(verbose!.body);
   expect(transcript.duration).toBeCloseTo(talk.duration, 2);
@@ -109,8 +108,6 @@ test('a 110 s noisy talk with long pauses, VAD-chunked, through every response f
     checkTimeline(cues, talk.duration);
     startsInSpeech(cues, talk);
   }
-  expect(typeof JSON.parse(json!.body).text).toBe('string');
-  expect(text!.body.length).toBeGreaterThan(0);
 
   const translated = JSON.parse(vad!.body);
   expect(translated.task).toBe('translate');

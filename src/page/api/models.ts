@@ -1,20 +1,6 @@
 import { aliasesOf, MODELS, type CatalogueEntry } from '../../catalogue/families';
 import { preference, type Services } from './http/dispatch';
-import { languageModel } from '../builtin';
-
-/** Whether the browser's own model can run here: the Prompt API's availability, or 'absent' without one. */
-export async function builtinAvailability(): Promise<string> {
-  try {
-    return (
-      (await languageModel()?.availability({
-        expectedInputs: [{ type: 'text' }],
-        expectedOutputs: [{ type: 'text' }],
-      })) ?? 'absent'
-    );
-  } catch {
-    return 'unavailable';
-  }
-}
+import { builtinAvailability } from '../builtin';
 
 const CREATED = 1735689600;
 

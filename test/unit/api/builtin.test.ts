@@ -182,6 +182,24 @@ describe("the browser's own model (Prompt API) as routing's 'builtin'", () => {
     expect(res.headers.get('x-vaani-engine')).toBe('builtin');
   });
 
+  it('GET /v1/models asks the Prompt API once a settled answer is known, and again after a download', async () => {
+    installPromptApi({ availability: 'downloadable' });
+    const ai = service();
+    const list = async () => {
+      const { data } = await (await ai.fetch(`${BASE}/models`, { headers: AUTH })).json();
+      return data.find((m: { id: string }) => m.id === 'builtin-chat').runs_on.builtin;
+    };
+    const asked = () => standIn().calls.filter((call) => call.method === 'availability').length;
+    expect([await list(), await list(), asked()]).toEqual(['downloadable', 'downloadable', 2]);
+    await ai.builtin.download();
+    const before = asked();
+    expect([await list(), await list(), await list()]).toEqual(['available', 'available', 'available']);
+    expect(asked() - before).toBe(1);
+    standIn().availability = 'unavailable';
+    expect(await ai.builtin.availability()).toBe('unavailable');
+    expect(await list()).toBe('unavailable');
+  });
+
   it('every answer names its engine: local for the page itself, remote when forwarded', async () => {
     remote = await startRemote();
     const ai = service({ remote: { baseURL: remote.url }, routing: 'remote-only' });

@@ -1,7 +1,8 @@
 import { findModel } from '../../../catalogue/families';
 import type { Services } from '../http/dispatch';
 import { ApiError } from '../http/errors';
-import { builtinAvailability, describe } from '../models';
+import { describe } from '../models';
+import { builtinAvailability } from '../../builtin';
 
 /** GET /models/{model} (an alias answers with the model it names) */
 export async function GET(ctx: Services, _request: Request, _path: string, { model: id }: Record<string, string>) {
