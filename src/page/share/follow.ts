@@ -1,9 +1,13 @@
 import * as Comlink from 'comlink';
 import { abortError } from '../../protocol/cancel';
 import { EngineError } from '../../protocol/errors';
-import { aliveLock, type SharedEngine } from '../../protocol/share';
+import { aliveLock, type ShareClient, type SharedEngine } from '../../protocol/share';
 import { registerEngineErrors } from '../../protocol/wire';
 import { whenFree } from './locks';
+
+/** A callback object as the page marks it for a worker. */
+const isProxied = (arg: unknown) =>
+  typeof arg === 'object' && arg !== null && (arg as { [Comlink.proxyMarker]?: boolean })[Comlink.proxyMarker] === true;
 
 /**
  * A follower's line to the tab holding an engine: its calls go over comlink (./serve.ts answers).
@@ -17,6 +21,8 @@ export class Follower {
   private readonly gone: Promise<never>;
   private fail!: (error: EngineError) => void;
   private nextCall = 0;
+  /** Each running call's callback objects, called back through the one `ShareClient`. */
+  private readonly hooks = new Map<number, Record<string, (...args: unknown[]) => unknown>[]>();
   private readonly watch: { stop(): void };
 
   constructor(
@@ -28,9 +34,12 @@ export class Follower {
     this.gone = new Promise((_, reject) => (this.fail = reject));
     this.gone.catch(() => {});
     this.remote = Comlink.wrap<SharedEngine>(port);
-    const released = () =>
-      this.close(`The tab that held the ${name} engine released it; it will start again on the next request.`);
-    void this.remote.closed(Comlink.proxy(released));
+    const client: ShareClient = {
+      emit: (call, hooks, method, args) => this.hooks.get(call)?.[hooks]?.[method]?.(...args),
+      released: () =>
+        this.close(`The tab that held the ${name} engine released it; it will start again on the next request.`),
+    };
+    void this.remote.attach(Comlink.proxy(client));
     this.watch = whenFree(aliveLock(holder), () =>
       this.close(`The tab that held the ${name} engine closed; it will start again on the next request.`),
     );
@@ -66,9 +75,15 @@ export class Follower {
       };
       signal.addEventListener('abort', onAbort, { once: true });
     });
+    const hooks: Record<string, (...args: unknown[]) => unknown>[] = [];
+    const wired = args.map((arg) =>
+      isProxied(arg) ? { vaaniHooks: hooks.push(arg as (typeof hooks)[number]) - 1 } : arg,
+    );
+    this.hooks.set(call, hooks);
     try {
-      return await Promise.race([this.remote.run(call, method, ...args), this.gone, aborted]);
+      return await Promise.race([this.remote.run(call, method, ...wired), this.gone, aborted]);
     } finally {
+      this.hooks.delete(call);
       signal.removeEventListener('abort', onAbort);
     }
   }

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { aliveLock, type SharedEngine } from '../../protocol/share';
+import { aliveLock, isHooksRef, type HooksRef, type ShareClient, type SharedEngine } from '../../protocol/share';
 import { registerEngineErrors } from '../../protocol/wire';
 import type { EngineHost } from '../hosts/engine-hosts';
 import { whenFree } from './locks';
@@ -7,21 +7,19 @@ import { whenFree } from './locks';
 type Methods = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
 /**
- * A follower's callback arrives here as a comlink Remote (the only functions a call can carry):
- * marked again for comlink, so the engine's worker calls it like the follower's own object, each
- * call going on to the follower and answering once it has been delivered there, or once the
- * follower is gone (`ended`): a worker awaiting its last event must not wait on a closed tab.
+ * A follower's callback object, for the engine's worker: marked for comlink so the worker calls it
+ * like the follower's own object, each call going on to the follower and answering once it has run
+ * there, or once the follower is gone (`ended`): a worker awaiting its last event must not wait on a
+ * closed tab.
  */
-function relay(arg: unknown, ended: Promise<void>): unknown {
-  if (typeof arg !== 'function') return arg;
-  const remote = arg as unknown as Methods;
+function hooks(client: () => Comlink.Remote<ShareClient>, call: number, ref: HooksRef, ended: Promise<void>) {
   const target: Record<string | symbol, unknown> = {};
   return Comlink.proxy(
     new Proxy(target, {
       get: (_, name) =>
         typeof name === 'symbol' || name === 'then'
           ? target[name]
-          : (...args: unknown[]) => Promise.race([remote[name]!(...args), ended]),
+          : (...args: unknown[]) => Promise.race([client().emit(call, ref.vaaniHooks, name, args), ended]),
     }),
   );
 }
@@ -35,7 +33,7 @@ function relay(arg: unknown, ended: Promise<void>): unknown {
 export function serveFollower<T>(port: MessagePort, follower: string, host: EngineHost<T>): () => void {
   registerEngineErrors();
   const running = new Map<number, AbortController>();
-  let notify: (() => unknown) | undefined;
+  let client: Comlink.Remote<ShareClient> | undefined;
   let released = false;
   let ending!: () => void;
   const ended = new Promise<void>((resolve) => (ending = resolve));
@@ -46,27 +44,23 @@ export function serveFollower<T>(port: MessagePort, follower: string, host: Engi
     port.close();
   };
   const tell = () => {
-    void Promise.resolve(notify!()).catch(() => {});
+    void Promise.resolve(client!.released()).catch(() => {});
     end();
   };
   const engine: SharedEngine = {
     async run(call, method, ...args) {
       const controller = new AbortController();
       running.set(call, controller);
+      const wired = args.map((arg) => (isHooksRef(arg) ? hooks(() => client!, call, arg, ended) : arg));
       try {
-        return await host.run(
-          (api) => (api as unknown as Methods)[method]!(...args.map((arg) => relay(arg, ended))),
-          controller.signal,
-        );
+        return await host.run((api) => (api as unknown as Methods)[method]!(...wired), controller.signal);
       } finally {
         running.delete(call);
-        for (const arg of args)
-          if (typeof arg === 'function') (arg as unknown as Comlink.Remote<object>)[Comlink.releaseProxy]();
       }
     },
     cancel: (call) => running.get(call)?.abort(),
-    closed(callback) {
-      notify = callback;
+    attach(remote) {
+      client = remote as unknown as Comlink.Remote<ShareClient>;
       if (released) tell();
     },
   };
@@ -75,7 +69,7 @@ export function serveFollower<T>(port: MessagePort, follower: string, host: Engi
   return () => {
     released = true;
     for (const controller of running.values()) controller.abort();
-    // The follower registers first on its port; until that arrives, `closed` tells it on arrival.
-    if (notify) tell();
+    // The follower attaches first on its port; until that arrives, `attach` tells it on arrival.
+    if (client) tell();
   };
 }
