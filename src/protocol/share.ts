@@ -3,27 +3,29 @@
  * MessagePort with comlink, as the page calls a worker: EngineErrors cross whole (./wire.ts). Each
  * call of the engine's API is numbered by the follower, so that `cancel` aborts only that call. A
  * call's callback objects (the `Comlink.proxy` objects a worker would get) stay in the follower: the
- * call carries a `HooksRef` for each, and the holder calls them back through the one `ShareClient`
- * the follower attached, so a call opens no channel of its own.
+ * call carries a `HooksRef` for each, and the holder sends their calls one way, as `ShareEvent`s on
+ * the port the follower attached; the call's answer says how many it sent, so the follower runs
+ * them all before it answers.
  */
 export interface SharedEngine {
   /** One job: `method` of the engine's API, run with the holder's queue. */
-  run(call: number, method: string, ...args: unknown[]): Promise<unknown>;
+  run(call: number, method: string, ...args: unknown[]): Promise<SharedAnswer>;
   /** The follower's signal aborted: only this call is cancelled. */
   cancel(call: number): void;
-  /** The follower's `Comlink.proxy`, attached once before its first call. */
-  attach(client: ShareClient): void;
+  /** The follower's end of its event channel, attached once before its first call. */
+  attach(events: MessagePort): void;
 }
 
-/** The follower's side, called by the holder. */
-export interface ShareClient {
-  /** Calls `method` of callback object `hooks` of call `call`; settles once it has run there. */
-  emit(call: number, hooks: number, method: string, args: unknown[]): unknown;
-  /** The holder released the engine: calls go elsewhere from then on. */
-  released(): void;
+export interface SharedAnswer {
+  value: unknown;
+  /** The `ShareEvent`s sent for the call. */
+  events: number;
 }
 
-/** Stands for a call's callback object number `hooks` among its arguments. */
+/** Holder → follower on the event port: a callback of a call, or the engine released (calls go elsewhere). */
+export type ShareEvent = { call: number; hooks: number; method: string; args: unknown[] } | { released: true };
+
+/** Stands for a call's callback object number `vaaniHooks` among its arguments. */
 export interface HooksRef {
   vaaniHooks: number;
 }

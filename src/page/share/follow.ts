@@ -1,13 +1,25 @@
 import * as Comlink from 'comlink';
 import { abortError } from '../../protocol/cancel';
 import { EngineError } from '../../protocol/errors';
-import { aliveLock, type ShareClient, type SharedEngine } from '../../protocol/share';
+import { aliveLock, type ShareEvent, type SharedEngine } from '../../protocol/share';
 import { registerEngineErrors } from '../../protocol/wire';
 import { whenFree } from './locks';
 
 /** A callback object as the page marks it for a worker. */
 const isProxied = (arg: unknown) =>
   typeof arg === 'object' && arg !== null && (arg as { [Comlink.proxyMarker]?: boolean })[Comlink.proxyMarker] === true;
+
+type Hooks = Record<string, (...args: unknown[]) => unknown>;
+
+interface Running {
+  hooks: Hooks[];
+  received: number;
+  /** Set once the answer says how many events to wait for. */
+  expected?: number;
+  done?: () => void;
+  /** The first callback that threw: the call fails with it, as a worker's would. */
+  error?: { error: unknown };
+}
 
 /**
  * A follower's line to the tab holding an engine: its calls go over comlink (./serve.ts answers).
@@ -21,8 +33,9 @@ export class Follower {
   private readonly gone: Promise<never>;
   private fail!: (error: EngineError) => void;
   private nextCall = 0;
-  /** Each running call's callback objects, called back through the one `ShareClient`. */
-  private readonly hooks = new Map<number, Record<string, (...args: unknown[]) => unknown>[]>();
+  /** Each running call's callback objects and the events run for it so far. */
+  private readonly calls = new Map<number, Running>();
+  private readonly events: MessagePort;
   private readonly watch: { stop(): void };
 
   constructor(
@@ -34,12 +47,21 @@ export class Follower {
     this.gone = new Promise((_, reject) => (this.fail = reject));
     this.gone.catch(() => {});
     this.remote = Comlink.wrap<SharedEngine>(port);
-    const client: ShareClient = {
-      emit: (call, hooks, method, args) => this.hooks.get(call)?.[hooks]?.[method]?.(...args),
-      released: () =>
-        this.close(`The tab that held the ${name} engine released it; it will start again on the next request.`),
+    const channel = new MessageChannel();
+    this.events = channel.port1;
+    this.events.onmessage = ({ data }: MessageEvent<ShareEvent>) => {
+      if ('released' in data)
+        return this.close(`The tab that held the ${name} engine released it; it will start again on the next request.`);
+      const running = this.calls.get(data.call);
+      if (!running) return;
+      try {
+        running.hooks[data.hooks]?.[data.method]?.(...data.args);
+      } catch (error) {
+        running.error ??= { error };
+      }
+      if (++running.received === running.expected) running.done?.();
     };
-    void this.remote.attach(Comlink.proxy(client));
+    void this.remote.attach(Comlink.transfer(channel.port2, [channel.port2]));
     this.watch = whenFree(aliveLock(holder), () =>
       this.close(`The tab that held the ${name} engine closed; it will start again on the next request.`),
     );
@@ -60,6 +82,7 @@ export class Follower {
     this.closed = true;
     this.watch.stop();
     this.port.close();
+    this.events.close();
     this.fail(new EngineError('crashed', reason, 'engine_crashed'));
   }
 
@@ -75,15 +98,22 @@ export class Follower {
       };
       signal.addEventListener('abort', onAbort, { once: true });
     });
-    const hooks: Record<string, (...args: unknown[]) => unknown>[] = [];
-    const wired = args.map((arg) =>
-      isProxied(arg) ? { vaaniHooks: hooks.push(arg as (typeof hooks)[number]) - 1 } : arg,
-    );
-    this.hooks.set(call, hooks);
+    const running: Running = { hooks: [], received: 0 };
+    const wired = args.map((arg) => (isProxied(arg) ? { vaaniHooks: running.hooks.push(arg as Hooks) - 1 } : arg));
+    this.calls.set(call, running);
     try {
-      return await Promise.race([this.remote.run(call, method, ...wired), this.gone, aborted]);
+      const answer = await Promise.race([this.remote.run(call, method, ...wired), this.gone, aborted]);
+      // The events travel on their own port: the answer can overtake the last of them.
+      if (running.received < answer.events)
+        await Promise.race([
+          new Promise<void>((resolve) => Object.assign(running, { expected: answer.events, done: resolve })),
+          this.gone,
+          aborted,
+        ]);
+      if (running.error) throw running.error.error;
+      return answer.value;
     } finally {
-      this.hooks.delete(call);
+      this.calls.delete(call);
       signal.removeEventListener('abort', onAbort);
     }
   }

@@ -1,25 +1,18 @@
 import * as Comlink from 'comlink';
-import { aliveLock, isHooksRef, type HooksRef, type ShareClient, type SharedEngine } from '../../protocol/share';
+import { aliveLock, isHooksRef, type ShareEvent, type SharedEngine } from '../../protocol/share';
 import { registerEngineErrors } from '../../protocol/wire';
 import type { EngineHost } from '../hosts/engine-hosts';
 import { whenFree } from './locks';
 
 type Methods = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
-/**
- * A follower's callback object, for the engine's worker: marked for comlink so the worker calls it
- * like the follower's own object, each call going on to the follower and answering once it has run
- * there, or once the follower is gone (`ended`): a worker awaiting its last event must not wait on a
- * closed tab.
- */
-function hooks(client: () => Comlink.Remote<ShareClient>, call: number, ref: HooksRef, ended: Promise<void>) {
+/** A follower's callback object, for the engine's worker: each of its calls is sent on, one way. */
+function hooks(send: (method: string, args: unknown[]) => void) {
   const target: Record<string | symbol, unknown> = {};
   return Comlink.proxy(
     new Proxy(target, {
       get: (_, name) =>
-        typeof name === 'symbol' || name === 'then'
-          ? target[name]
-          : (...args: unknown[]) => Promise.race([client().emit(call, ref.vaaniHooks, name, args), ended]),
+        typeof name === 'symbol' || name === 'then' ? target[name] : (...args: unknown[]) => send(name, args),
     }),
   );
 }
@@ -33,34 +26,42 @@ function hooks(client: () => Comlink.Remote<ShareClient>, call: number, ref: Hoo
 export function serveFollower<T>(port: MessagePort, follower: string, host: EngineHost<T>): () => void {
   registerEngineErrors();
   const running = new Map<number, AbortController>();
-  let client: Comlink.Remote<ShareClient> | undefined;
+  let events: MessagePort | undefined;
   let released = false;
-  let ending!: () => void;
-  const ended = new Promise<void>((resolve) => (ending = resolve));
+  const send = (event: ShareEvent) => events!.postMessage(event);
   const end = () => {
-    ending();
     gone.stop();
     for (const controller of running.values()) controller.abort();
     port.close();
+    events?.close();
   };
   const tell = () => {
-    void Promise.resolve(client!.released()).catch(() => {});
+    send({ released: true });
     end();
   };
   const engine: SharedEngine = {
     async run(call, method, ...args) {
       const controller = new AbortController();
       running.set(call, controller);
-      const wired = args.map((arg) => (isHooksRef(arg) ? hooks(() => client!, call, arg, ended) : arg));
+      let sent = 0;
+      const wired = args.map((arg) =>
+        isHooksRef(arg)
+          ? hooks((name, params) => {
+              sent++;
+              send({ call, hooks: arg.vaaniHooks, method: name, args: params });
+            })
+          : arg,
+      );
       try {
-        return await host.run((api) => (api as unknown as Methods)[method]!(...wired), controller.signal);
+        const value = await host.run((api) => (api as unknown as Methods)[method]!(...wired), controller.signal);
+        return { value, events: sent };
       } finally {
         running.delete(call);
       }
     },
     cancel: (call) => running.get(call)?.abort(),
-    attach(remote) {
-      client = remote as unknown as Comlink.Remote<ShareClient>;
+    attach(port) {
+      events = port;
       if (released) tell();
     },
   };
@@ -70,6 +71,6 @@ export function serveFollower<T>(port: MessagePort, follower: string, host: Engi
     released = true;
     for (const controller of running.values()) controller.abort();
     // The follower attaches first on its port; until that arrives, `attach` tells it on arrival.
-    if (client) tell();
+    if (events) tell();
   };
 }
