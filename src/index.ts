@@ -33,7 +33,14 @@ export type { DataAddOptions, DataAnswer, DataClient, DataProgress, DataSearchOp
 export type { EditOptions, ImageOptions, ImagesClient, ImagesProgress, ImagesResult } from './page/clients/images';
 export type { FileCitation, FileObject, SearchResult, VectorStore, VectorStoreFile } from './protocol/data';
 export type { Filter, Metadata, Scope, SearchMode } from './protocol/collections';
-export type { LevelDetail, Recorder, RecorderOptions, RecorderState, Recording } from './page/recorder/recorder';
+export type {
+  LevelDetail,
+  Recorder,
+  RecorderOptions,
+  RecorderState,
+  Recording,
+  SpeechEventDetail,
+} from './page/recorder/recorder';
 export type { SpeechSpan, VadOptions } from './page/recorder/vad';
 export type { ImportedFile, ModelLoadOptions, Models } from './common/weights';
 export type { CachedModel, FileProgress, ModelProgress, ModelStatus } from './common/weights';

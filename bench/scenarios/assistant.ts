@@ -1,5 +1,5 @@
 import { createVaani } from '../../src/index';
-import type { Recording } from '../../src/page/recorder/recorder';
+import type { Recording, SpeechEventDetail } from '../../src/page/recorder/recorder';
 import { use, type AssistantTurn, type VaaniVoiceAssistant } from '../../src/widgets/index';
 import type { Scenario } from '../types';
 
@@ -95,16 +95,14 @@ const assistant: Scenario = async (env) => {
     const stopped = new Promise<Recording>((resolve) =>
       recorder.addEventListener('stop', (event) => resolve((event as CustomEvent<Recording>).detail), { once: true }),
     );
-    let detected = 0;
-    recorder.addEventListener('speechend', () => (detected = performance.now()));
+    let spoken: number | undefined;
+    recorder.addEventListener('speechend', (event) => (spoken = (event as CustomEvent<SpeechEventDetail>).detail.at));
     await recorder.start();
     await new Promise((resolve) => setTimeout(resolve, 300));
     say();
     const recording = await stopped;
-    // The end of speech on the recording's clock, as the element computes it (see speechEndOf).
-    const spoken =
-      (detected || performance.now()) -
-      (recording.speech ? recording.recordedDuration - recording.speech.end : 0) * 1000;
+    // The end of speech on the recording's sample clock, as the element takes it.
+    spoken ??= performance.now();
     const form = new FormData();
     form.set('file', recording.file);
     form.set('model', 'speech-stt-v1');

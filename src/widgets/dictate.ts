@@ -37,7 +37,6 @@ export class VaaniDictate extends VaaniElement {
   private recorder: Recorder | undefined;
   private keeper: CaretKeeper | undefined;
   private keptFor: HTMLElement | undefined;
-  private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor() {
     super(STYLES);
@@ -155,8 +154,6 @@ export class VaaniDictate extends VaaniElement {
       signal.addEventListener('abort', onAbort, { once: true });
       this.setState('listening');
     }
-    const started = performance.now();
-    this.timer = setInterval(() => this.showTime((performance.now() - started) / 1000), 250);
     try {
       return await stopped;
     } finally {
@@ -194,7 +191,9 @@ export class VaaniDictate extends VaaniElement {
     if (!this.session) this.setState('idle', text ? this.labels.inserted : this.labels.noSpeech);
   }
 
-  private showLevel({ rms }: LevelDetail): void {
+  /** The meter and the clock, both from the recording's samples (the clock counts audio recorded, not wall time). */
+  private showLevel({ rms, time }: LevelDetail): void {
+    this.showTime(time);
     const db = 20 * Math.log10(Math.max(rms, 1e-5));
     const fraction = Math.min(1, Math.max(0, (db + 60) / 60));
     this.piece('meter').querySelector('span')!.style.transform = `scaleX(${fraction.toFixed(3)})`;
@@ -206,8 +205,6 @@ export class VaaniDictate extends VaaniElement {
   }
 
   private stopMeter(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
     this.piece('meter')?.querySelector('span')?.style.setProperty('transform', 'scaleX(0)');
   }
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_MODELS, type Recorder, type Recording } from '../index';
+import { DEFAULT_MODELS, type Recorder, type Recording, type SpeechEventDetail } from '../index';
 import { VaaniElement } from './base';
 import { renderMarkdown, speakable } from './markdown';
 import { closeMicrophone, openMicrophone, recordingOf } from './microphone';
@@ -26,9 +26,12 @@ const STYLES = `
 export interface AssistantTurn {
   heard: string;
   answer: string;
-  /** End of the user's speech (VAD's speech end; the release in push-to-talk). */
+  /**
+   * End of the user's speech: the VAD's speech end on the recording's sample clock (when that sample
+   * was captured, not when the VAD got to it); the release in push-to-talk.
+   */
   speechEnd: number;
-  /** The turn's end was detected (VAD's silence, or the release). */
+  /** The turn's end was detected (the VAD's silence reached the page, or the release). */
   detected: number;
   transcribed: number;
   /** First chat token. */
@@ -39,6 +42,13 @@ export interface AssistantTurn {
   latency?: number;
   /** The user spoke over the answer. */
   interrupted: boolean;
+}
+
+/** One utterance heard, with when its speech ended and when that was detected (performance.now() ms). */
+interface Heard {
+  recording: Recording;
+  speechEnd: number;
+  detected: number;
 }
 
 /**
@@ -133,9 +143,9 @@ export class VaaniVoiceAssistant extends VaaniElement {
       this.active = this.stream ?? (await openMicrophone(true));
       this.relabel();
       while (this.session === session && this.active) {
-        const recording = await this.listen(true);
+        const heard = await this.listen(true);
         if (this.session !== session) break;
-        if (recording.duration) this.runTurn(recording, this.speechEndOf(recording));
+        if (heard.recording.duration) this.runTurn(heard);
       }
     } catch (error) {
       this.fail(error);
@@ -165,8 +175,8 @@ export class VaaniVoiceAssistant extends VaaniElement {
     try {
       this.active ??= this.stream ?? (await openMicrophone(true));
       this.relabel();
-      const recording = await this.listen(false);
-      if (recording.duration) this.runTurn(recording, this.released ?? performance.now());
+      const heard = await this.listen(false);
+      if (heard.recording.duration) this.runTurn(heard);
       else this.setState('idle', this.labels.noSpeech);
     } catch (error) {
       this.fail(error);
@@ -185,10 +195,11 @@ export class VaaniVoiceAssistant extends VaaniElement {
   }
 
   /** One utterance. Hands-free, speech starting while an answer is on its way is a barge-in. */
-  private async listen(vad: boolean): Promise<Recording> {
+  private async listen(vad: boolean): Promise<Heard> {
     const silenceMs = this.numberAttribute('silence-ms', 700)!;
     const recorder = (this.recorder = this.vaani.recorder({ stream: this.active, vad: vad ? { silenceMs } : false }));
-    let detected = 0;
+    let speechEnd: number | undefined;
+    let detected: number | undefined;
     const stopped = recordingOf(recorder);
     recorder.addEventListener('speechstart', () => {
       if (this.turn && !this.hasAttribute('no-barge-in')) {
@@ -196,22 +207,18 @@ export class VaaniVoiceAssistant extends VaaniElement {
         this.setState('listening');
       }
     });
-    recorder.addEventListener('speechend', () => (detected = performance.now()));
+    recorder.addEventListener('speechend', (event) => {
+      speechEnd = (event as CustomEvent<SpeechEventDetail>).detail.at;
+      detected = performance.now();
+    });
     await recorder.start();
     if (!vad && this.released !== undefined) void recorder.stop().catch(() => undefined);
     if (!this.turn) this.setState('listening');
     const recording = await stopped;
     if (this.recorder === recorder) this.recorder = undefined;
-    this.detectedAt = detected || performance.now();
-    return recording;
-  }
-
-  private detectedAt = 0;
-
-  /** Wall-clock end of speech: the capture ended at detection, `recordedDuration − speech.end` after the speech. */
-  private speechEndOf(recording: Recording): number {
-    const tail = recording.speech ? recording.recordedDuration - recording.speech.end : 0;
-    return this.detectedAt - tail * 1000;
+    // Push-to-talk (or a stop before the VAD's silence): the release, else the stop, ends the speech.
+    detected ??= this.released ?? performance.now();
+    return { recording, speechEnd: speechEnd ?? detected, detected };
   }
 
   /** Stops the turn in flight: its chat stream, synthesis and playback. */
@@ -223,14 +230,14 @@ export class VaaniVoiceAssistant extends VaaniElement {
     this.queue = undefined;
   }
 
-  private runTurn(recording: Recording, speechEnd: number): void {
+  private runTurn({ recording, speechEnd, detected }: Heard): void {
     this.interrupt();
     const controller = (this.turn = new AbortController());
     const turn: AssistantTurn = {
       heard: '',
       answer: '',
       speechEnd,
-      detected: this.detectedAt || speechEnd,
+      detected,
       transcribed: 0,
       interrupted: false,
     };

@@ -4,6 +4,7 @@ import workletURL from '../../worker/recorder/recorder.worklet.ts?worker&url';
 import type { RecorderCommand, RecorderMessage } from '../../protocol/recorder';
 import { encodeWav } from '../../common/audio/encode/wav';
 import { SpeechTracker, type SpeechSpan, type VadOptions } from './vad';
+import { SampleClock } from './clock';
 
 export interface RecorderOptions {
   /** Record this stream instead of asking for the microphone. */
@@ -26,7 +27,10 @@ export interface Recording {
    * /v1/audio/transcriptions refuses as 400 `audio_too_short`). Absent without VAD.
    */
   speech?: SpeechSpan | null;
-  /** Seconds of the untrimmed recording. */
+  /**
+   * Seconds of the untrimmed recording. When VAD stopped it, the recording ends at the sample where
+   * the VAD decided (`silenceMs` after the speech, or `noSpeechMs`), however late the VAD got there.
+   */
   recordedDuration: number;
 }
 
@@ -35,6 +39,19 @@ export type RecorderState = 'inactive' | 'recording' | 'paused';
 export interface LevelDetail {
   rms: number;
   peak: number;
+  /** Seconds recorded at the end of the block (the sample clock; pauses not counted). */
+  time: number;
+}
+
+/** 'speechstart' and 'speechend': where, on the recording's sample clock. */
+export interface SpeechEventDetail {
+  /** Seconds into the untrimmed recording: the speech's start (speechstart) or end (speechend). */
+  time: number;
+  /**
+   * `performance.now()` milliseconds at which that sample was captured, by the audio context's clock
+   * (not when the event fires: the VAD may run behind the microphone on a busy machine).
+   */
+  at: number;
 }
 
 const RATE = 16000;
@@ -47,7 +64,7 @@ const MIC: MediaTrackConstraints = {
 
 /**
  * Records 16 kHz mono PCM on an AudioWorklet. Events: 'level' (CustomEvent<LevelDetail> per 64 ms
- * block), 'speechstart' and 'speechend' (VAD), 'nospeech' (VAD: the recording ended with no speech
+ * block), 'speechstart' and 'speechend' (VAD, CustomEvent<SpeechEventDetail>), 'nospeech' (VAD: the recording ended with no speech
  * heard, just before its 'stop'), 'stop' (CustomEvent<Recording>, also when VAD stops after a
  * silence or after `noSpeechMs` without speech), 'error' (CustomEvent<Error>: the VAD failed; the
  * recorder stops, `stop()` rejects with the error and no 'stop' follows).
@@ -58,6 +75,9 @@ export class Recorder extends EventTarget {
   private node: AudioWorkletNode | undefined;
   private stream: MediaStream | undefined;
   private blocks: Float32Array[] = [];
+  private clock = new SampleClock(RATE);
+  /** Where the VAD stopped the recording (a sample index), if it did. */
+  private cut: number | undefined;
   private tracker: SpeechTracker | undefined;
   private stopping: Promise<Recording> | undefined;
   private stopped: (() => void) | undefined;
@@ -69,26 +89,47 @@ export class Recorder extends EventTarget {
   async start(): Promise<void> {
     if (this.state !== 'inactive') throw new Error(`The recorder is already ${this.state}.`);
     this.blocks = [];
+    this.clock = new SampleClock(RATE);
+    this.cut = undefined;
     this.stopping = undefined;
-    this.stream = this.options.stream ?? (await navigator.mediaDevices.getUserMedia({ audio: MIC }));
+    // The worklet runs before the microphone opens: what the microphone hears from then on is recorded
+    // (on a busy machine the worklet's start took longer than the 1 s a speaker may wait before speaking).
     const context = (this.context = new AudioContext({ sampleRate: RATE }));
-    await context.audioWorklet.addModule(workletURL);
-    const node = (this.node = new AudioWorkletNode(context, 'vaani-recorder'));
+    let node: AudioWorkletNode;
+    try {
+      await context.audioWorklet.addModule(workletURL);
+      node = this.node = new AudioWorkletNode(context, 'vaani-recorder');
+      node.port.onmessage = (event: MessageEvent<RecorderMessage>) => this.receive(event.data);
+      node.connect(context.destination);
+      void context.resume();
+      this.stream = this.options.stream ?? (await navigator.mediaDevices.getUserMedia({ audio: MIC }));
+    } catch (error) {
+      this.node = this.context = undefined;
+      await context.close();
+      throw error;
+    }
     const vad = this.options.vad;
+    const speech = (type: string, sample: number) =>
+      this.dispatchEvent(
+        new CustomEvent<SpeechEventDetail>(type, {
+          detail: { time: sample / RATE, at: this.clock.performanceTime(sample) },
+        }),
+      );
     this.tracker = vad
       ? new SpeechTracker(vad === true ? {} : vad, {
-          speechStart: () => this.dispatchEvent(new Event('speechstart')),
-          speechEnd: () => this.dispatchEvent(new Event('speechend')),
-          silence: () => void this.stop(),
+          speechStart: (sample) => speech('speechstart', sample),
+          speechEnd: (sample) => speech('speechend', sample),
+          silence: (sample) => {
+            this.cut ??= sample;
+            void this.stop();
+          },
           error: (error) => {
             this.dispatchEvent(new CustomEvent<Error>('error', { detail: error }));
             void this.stop().catch(() => undefined);
           },
         })
       : undefined;
-    node.port.onmessage = (event: MessageEvent<RecorderMessage>) => this.receive(event.data);
     context.createMediaStreamSource(this.stream).connect(node);
-    node.connect(context.destination);
     await context.resume();
     this.state = 'recording';
   }
@@ -100,9 +141,11 @@ export class Recorder extends EventTarget {
       return;
     }
     this.blocks.push(message.samples);
+    if (this.context) this.clock.add(message.samples.length, message.time, this.context);
     this.tracker?.push(message.samples);
     if (this.state !== 'recording') return;
-    this.dispatchEvent(new CustomEvent<LevelDetail>('level', { detail: { rms: message.rms, peak: message.peak } }));
+    const { rms, peak } = message;
+    this.dispatchEvent(new CustomEvent<LevelDetail>('level', { detail: { rms, peak, time: this.clock.seconds } }));
   }
 
   private send(command: RecorderCommand): void {
@@ -137,7 +180,7 @@ export class Recorder extends EventTarget {
     this.node?.disconnect();
     if (!this.options.stream) for (const track of this.stream?.getTracks() ?? []) track.stop();
     await this.context?.close();
-    const all = concat(this.blocks);
+    const all = concat(this.blocks).subarray(0, this.cut);
     let speech: SpeechSpan | null = null;
     try {
       if (this.tracker) speech = (await this.tracker.span()) ?? null;

@@ -28,9 +28,20 @@ export interface VadOptions {
 }
 
 export interface SpeechSpan {
-  /** Seconds from the start of the recording. */
+  /** Seconds from the start of the recording (its sample clock: samples ÷ 16 000, not arrival times). */
   start: number;
   end: number;
+}
+
+/** What the tracker tells its recorder; positions are sample indices of the recording (its sample clock). */
+export interface SpeechEvents {
+  /** Speech started; `sample`: the first frame that was above threshold. */
+  speechStart(sample: number): void;
+  /** Speech ended `silenceMs` ago; `sample`: the end of the speech (the span's end). */
+  speechEnd(sample: number): void;
+  /** Stop here: the silence after speech, or `noSpeechMs` without any, ends at `sample`. */
+  silence(sample: number): void;
+  error(error: Error): void;
 }
 
 const RATE = 16000;
@@ -51,12 +62,14 @@ export class SpeechTracker {
     name: 'voice activity detection',
   });
   private pending = new Float32Array(0);
+  /** A call to the worker is queued that will take what `pending` holds when it runs. */
+  private scheduled = false;
+  /** The recording was stopped here (silence, or no speech): later frames are not its audio. */
+  private ended = false;
   private frames = 0;
   private firstSpeech: number | undefined;
   private lastSpeech: number | undefined;
   private speaking = false;
-  /** noSpeechMs passed with no speech: the stop was asked for once. */
-  private gaveUp = false;
   /** Frames above threshold in the current stretch of likely speech; the first frame ever above it. */
   private run = 0;
   private onset: number | undefined;
@@ -71,7 +84,7 @@ export class SpeechTracker {
 
   constructor(
     options: VadOptions,
-    private readonly events: { speechStart(): void; speechEnd(): void; silence(): void; error(error: Error): void },
+    private readonly events: SpeechEvents,
   ) {
     this.threshold = options.threshold ?? 0.5;
     this.silenceMs = options.silenceMs ?? 1600;
@@ -90,25 +103,34 @@ export class SpeechTracker {
     });
   }
 
-  /** Queues samples; whole frames go to the model in order. */
+  /**
+   * Queues samples; whole frames go to the model in order. Each call to the worker takes every frame
+   * that waited, so a VAD that fell behind the microphone (a busy machine) catches up at the model's
+   * speed instead of one round trip per block.
+   */
   push(samples: Float32Array): void {
+    if (this.failure || this.ended) return;
     const joined = new Float32Array(this.pending.length + samples.length);
     joined.set(this.pending);
     joined.set(samples, this.pending.length);
-    const whole = joined.length - (joined.length % VAD_FRAME);
-    this.pending = joined.slice(whole);
-    if (whole === 0 || this.failure) return;
-    const frames = joined.slice(0, whole);
+    this.pending = joined;
+    if (this.scheduled) return;
+    this.scheduled = true;
     this.work = this.guard(
       this.work.then(async () => {
-        if (!this.failure)
-          this.track(await this.host.run((api) => api.probabilities(Comlink.transfer(frames, [frames.buffer]))));
+        this.scheduled = false;
+        const whole = this.pending.length - (this.pending.length % VAD_FRAME);
+        if (whole === 0 || this.failure || this.ended) return;
+        const frames = this.pending.slice(0, whole);
+        this.pending = this.pending.slice(whole);
+        this.track(await this.host.run((api) => api.probabilities(Comlink.transfer(frames, [frames.buffer]))));
       }),
     );
   }
 
   private track(probabilities: Float32Array): void {
     for (const p of probabilities) {
+      if (this.ended) return;
       const frame = this.frames++;
       // Speech starts once a stretch holds minSpeechMs above threshold (the hysteresis band's dips
       // between syllables do not end a stretch, a drop below it does); the kept audio starts at the
@@ -119,18 +141,19 @@ export class SpeechTracker {
       } else if (p < this.threshold - 0.15) this.run = 0;
       if (!this.speaking && this.run > 0 && ms(this.run) >= this.minSpeechMs) {
         this.firstSpeech ??= this.onset;
-        this.events.speechStart();
+        this.events.speechStart(this.firstSpeech! * VAD_FRAME);
         this.speaking = true;
       }
       if (this.speaking && p >= this.threshold - 0.15) this.lastSpeech = frame;
       if (this.speaking && this.lastSpeech !== undefined && ms(frame - this.lastSpeech) >= this.silenceMs) {
         this.speaking = false;
-        this.events.speechEnd();
-        this.events.silence();
+        this.ended = true;
+        this.events.speechEnd(this.endFrame() * VAD_FRAME);
+        this.events.silence((frame + 1) * VAD_FRAME);
       }
-      if (this.firstSpeech === undefined && ms(frame + 1) >= this.noSpeechMs && !this.gaveUp) {
-        this.gaveUp = true;
-        this.events.silence();
+      if (this.firstSpeech === undefined && ms(frame + 1) >= this.noSpeechMs) {
+        this.ended = true;
+        this.events.silence((frame + 1) * VAD_FRAME);
       }
     }
   }
@@ -140,11 +163,12 @@ export class SpeechTracker {
     await this.work;
     if (this.failure) throw this.failure;
     if (this.firstSpeech === undefined || this.lastSpeech === undefined) return undefined;
-    // Silero's probability trails the sound by about a frame: speech ends where the last speech frame begins.
-    return {
-      start: (this.firstSpeech * VAD_FRAME) / RATE,
-      end: (Math.max(this.lastSpeech, this.firstSpeech + 1) * VAD_FRAME) / RATE,
-    };
+    return { start: (this.firstSpeech * VAD_FRAME) / RATE, end: (this.endFrame() * VAD_FRAME) / RATE };
+  }
+
+  /** Silero's probability trails the sound by about a frame: speech ends where the last speech frame begins. */
+  private endFrame(): number {
+    return Math.max(this.lastSpeech!, this.firstSpeech! + 1);
   }
 
   dispose(): void {

@@ -11,6 +11,9 @@ declare abstract class AudioWorkletProcessor {
   ): boolean;
 }
 declare function registerProcessor(name: string, processor: new () => AudioWorkletProcessor): void;
+/** The render quantum's first frame on the context's sample clock, and the context's rate. */
+declare const currentFrame: number;
+declare const sampleRate: number;
 
 /** Samples per block sent to the page (128-sample render quanta gathered up; 64 ms at 16 kHz). */
 const BLOCK = 1024;
@@ -19,6 +22,8 @@ const BLOCK = 1024;
 class RecorderProcessor extends AudioWorkletProcessor {
   private block = new Float32Array(BLOCK);
   private filled = 0;
+  /** The context's frame of the block's first sample. */
+  private blockFrame = 0;
   private paused = false;
   private stopped = false;
 
@@ -40,7 +45,13 @@ class RecorderProcessor extends AudioWorkletProcessor {
       sum += sample * sample;
       peak = Math.max(peak, Math.abs(sample));
     }
-    const message: RecorderMessage = { type: 'block', samples, rms: Math.sqrt(sum / samples.length), peak };
+    const message: RecorderMessage = {
+      type: 'block',
+      samples,
+      rms: Math.sqrt(sum / samples.length),
+      peak,
+      time: this.blockFrame / sampleRate,
+    };
     this.port.postMessage(message, [samples.buffer]);
     this.filled = 0;
   }
@@ -57,6 +68,7 @@ class RecorderProcessor extends AudioWorkletProcessor {
     if (this.paused || channels.length === 0) return true;
     const frames = channels[0]!.length;
     for (let i = 0; i < frames; i++) {
+      if (this.filled === 0) this.blockFrame = currentFrame + i;
       let sum = 0;
       for (const channel of channels) sum += channel[i]!;
       this.block[this.filled++] = sum / channels.length;
