@@ -4,6 +4,7 @@ import { renderMarkdown } from './markdown';
 import { APIError, DEFAULT_MODELS } from '../index';
 import { streamChat } from './service';
 import { ICONS } from './styles';
+import { setMarkup } from './trusted';
 import type { VaaniSpeak } from './speak';
 
 const STYLES = `
@@ -54,7 +55,9 @@ export class VaaniChat extends VaaniElement {
   }
 
   protected render(): void {
-    this.root.innerHTML = `
+    setMarkup(
+      this.root,
+      `
       <div class="bar"><span part="model"></span><span part="stats" class="stats" aria-live="off"></span></div>
       <div part="log" class="log" role="log" aria-live="polite" tabindex="0"></div>
       <form part="form">
@@ -62,7 +65,8 @@ export class VaaniChat extends VaaniElement {
         <button part="button send" type="submit">${ICONS.send}</button>
         <button part="button stop" class="secondary" type="button" disabled>${ICONS.stop}</button>
       </form>
-      <span part="status" class="status" role="status" aria-live="polite"></span>`;
+      <span part="status" class="status" role="status" aria-live="polite"></span>`,
+    );
     const form = this.piece<HTMLFormElement>('form');
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -183,7 +187,7 @@ export class VaaniChat extends VaaniElement {
     let frame = 0;
     const draw = () => {
       frame = 0;
-      body.innerHTML = renderMarkdown(content);
+      body.replaceChildren(renderMarkdown(content));
       this.scrollLog();
     };
     try {

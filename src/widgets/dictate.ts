@@ -4,6 +4,7 @@ import { CaretKeeper } from './caret';
 import { closeMicrophone, openMicrophone, recordingOf } from './microphone';
 import { transcribe } from './service';
 import { ICONS } from './styles';
+import { setMarkup } from './trusted';
 
 const STYLES = `
 :host { display: inline-grid; grid-template-columns: auto 3.5rem 3.2em; grid-template-rows: auto auto; align-items: center; column-gap: 0.5rem; inline-size: max-content; min-inline-size: 12rem; }
@@ -43,11 +44,14 @@ export class VaaniDictate extends VaaniElement {
   }
 
   protected render(): void {
-    this.root.innerHTML = `
+    setMarkup(
+      this.root,
+      `
       <button part="button" type="button" aria-pressed="false">${ICONS.mic}</button>
       <div part="meter" class="meter" aria-hidden="true"><span></span></div>
       <span part="time" class="time" aria-hidden="true">0:00</span>
-      <span part="status" class="status" role="status" aria-live="polite"></span>`;
+      <span part="status" class="status" role="status" aria-live="polite"></span>`,
+    );
     this.piece('button').addEventListener('click', () => this.toggle());
     this.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.session) this.cancel();

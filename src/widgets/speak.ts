@@ -4,6 +4,7 @@ import { SpeechQueue } from './player';
 import { splitSentences, type Sentence } from './sentences';
 import { synthesize, voiceFor } from './service';
 import { ICONS, sheet } from './styles';
+import { setMarkup } from './trusted';
 
 const STYLES = `
 :host { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
@@ -42,11 +43,14 @@ export class VaaniSpeak extends VaaniElement {
   }
 
   protected render(): void {
-    this.root.innerHTML = `
+    setMarkup(
+      this.root,
+      `
       <button part="button play" type="button" aria-pressed="false">${ICONS.play}</button>
       <button part="button stop" class="secondary" type="button" disabled>${ICONS.stop}</button>
       <span part="status" class="status" role="status" aria-live="polite"></span>
-      <slot part="text"></slot>`;
+      <slot part="text"></slot>`,
+    );
     this.piece('play').addEventListener('click', () => this.toggle());
     this.piece('stop').addEventListener('click', () => this.stop());
     if (!document.adoptedStyleSheets.includes(sheet(HIGHLIGHT_CSS)))
@@ -57,7 +61,7 @@ export class VaaniSpeak extends VaaniElement {
     const labels = this.labels;
     const playing = this.state === 'speaking' || this.state === 'loading';
     const play = this.piece('play');
-    play.innerHTML = playing ? ICONS.pause : ICONS.play;
+    setMarkup(play, playing ? ICONS.pause : ICONS.play);
     play.setAttribute('aria-label', playing ? labels.pause : this.state === 'paused' ? labels.resume : labels.play);
     play.setAttribute('aria-pressed', String(playing));
     play.title = play.getAttribute('aria-label')!;

@@ -6,6 +6,7 @@ import { SpeechQueue } from './player';
 import { SentenceStream } from './sentences';
 import { streamChat, synthesize, transcribe, voiceFor } from './service';
 import { ICONS } from './styles';
+import { setMarkup } from './trusted';
 import type { ChatMessage } from './chat';
 
 const STYLES = `
@@ -83,7 +84,9 @@ export class VaaniVoiceAssistant extends VaaniElement {
   }
 
   protected render(): void {
-    this.root.innerHTML = `
+    setMarkup(
+      this.root,
+      `
       <div class="controls">
         <button part="button talk" class="talk" type="button" aria-pressed="false">${ICONS.mic}</button>
         <div class="state">
@@ -91,7 +94,8 @@ export class VaaniVoiceAssistant extends VaaniElement {
           <span part="latency" class="latency"></span>
         </div>
       </div>
-      <div part="log" class="log" role="log" aria-live="polite" tabindex="0"></div>`;
+      <div part="log" class="log" role="log" aria-live="polite" tabindex="0"></div>`,
+    );
     const talk = this.piece('talk');
     talk.addEventListener('click', () => {
       if (this.handsFree) void (this.active ? this.end() : this.start());
@@ -304,7 +308,7 @@ export class VaaniVoiceAssistant extends VaaniElement {
         if (!delta.content) continue;
         turn.firstToken ??= performance.now();
         turn.answer += delta.content;
-        line.innerHTML = renderMarkdown(turn.answer);
+        line.replaceChildren(renderMarkdown(turn.answer));
         for (const sentence of sentences.push(delta.content)) say(sentence);
       }
       say(sentences.flush());

@@ -68,7 +68,7 @@ export async function parsePdf(
   name: string,
 ): Promise<{ title?: string; blocks: Block[]; pages: number }> {
   const { getDocument } = await loadPdfJs();
-  const task = getDocument({ data: bytes.slice(), stopAtErrors: false, verbosity: 0 });
+  const task = getDocument({ data: bytes.slice(), stopAtErrors: false, verbosity: 0, isEvalSupported: false });
   try {
     let document;
     try {
