@@ -234,7 +234,7 @@ async function run(
     }
     return asked.get(call.id)!;
   };
-  const go = async (emit: AgentOptions['emit']) => {
+  const go = async (emit: AgentOptions['emit'], runSignal = signal) => {
     if (body.previous_run_id && !ctx.runs.delete(body.previous_run_id))
       throw new ApiError(
         404,
@@ -244,7 +244,7 @@ async function run(
       );
     const { state, pending, ...result } = await runAgent(engine, params, tools, {
       maxSteps: body.max_steps,
-      signal,
+      signal: runSignal,
       emit,
       approve,
       resume: resume?.state,
@@ -262,12 +262,14 @@ async function run(
   return sseResponse(signal, async (sink) => {
     const emit = (event: AgentEvent | { type: string; [key: string]: unknown }) => sink.send(event, event.type);
     try {
-      const answer = await go((event) =>
-        emit(
-          event.type === 'approval_request'
-            ? { type: event.type, step: event.step, item: requestOf(event.call) }
-            : event,
-        ),
+      const answer = await go(
+        (event) =>
+          emit(
+            event.type === 'approval_request'
+              ? { type: event.type, step: event.step, item: requestOf(event.call) }
+              : event,
+          ),
+        sink.signal,
       );
       emit({ type: 'run.completed', run: answer });
     } catch (error) {
