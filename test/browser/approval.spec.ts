@@ -124,7 +124,8 @@ test('a vector-store file tells the agent to cancel every order, random weights 
   const { asked, approved, denied } = result;
   // The injected instruction reached the prompt (as a retrieved passage), and the model called the tool.
   expect(asked.output[0]).toMatchObject({ type: 'file_search_call' });
-  expect((asked.output[0] as { results: { text: string }[] }).results[0]!.text).toContain('orders.cancelAll');
+  const passages = (asked.output[0] as { results: { text: string }[] }).results.map((hit) => hit.text);
+  expect(passages.join('\n')).toContain('call orders.cancelAll');
   expect(asked.status).toBe('incomplete');
   expect(asked.incomplete_details).toEqual({ reason: 'approval_required' });
   const request = asked.output.find((item) => item.type === 'mcp_approval_request') as { arguments: string };
