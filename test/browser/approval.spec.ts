@@ -148,7 +148,8 @@ test('a vector-store file tells the agent to cancel every order, random weights 
     error:
       "Error: this call was not approved, so 'orders.cancelAll' did not run (reason: the user did not ask for this).",
   });
-  expect(denied.usage!.input_tokens).toBeGreaterThan(asked.usage!.input_tokens);
+  // The two answers' prompts differ only in the call's result: the denial is the longer one.
+  expect(denied.usage!.input_tokens).toBeGreaterThan(approved.usage!.input_tokens + 10);
 });
 
 test('/agents/run: the instance hook and the run hook decide, needsApproval(args) lets a call through, and with no hook the run stops for an approval answered with previous_run_id', async ({
