@@ -8,6 +8,7 @@ function registerDemoTools(service: Service, notes: HTMLElement): void {
     description: 'The current date and time in a time zone (IANA name, e.g. Asia/Kolkata).',
     inputSchema: { type: 'object', properties: { time_zone: { type: 'string' } }, required: ['time_zone'] },
     execute: ({ time_zone }) => new Date().toLocaleString('en-IN', { timeZone: String(time_zone) }),
+    annotations: { readOnlyHint: true },
   });
   service.ai.tools.register({
     name: 'calc',
@@ -22,7 +23,9 @@ function registerDemoTools(service: Service, notes: HTMLElement): void {
       const [x, y] = [Number(a), Number(b)];
       return op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : x / y;
     },
+    annotations: { readOnlyHint: true },
   });
+  // Changes the page: not read-only, so every call waits for Approve or Deny in the trace.
   service.ai.tools.register({
     name: 'notes.add',
     description: 'Add a short note to the list on this page.',
@@ -38,6 +41,36 @@ type AgentEvent = { type: string; step?: number; delta?: string; call?: { name: 
   string,
   unknown
 >;
+
+interface ApprovalRequest {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+interface Run {
+  id: string;
+  status: string;
+  steps: unknown[];
+  usage: { total_tokens: number };
+  approval_requests: ApprovalRequest[];
+}
+
+/** Approve / Deny buttons in the trace for a call waiting for approval: the app's mcp_approval_response. */
+function askApproval(line: (text: string, kind?: string) => HTMLElement, request: ApprovalRequest) {
+  const item = line(`? ${request.name}(${request.arguments}) wants to run: `, 'muted');
+  return new Promise<{ type: string; approval_request_id: string; approve: boolean }>((resolve) => {
+    const answer = (approve: boolean) => () => {
+      item.append(approve ? ' approved' : ' denied');
+      for (const button of item.querySelectorAll('button')) button.remove();
+      resolve({ type: 'mcp_approval_response', approval_request_id: request.id, approve });
+    };
+    item.append(
+      el('button', { type: 'button', textContent: 'Approve', onclick: answer(true) }),
+      el('button', { type: 'button', textContent: 'Deny', onclick: answer(false) }),
+    );
+  });
+}
 
 /** Reads named SSE events from a response body. */
 async function* events(response: Response): AsyncGenerator<AgentEvent> {
@@ -87,21 +120,24 @@ export function mountAgents(service: Service): void {
     const line = (text: string, kind = '') => trace.appendChild(el('li', { className: kind, textContent: text }));
     let answer: HTMLElement | undefined;
     say(status, 'Running…', 'busy');
-    try {
+    const signal = running.signal;
+    /** One request of the run (the first, or an answer to its approval requests), its trace streamed. */
+    const post = async (body: object): Promise<Run | undefined> => {
       const response = await fetch('/v1/agents/run', {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${service.key}` },
         body: JSON.stringify({
-          input: byId<HTMLTextAreaElement>('agents-input').value,
           tools,
           max_steps: Number(byId<HTMLInputElement>('agents-steps').value),
           // Per step: a small model at random can otherwise write until its context is full.
           max_tokens: 256,
           stream: true,
+          ...body,
         }),
-        signal: running.signal,
+        signal,
       });
       if (!response.ok) throw new Error((await response.json()).error.message);
+      let run: Run | undefined;
       for await (const e of events(response)) {
         if (e.type === 'step.started') answer = line(`Step ${Number(e.step) + 1}: `, 'muted');
         else if (e.type === 'message.delta') answer!.textContent += e.delta ?? '';
@@ -109,9 +145,24 @@ export function mountAgents(service: Service): void {
         else if (e.type === 'tool_result')
           line(`← ${String(e.name)}: ${String(e.output)} (${String(e.duration_ms)} ms)`);
         else if (e.type === 'run.completed') {
-          const run = e.run as { status: string; steps: unknown[]; usage: { total_tokens: number } };
-          say(status, `${run.status} in ${run.steps.length} steps, ${run.usage.total_tokens} tokens`, 'ok');
+          run = e.run as Run;
+          const waiting = run.approval_requests.length ? ' — waiting for your approval' : '';
+          say(status, `${run.status} in ${run.steps.length} steps, ${run.usage.total_tokens} tokens${waiting}`, 'ok');
         } else if (e.type === 'run.failed') say(status, String((e.error as { message: string }).message), 'error');
+      }
+      return run;
+    };
+    try {
+      let run = await post({ input: byId<HTMLTextAreaElement>('agents-input').value });
+      while (run?.approval_requests.length) {
+        const stopped = new Promise<never>((_, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+        );
+        const answers = await Promise.race([
+          Promise.all(run.approval_requests.map((request) => askApproval(line, request))),
+          stopped,
+        ]);
+        run = await post({ previous_run_id: run.id, input: answers });
       }
     } catch (error) {
       say(

@@ -28,7 +28,14 @@ export type {
   MemorySearchInput,
 } from './page/clients/memory';
 export type { Memory, MemoryHit } from './protocol/memory';
-export type { InputSchema, PageTool, ToolAnnotations, ToolRegistryApi } from './page/services/agents/registry';
+export type {
+  InputSchema,
+  NeedsApproval,
+  PageTool,
+  ToolAnnotations,
+  ToolRegistryApi,
+} from './page/services/agents/registry';
+export type { ApprovalCall, ApprovalContext, ApproveHook } from './protocol/approval';
 export type { DataAddOptions, DataAnswer, DataClient, DataProgress, DataSearchOptions } from './page/clients/data';
 export type { EditOptions, ImageOptions, ImagesClient, ImagesProgress, ImagesResult } from './page/clients/images';
 export type { FileCitation, FileObject, SearchResult, VectorStore, VectorStoreFile } from './protocol/data';

@@ -21,6 +21,8 @@ const shim: Scenario = async (env) => {
     remote: new Remote(remote, fetch.bind(globalThis)),
     responses: new ResponseHistory(),
     tools: new ToolRegistry(),
+    runs: new ResponseHistory(),
+    runApprovers: new WeakMap(),
     self: () => Promise.reject(new Error('no self-calls in this bench')),
   };
   const app = createApp(ctx, '/v1', 'required');

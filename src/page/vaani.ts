@@ -14,6 +14,7 @@ import { ModelStore, type Models } from '../common/weights';
 import { modelResolver } from './engines/_model-files';
 import { filesOwner, modelSource, sourceBase } from '../catalogue/sources';
 import type { VaaniOptions } from '../protocol/options';
+import type { ApproveHook } from '../protocol/approval';
 import { abortError } from '../protocol/cancel';
 import { pageInstances } from './instances';
 import { builtinEngines, builtinModel, type BuiltinModel } from './builtin';
@@ -25,7 +26,8 @@ export interface Vaani {
   readonly shared: boolean;
   /** Downloads, cache state and events of local models' files. */
   readonly models: Models;
-  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** The service's fetch; `init.approve` is the request's own approval hook (agent runs, see ApproveHook). */
+  fetch(input: RequestInfo | URL, init?: RequestInit & { approve?: ApproveHook }): Promise<Response>;
   /** A microphone recorder (AudioWorklet, 16 kHz mono, optional Silero VAD) whose `file` posts to /v1/audio/transcriptions. */
   recorder(options?: RecorderOptions): Recorder;
   /** The memory routes as methods: store, search, get, list, update, delete, deleteScope. */
@@ -70,6 +72,9 @@ export function createVaaniWith(
     remote: options.remote ? new Remote(options.remote, realFetch) : undefined,
     responses: new ResponseHistory(),
     tools,
+    runs: new ResponseHistory(),
+    approve: options.approve,
+    runApprovers: new WeakMap(),
     self: async (path, init) => app.fetch(new Request(`${baseURL}${path}`, init)),
     deliveries: new Map(),
   };
@@ -77,10 +82,14 @@ export function createVaaniWith(
 
   const answers = (url: string) => url === baseURL || url.startsWith(`${baseURL}/`) || url.startsWith(`${baseURL}?`);
 
-  async function vaaniFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  async function vaaniFetch(
+    input: RequestInfo | URL,
+    init?: RequestInit & { approve?: ApproveHook },
+  ): Promise<Response> {
     const url = input instanceof Request ? input.url : new URL(String(input), globalThis.location?.href).href;
     if (!answers(url)) return realFetch(input, init);
     const request = new Request(input, init);
+    if (typeof init?.approve === 'function') ctx.runApprovers.set(request, init.approve);
     const signal = request.signal;
     if (signal.aborted) throw abortError(signal);
     return new Promise<Response>((resolve, reject) => {

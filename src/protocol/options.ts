@@ -1,4 +1,5 @@
 import type { FileSpec } from './weights';
+import type { ApproveHook } from './approval';
 
 /** The options of `createVaani` and every type they use: the public configuration. */
 
@@ -105,6 +106,12 @@ export interface VaaniOptions {
    * file's bytes are kept once it is ingested (default true; false keeps only chunks and vectors).
    */
   data?: DataOptions;
+  /**
+   * Decides the agent tool calls that need approval (every tool not registered read-only), for
+   * runs whose own hook (`ai.fetch(url, { approve })`) did not decide: true runs the call, false
+   * denies it, undefined returns an approval request to the app.
+   */
+  approve?: ApproveHook;
 }
 
 /** The memory store's options (`VaaniOptions.memory`). */

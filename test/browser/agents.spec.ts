@@ -52,6 +52,7 @@ test('a page-registered tool runs with valid arguments every step, its result re
         name: 'get_weather',
         description: 'Current weather in a city',
         inputSchema: schema,
+        annotations: { readOnlyHint: true },
         execute: async (args, { signal }) => {
           received.push({ args, aborted: signal.aborted });
           return { temperature: 27 };
@@ -69,6 +70,7 @@ test('a page-registered tool runs with valid arguments every step, its result re
       ai.tools.register({
         name: 'get_weather',
         inputSchema: schema,
+        annotations: { readOnlyHint: true },
         execute: () => {
           throw new Error('station offline');
         },
@@ -150,6 +152,7 @@ test('random weights under tool_choice required: the first step calls the page t
       ai.tools.register({
         name: 'get_weather',
         inputSchema: schema,
+        annotations: { readOnlyHint: true },
         execute: (args) => (received.push(args), 'sunny'),
       });
       const post = async (body: object) =>
@@ -202,6 +205,8 @@ test('built-ins memory.store and file_search run through the page routes when a 
             embedding: { prefixes: { query: 'query: ', passage: 'passage: ' } },
           },
         },
+        // memory.store writes: it runs once approved (file_search only reads).
+        approve: (call) => call.name === 'memory.store',
       });
       const post = async (body: object) =>
         (
@@ -260,6 +265,7 @@ test('parallel calls (two in one step) run concurrently in the page; the trace k
       ai.tools.register({
         name: 'get_weather',
         inputSchema: schema,
+        annotations: { readOnlyHint: true },
         // Pune answers late, Goa at once: both must have started before either ends.
         execute: async ({ city }) => {
           log.push(`start ${String(city)}`);
@@ -297,6 +303,7 @@ test('abort mid-tool: the running tool sees its signal abort, and the next run w
       ai.tools.register({
         name: 'get_weather',
         inputSchema: schema,
+        annotations: { readOnlyHint: true },
         // The first call waits until the run is aborted; later ones answer at once.
         execute: (_args, { signal }) =>
           calls++

@@ -80,7 +80,7 @@ test('a forced call that max_tokens cuts: chat finish_reason length with no mark
       const events = [];
       for await (const event of await client.responses.create({ ...responseBody, stream: true })) events.push(event);
 
-      ai.tools.register({ name: 'get_weather', inputSchema: schema, execute: () => 'sunny' });
+      ai.tools.register({ name: 'get_weather', inputSchema: schema, execute: () => 'sunny', needsApproval: false });
       const post = async (body: object) =>
         ai.fetch(`${ai.baseURL}/agents/run`, {
           method: 'POST',

@@ -2,19 +2,20 @@ import { CitationFilter, citationsOf } from '../services/grounding/citations';
 import type { ChatDelta, ChatEngine, ChatMessage, ChatOutcome, ChatParams } from '../../protocol/chat';
 import { parse, readJson } from './http/body';
 import { startChat } from '../services/chat/chat';
-import { CHAT_DEFAULTS, chatParams } from '../services/chat/params';
-import { effortThinks, thinkingOf } from './chat/_thinking';
 import { dispatchChat, type Services } from './http/dispatch';
 import { ApiError } from './http/errors';
 import { EngineError } from '../../protocol/errors';
 import { requireModel, requireWithinContext } from './http/models-check';
 import { sseResponse } from './http/sse';
 import { annotationOf, fileSearch, type FileSearch } from './responses/_file-search';
-import { formatOf, inputMessages, toolChoiceOf, toolsOf } from './responses/_input';
+import { inputMessages } from './responses/_input';
+import { grounded, toParams } from './responses/_params';
+import { pageToolsResponse, usesPageTools } from './responses/_agent';
 import { inputItemsOf, type ListedItem } from './responses/{response_id}/input_items';
 import { assistantMessage, ResponseOutput, type OutputItem, type ResponseEvent } from './responses/_output';
 import { responsesSchema, type ResponsesRequest } from './responses/_schema';
 import type { StoredResponse } from './responses/_history';
+import { endingOf, responseShape } from './responses/_shape';
 import { randomId, unixSeconds } from '../../common/ids';
 
 function previousOf(ctx: Services, body: ResponsesRequest): StoredResponse | undefined {
@@ -31,24 +32,6 @@ function previousOf(ctx: Services, body: ResponsesRequest): StoredResponse | und
   return previous;
 }
 
-const toParams = (body: ResponsesRequest, messages: ChatMessage[]): ChatParams =>
-  chatParams(
-    {
-      model: body.model,
-      instructions: body.instructions,
-      messages,
-      temperature: body.temperature,
-      top_p: body.top_p,
-      max_tokens: body.max_output_tokens,
-      tools: toolsOf(body),
-      tool_choice: toolChoiceOf(body),
-      parallel_tool_calls: body.parallel_tool_calls,
-      response_format: formatOf(body),
-      thinking: thinkingOf([{ param: 'reasoning.effort', on: effortThinks(body.reasoning?.effort) }]),
-    },
-    CHAT_DEFAULTS.responses,
-  );
-
 /** POST /responses: OpenAI's Responses API on the local chat engine; function calls go back to the client. */
 export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
@@ -56,6 +39,7 @@ export async function POST(ctx: Services, request: Request, path: string): Promi
   const model = requireModel(body.model, 'chat', 'code', 'agents');
   requireWithinContext(model, body.max_output_tokens);
   const previous = previousOf(ctx, body);
+  if (usesPageTools(body, previous)) return pageToolsResponse(ctx, { request, path, raw }, body, previous, model);
   return dispatchChat(ctx, { request, path, raw }, body, async (engine) => {
     const history = [...(previous?.messages ?? []), ...inputMessages(body.input)];
     const context = ctx.registry.info(body.model)?.contextWindow ?? model.context_window ?? 4096;
@@ -93,13 +77,6 @@ function inResponsesTerms(error: unknown, body: ResponsesRequest): unknown {
     : new EngineError((error as EngineError).kind, message, (error as EngineError).code, renamed);
 }
 
-/** The file_search passages joined to the system message (one system message suits every chat template). */
-function grounded(messages: ChatMessage[], search: FileSearch): ChatMessage[] {
-  const [first, ...rest] = messages;
-  if (first?.role !== 'system') return [search.grounding, ...messages];
-  return [{ role: 'system', content: `${first.content ?? ''}\n\n${search.grounding.content}` }, ...rest];
-}
-
 /** The chat deltas with invented citation markers removed (when file_search supplied passages). */
 async function* cited(deltas: AsyncIterable<ChatDelta>, search: FileSearch | undefined): AsyncGenerator<ChatDelta> {
   if (!search) return yield* deltas;
@@ -122,41 +99,8 @@ async function run(
   const id = randomId('resp_');
   const createdAt = unixSeconds();
   const headers = { 'x-vaani-backend': backend };
-  const shape = (output: OutputItem[], outcome?: ChatOutcome) => ({
-    id,
-    object: 'response',
-    created_at: createdAt,
-    status: !outcome ? 'in_progress' : outcome.finish_reason === 'length' ? 'incomplete' : 'completed',
-    error: null,
-    incomplete_details: outcome?.finish_reason === 'length' ? { reason: 'max_output_tokens' } : null,
-    instructions: body.instructions ?? null,
-    max_output_tokens: body.max_output_tokens ?? null,
-    model: body.model,
-    output,
-    parallel_tool_calls: body.parallel_tool_calls ?? true,
-    previous_response_id: body.previous_response_id ?? null,
-    reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
-    store: body.store !== false,
-    temperature: params.temperature,
-    text: { format: body.text?.format ?? { type: 'text' } },
-    tool_choice: body.tool_choice ?? 'auto',
-    tools: body.tools ?? [],
-    top_p: params.top_p,
-    truncation: 'disabled',
-    usage: outcome
-      ? {
-          input_tokens: outcome.usage.prompt_tokens,
-          input_tokens_details: { cached_tokens: 0 },
-          output_tokens: outcome.usage.completion_tokens,
-          output_tokens_details: {
-            reasoning_tokens: outcome.usage.completion_tokens_details?.reasoning_tokens ?? 0,
-          },
-          total_tokens: outcome.usage.total_tokens,
-        }
-      : null,
-    user: body.user ?? null,
-    metadata: body.metadata ?? {},
-  });
+  const shape = (output: OutputItem[], outcome?: ChatOutcome) =>
+    responseShape({ id, createdAt, body, params }, output, outcome && endingOf(outcome));
   const finish = async (output: ResponseOutput) => {
     output.close();
     const response = shape(output.items, await done);

@@ -1,17 +1,32 @@
 import * as v from 'valibot';
 import { defaultModel } from '../../../catalogue/families';
-import { TOOL_NAME } from '../../services/agents/registry';
+import { agentTool, TOOL_NAME } from '../../services/agents/registry';
 import type { ChatEngine, ChatParams, ToolChoice } from '../../../protocol/chat';
 import { parse, readJson } from '../http/body';
 import { CHAT_DEFAULTS, chatParams, requireEnforceable } from '../../services/chat/params';
 import { samplingFields } from '../http/sampling';
 import { dispatchChat, type Services } from '../http/dispatch';
-import { badRequest, toApiError } from '../http/errors';
+import { ApiError, badRequest, toApiError } from '../http/errors';
 import { scopeSchema } from '../memory/_schema';
 import { requireModel, requireWithinContext } from '../http/models-check';
 import { sseResponse } from '../http/sse';
 import { BUILTIN_NAMES, builtinTool, type BuiltinRef, type RouteCall } from '../../services/agents/builtins';
-import { runAgent, type AgentEvent, type AgentTool } from '../../services/agents/loop';
+import {
+  runAgent,
+  type AgentEvent,
+  type AgentOptions,
+  type AgentState,
+  type AgentTool,
+  type PendingCall,
+} from '../../services/agents/loop';
+import {
+  answered,
+  approver,
+  requestItems,
+  type ApprovalRequestItem,
+  type ApprovalResponse,
+  type PausedRun,
+} from '../../services/agents/approval';
 import { randomId, unixSeconds } from '../../../common/ids';
 
 const toolName = v.pipe(v.string(), v.regex(TOOL_NAME, 'must be 1–128 characters of A–Z, a–z, 0–9, _, . or -'));
@@ -45,13 +60,26 @@ const message = v.object({
   content: v.string(),
 });
 
+/** OpenAI's answer to an approval request (with `previous_run_id`). */
+const approvalResponse = v.object({
+  type: v.literal('mcp_approval_response'),
+  approval_request_id: v.pipe(v.string(), v.minLength(1)),
+  approve: v.boolean(),
+  reason: v.optional(v.nullable(v.string())),
+  id: v.optional(v.string()),
+});
+
 /** POST /agents/run (**Choice**, docs/api.md). */
 const agentsSchema = v.object({
   model: v.optional(v.pipe(v.string(), v.minLength(1)), defaultModel('/agents/run')),
   input: v.union([
     v.pipe(v.string(), v.minLength(1, 'must not be empty')),
-    v.pipe(v.array(message), v.minLength(1, 'must contain at least one message')),
+    v.pipe(
+      v.array(v.union([message, approvalResponse], 'must be a message ({role, content}) or an mcp_approval_response')),
+      v.minLength(1, 'must contain at least one message'),
+    ),
   ]),
+  previous_run_id: v.optional(v.nullable(v.string())),
   instructions: v.optional(v.nullable(v.string())),
   tools: v.optional(v.pipe(v.array(toolRef), v.maxLength(64))),
   tool_choice: v.optional(
@@ -97,24 +125,12 @@ function resolveTools(ctx: Services, body: AgentsRequest, auth: string): AgentTo
           `tools[${i}]`,
           'tool_not_found',
         );
-      return {
-        definition: {
-          type: 'function',
-          function: {
-            name: tool.name,
-            ...(tool.description ? { description: tool.description } : {}),
-            parameters: tool.inputSchema ?? { type: 'object', properties: {} },
-          },
-        },
-        execute: (args, signal) => tool.execute(args, { signal }),
-      };
+      return agentTool(tool);
     }
     if (ref.type === 'function') {
       const page = ctx.tools.get(ref.function.name);
-      return {
-        definition: ref as AgentTool['definition'],
-        execute: page && ((args, signal) => page.execute(args, { signal })),
-      };
+      const definition = ref as AgentTool['definition'];
+      return page ? agentTool(page, definition) : { definition };
     }
     return builtinTool(routeCall(ctx, auth), ref);
   });
@@ -132,46 +148,130 @@ const toParams = (body: AgentsRequest): ChatParams =>
   chatParams(
     {
       ...body,
-      messages: typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input,
+      messages:
+        typeof body.input === 'string'
+          ? [{ role: 'user', content: body.input }]
+          : body.input.flatMap((item) => ('role' in item ? [item] : [])),
       tools: undefined,
       tool_choice: body.tool_choice as ToolChoice | undefined,
     },
     CHAT_DEFAULTS.agents,
   );
 
+/** The run a request goes on with: its stopped state with the request's approvals as decisions. */
+function resumed(ctx: Services, body: AgentsRequest): { state: AgentState; paused: PausedRun } | undefined {
+  const items = typeof body.input === 'string' ? [] : body.input;
+  const answers = items.flatMap((item, i) => ('type' in item ? [{ item, i }] : []));
+  if (!body.previous_run_id) {
+    if (answers.length)
+      throw badRequest(
+        "An mcp_approval_response answers a run stopped for approval: send it with that run's previous_run_id.",
+        `input[${answers[0]!.i}]`,
+      );
+    return undefined;
+  }
+  const paused = ctx.runs.get(body.previous_run_id);
+  if (!paused)
+    throw new ApiError(
+      404,
+      `No run with id '${body.previous_run_id}' waits for approval in this page (runs stopped for approval are kept in its memory until answered).`,
+      'run_not_found',
+      'previous_run_id',
+    );
+  const message = items.findIndex((item) => 'role' in item);
+  if (message >= 0)
+    throw badRequest(
+      'This run waits for approvals: answer it with mcp_approval_response items only.',
+      `input[${message}]`,
+    );
+  const { state, unknown } = answered(
+    paused,
+    answers.map(({ item }) => item as ApprovalResponse),
+  );
+  if (unknown !== undefined)
+    throw badRequest(
+      `No approval request with id '${(answers[unknown]!.item as ApprovalResponse).approval_request_id}' in this run.`,
+      `input[${answers[unknown]!.i}].approval_request_id`,
+      'approval_request_not_found',
+    );
+  return { state, paused };
+}
+
 /** POST /agents/run: the agent loop over page-registered, declared and built-in tools. */
 export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
   const body = parse(agentsSchema, value);
   requireWithinContext(requireModel(body.model, 'agents', 'chat', 'code'), body.max_tokens);
+  const resume = resumed(ctx, body);
+  body.tools ??= resume?.paused.tools as AgentsRequest['tools'];
   const tools = resolveTools(ctx, body, request.headers.get('authorization') ?? 'Bearer local');
   const params = toParams(body);
   requireEnforceable({ ...params, tools: tools.map((tool) => tool.definition) });
-  return dispatchChat(ctx, { request, path, raw }, body, (engine) => run(engine, body, params, tools, request.signal));
+  const approve = approver([ctx.runApprovers.get(request), ctx.approve], '/agents/run', request.signal);
+  return dispatchChat(ctx, { request, path, raw }, body, (engine) =>
+    run(ctx, engine, body, params, tools, { signal: request.signal, approve, resume }),
+  );
 }
 
 async function run(
+  ctx: Services,
   engine: ChatEngine,
   body: AgentsRequest,
   params: ChatParams,
   tools: AgentTool[],
-  signal: AbortSignal,
+  { signal, approve, resume }: Pick<AgentOptions, 'signal' | 'approve'> & { resume?: ReturnType<typeof resumed> },
 ) {
-  const meta = () => ({
-    id: randomId('run_'),
-    object: 'agent.run',
-    created: unixSeconds(),
-    model: body.model,
-  });
-  if (!body.stream) {
-    const result = await runAgent(engine, params, tools, { maxSteps: body.max_steps, signal, emit: () => {} });
-    return Response.json({ ...meta(), ...result });
-  }
+  const id = randomId('run_');
+  const meta = { id, object: 'agent.run', created: unixSeconds(), model: body.model };
+  let requests: Record<string, string> = resume?.paused.requests ?? {};
+  const asked = new Map<string, ApprovalRequestItem>();
+  /** The approval request of a call (one id per call, kept across continuations). */
+  const requestOf = (call: PendingCall) => {
+    if (!asked.has(call.id)) {
+      const made = requestItems([call], requests, 'page');
+      requests = { ...requests, ...made.requests };
+      asked.set(call.id, made.items[0]!);
+    }
+    return asked.get(call.id)!;
+  };
+  const go = async (emit: AgentOptions['emit'], runSignal = signal) => {
+    if (body.previous_run_id && !ctx.runs.delete(body.previous_run_id))
+      throw new ApiError(
+        404,
+        `The run '${body.previous_run_id}' was already answered.`,
+        'run_not_found',
+        'previous_run_id',
+      );
+    const { state, pending, ...result } = await runAgent(engine, params, tools, {
+      maxSteps: body.max_steps,
+      signal: runSignal,
+      emit,
+      approve,
+      resume: resume?.state,
+    });
+    const approval_requests = pending.map(requestOf);
+    if (pending.length)
+      ctx.runs.put(id, {
+        state,
+        requests: Object.fromEntries(approval_requests.map((item) => [item.id, requests[item.id]!])),
+        tools: body.tools,
+      });
+    return { ...meta, ...result, approval_requests, previous_run_id: body.previous_run_id ?? null };
+  };
+  if (!body.stream) return Response.json(await go(() => {}));
   return sseResponse(signal, async (sink) => {
     const emit = (event: AgentEvent | { type: string; [key: string]: unknown }) => sink.send(event, event.type);
     try {
-      const result = await runAgent(engine, params, tools, { maxSteps: body.max_steps, signal: sink.signal, emit });
-      emit({ type: 'run.completed', run: { ...meta(), ...result } });
+      const answer = await go(
+        (event) =>
+          emit(
+            event.type === 'approval_request'
+              ? { type: event.type, step: event.step, item: requestOf(event.call) }
+              : event,
+          ),
+        sink.signal,
+      );
+      emit({ type: 'run.completed', run: answer });
     } catch (error) {
       if (sink.signal.aborted) throw error;
       emit({ type: 'run.failed', ...toApiError(error).body });

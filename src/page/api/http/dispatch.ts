@@ -3,6 +3,8 @@ import type { EngineRegistry } from '../../engines/_registry';
 import type { Remote } from './remote';
 import type { EngineChoice, Routing } from '../../../protocol/options';
 import type { ToolRegistry } from '../../services/agents/registry';
+import type { PausedRun } from '../../services/agents/approval';
+import type { ApproveHook } from '../../../protocol/approval';
 import { EngineError, messageOf } from '../../../protocol/errors';
 import type { StoredResponse } from '../responses/_history';
 import type { ResponseHistory } from '../../services/responses/history';
@@ -19,8 +21,14 @@ export interface Services {
   builtin: Partial<EngineKinds>;
   /** Responses kept for `previous_response_id` (this instance's memory). */
   responses: ResponseHistory<StoredResponse>;
-  /** Tools the page registered (`ai.tools`), for /agents/run. */
+  /** Tools the page registered (`ai.tools`), for /agents/run and /responses. */
   tools: ToolRegistry;
+  /** Agent runs stopped for approvals, for `previous_run_id` (this instance's memory). */
+  runs: ResponseHistory<PausedRun>;
+  /** The instance's approval hook (`createVaani({ approve })`). */
+  approve?: ApproveHook;
+  /** A run's own approval hook, by its request (`ai.fetch(url, { approve })`). */
+  runApprovers: WeakMap<Request, ApproveHook>;
   /** Calls one of this service's own routes (`path` under /v1), as the built-in agent tools do. */
   self(path: string, init: RequestInit): Promise<Response>;
   /**

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../../protocol/chat';
+import type { PausedRun } from '../../services/agents/approval';
 import type { ListedItem } from './{response_id}/input_items';
 
 /**
@@ -12,4 +13,6 @@ export interface StoredResponse {
   input: ListedItem[];
   /** The response's output items as later inputs (a file search with its results). */
   output: ListedItem[];
+  /** A run of page tools stopped for approvals; `offset`: where its state's messages leave the instructions and grounding. */
+  agent?: PausedRun & { offset: number };
 }

@@ -1,6 +1,6 @@
 import type { ChatMessage, ResponseFormat, ToolChoice, ToolDefinition } from '../../../protocol/chat';
 import { badRequest } from '../http/errors';
-import type { InputItem, ResponsesRequest } from './_schema';
+import { isMessage, type InputItem, type ResponsesRequest } from './_schema';
 
 type Part = { type: string; text?: string };
 
@@ -26,7 +26,12 @@ export function inputMessages(input: ResponsesRequest['input']): ChatMessage[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
   const messages: ChatMessage[] = [];
   input.forEach((item: InputItem, i) => {
-    if (item.type === 'reasoning') return;
+    if (isMessage(item)) {
+      const role = item.role === 'developer' ? 'system' : item.role;
+      messages.push({ role, content: text(item.content, `input[${i}].content`) });
+      return;
+    }
+    if (item.type === 'reasoning' || item.type.startsWith('mcp_')) return;
     if (item.type === 'function_call') {
       const last = messages.at(-1);
       const call = {
@@ -38,9 +43,6 @@ export function inputMessages(input: ResponsesRequest['input']): ChatMessage[] {
       else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
     } else if (item.type === 'function_call_output') {
       messages.push({ role: 'tool', tool_call_id: item.call_id, content: text(item.output, `input[${i}].output`) });
-    } else {
-      const role = item.role === 'developer' ? 'system' : item.role;
-      messages.push({ role, content: text(item.content, `input[${i}].content`) });
     }
   });
   return messages;
@@ -65,7 +67,7 @@ export function toolsOf(body: ResponsesRequest): ToolDefinition[] | undefined {
 export function toolChoiceOf(body: ResponsesRequest): ToolChoice | undefined {
   const choice = body.tool_choice;
   if (choice == null || typeof choice === 'string') return choice ?? undefined;
-  return { type: 'function', function: { name: choice.name } };
+  return choice.name ? { type: 'function', function: { name: choice.name } } : 'required';
 }
 
 export function formatOf(body: ResponsesRequest): ResponseFormat | undefined {

@@ -1,5 +1,6 @@
 import type { ChatDelta, ChatMessage, ToolCallDelta } from '../../../protocol/chat';
 import type { FileCitationAnnotation, FileSearchCallItem } from './_file-search';
+import type { ApprovalRequestItem } from '../../services/agents/approval';
 import { randomId } from '../../../common/ids';
 
 interface OutputText {
@@ -40,7 +41,21 @@ export interface ReasoningItem {
   content: ReasoningText[];
 }
 
-export type OutputItem = MessageItem | FunctionCallItem | FileSearchCallItem | ReasoningItem;
+/** OpenAI's `mcp_call` item: a page tool's call run on the server side (here: in the page), with its result. */
+export interface McpCallItem {
+  id: string;
+  type: 'mcp_call';
+  status: 'completed' | 'failed';
+  server_label: string;
+  name: string;
+  arguments: string;
+  output: string | null;
+  error: string | null;
+  approval_request_id: string | null;
+}
+
+export type OutputItem =
+  MessageItem | FunctionCallItem | FileSearchCallItem | ReasoningItem | McpCallItem | ApprovalRequestItem;
 export type ResponseEvent = { type: string } & Record<string, unknown>;
 
 /**
@@ -49,7 +64,7 @@ export type ResponseEvent = { type: string } & Record<string, unknown>;
  */
 export class ResponseOutput {
   readonly items: OutputItem[] = [];
-  private open: OutputItem | undefined;
+  private open: MessageItem | FunctionCallItem | ReasoningItem | undefined;
   private readonly calls = new Map<number, FunctionCallItem>();
 
   constructor(
@@ -67,6 +82,15 @@ export class ResponseOutput {
     if (item.type === 'file_search_call')
       for (const step of ['in_progress', 'searching', 'completed'])
         this.emit({ type: `response.file_search_call.${step}`, output_index, item_id: item.id });
+    if (item.type === 'mcp_call') {
+      this.emit({
+        type: 'response.mcp_call_arguments.done',
+        output_index,
+        item_id: item.id,
+        arguments: item.arguments,
+      });
+      this.emit({ type: `response.mcp_call.${item.status}`, output_index, item_id: item.id });
+    }
     this.emit({ type: 'response.output_item.done', output_index, item });
   }
 
@@ -106,7 +130,7 @@ export class ResponseOutput {
     this.emit({ type: 'response.output_item.done', output_index: at.output_index, item });
   }
 
-  private begin(item: OutputItem): void {
+  private begin(item: MessageItem | FunctionCallItem | ReasoningItem): void {
     this.close();
     this.items.push(item);
     this.open = item;

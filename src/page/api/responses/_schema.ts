@@ -31,10 +31,22 @@ const functionOutput = v.object({
 /** A reasoning item from an earlier response's output: accepted, and not shown to the model again. */
 const reasoningItem = v.looseObject({ type: v.literal('reasoning') });
 
-/** An input item: a message (with or without `type`), a function call or its output (or earlier reasoning). */
+/** The app's answer to an `mcp_approval_request` (with `previous_response_id`). */
+const approvalResponse = v.object({
+  type: v.literal('mcp_approval_response'),
+  approval_request_id: v.pipe(v.string(), v.minLength(1)),
+  approve: v.boolean(),
+  reason: v.optional(v.nullable(v.string())),
+  id: v.optional(v.string()),
+});
+
+/** Earlier page-tool items sent back: accepted, and not shown to the model again (the stored run has them). */
+const mcpItem = v.looseObject({ type: v.picklist(['mcp_call', 'mcp_approval_request', 'mcp_list_tools']) });
+
+/** An input item: a message (with or without `type`), a function call or its output, an approval answer (or earlier output items). */
 export const inputItem = v.union(
-  [message, functionCall, functionOutput, reasoningItem],
-  'must be a message ({role, content}), a function_call, a function_call_output or a reasoning item',
+  [message, functionCall, functionOutput, reasoningItem, approvalResponse, mcpItem],
+  'must be a message ({role, content}), a function_call, a function_call_output, an mcp_approval_response or an earlier output item',
 );
 
 const functionTool = v.object({
@@ -59,9 +71,33 @@ const fileSearchTool = v.object({
   ),
 });
 
+/** The page's own tools (`ai.tools`) as OpenAI's MCP tool: no `server_url` (no remote MCP servers here). */
+const mcpTool = v.object({
+  type: v.literal('mcp'),
+  server_label: v.pipe(v.string(), v.minLength(1)),
+  server_url: v.optional(v.string()),
+  connector_id: v.optional(v.string()),
+  server_description: v.optional(v.nullable(v.string())),
+  allowed_tools: v.optional(
+    v.nullable(v.union([v.array(v.string()), v.object({ tool_names: v.optional(v.array(v.string())) })])),
+  ),
+  require_approval: v.optional(
+    v.nullable(
+      v.union([
+        v.picklist(['always', 'never']),
+        v.object({
+          always: v.optional(v.object({ tool_names: v.optional(v.array(v.string())) })),
+          never: v.optional(v.object({ tool_names: v.optional(v.array(v.string())) })),
+        }),
+      ]),
+    ),
+  ),
+});
+
 const toolChoice = v.union([
   v.picklist(['none', 'auto', 'required']),
   v.object({ type: v.literal('function'), name: v.string() }),
+  v.object({ type: v.literal('mcp'), server_label: v.string(), name: v.optional(v.nullable(v.string())) }),
 ]);
 
 const format = v.variant(
@@ -88,11 +124,12 @@ export const responsesSchema = v.object({
   tools: v.optional(
     v.nullable(
       v.pipe(
-        v.array(v.union([functionTool, fileSearchTool], 'only function and file_search tools run here')),
+        v.array(v.union([functionTool, fileSearchTool, mcpTool], 'only function, file_search and mcp tools run here')),
         v.check(
           (tools) => tools.filter((tool) => tool.type === 'file_search').length <= 1,
           'at most one file_search tool',
         ),
+        v.check((tools) => tools.filter((tool) => tool.type === 'mcp').length <= 1, 'at most one mcp tool'),
       ),
     ),
   ),
@@ -120,4 +157,9 @@ export const responsesSchema = v.object({
 
 export type ResponsesRequest = v.InferOutput<typeof responsesSchema>;
 export type InputItem = v.InferOutput<typeof inputItem>;
+export type MessageInput = v.InferOutput<typeof message>;
+
+/** Whether an input item is a message (its `type` is optional). */
+export const isMessage = (item: InputItem): item is MessageInput => item.type === undefined || item.type === 'message';
 export type FileSearchTool = v.InferOutput<typeof fileSearchTool>;
+export type McpTool = v.InferOutput<typeof mcpTool>;

@@ -20,10 +20,13 @@ const query = (what: string) => ({
 
 const round = (score: unknown) => Math.round(Number(score) * 1000) / 1000;
 
-/** The built-in tools over the memory and data routes, run like page tools. */
+const READ_ONLY = { needsApproval: false, annotations: { readOnlyHint: true } };
+
+/** The built-in tools over the memory and data routes, run like page tools (searches read only; memory.store writes, so it asks). */
 export function builtinTool(call: RouteCall, ref: BuiltinRef): AgentTool {
   if (ref.type === 'memory.search')
     return {
+      ...READ_ONLY,
       definition: {
         type: 'function',
         function: {
@@ -40,6 +43,8 @@ export function builtinTool(call: RouteCall, ref: BuiltinRef): AgentTool {
     };
   if (ref.type === 'memory.store')
     return {
+      needsApproval: true,
+      annotations: { readOnlyHint: false },
       definition: {
         type: 'function',
         function: {
@@ -61,6 +66,7 @@ export function builtinTool(call: RouteCall, ref: BuiltinRef): AgentTool {
       },
     };
   return {
+    ...READ_ONLY,
     definition: {
       type: 'function',
       function: {

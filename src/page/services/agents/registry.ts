@@ -1,8 +1,10 @@
+import type { AgentTool } from './loop';
 /** JSON Schema of a tool's input (an object schema). */
 export type InputSchema = Record<string, unknown>;
 
-/** Hints about a tool, as the W3C WebMCP draft's `annotations` (informational here). */
+/** Hints about a tool, as the W3C WebMCP draft's `annotations`. */
 export interface ToolAnnotations {
+  /** true: the tool only reads, and its calls run without approval (unless `needsApproval` says otherwise). */
   readOnlyHint?: boolean;
   [hint: string]: unknown;
 }
@@ -20,13 +22,24 @@ export interface PageTool {
    */
   execute(args: Record<string, unknown>, context: { signal: AbortSignal }): unknown;
   annotations?: ToolAnnotations;
+  /**
+   * Whether a call must be approved before `execute` runs (a function decides per call from the
+   * validated arguments). Default: every call of a tool not marked `annotations.readOnlyHint: true`.
+   */
+  needsApproval?: NeedsApproval;
 }
+
+export type NeedsApproval = boolean | ((args: Record<string, unknown>) => boolean | Promise<boolean>);
+
+/** A page tool's approval policy: its own `needsApproval`, else approval unless it says it only reads. */
+export const approvalPolicy = (tool: Pick<PageTool, 'needsApproval' | 'annotations'>): NeedsApproval =>
+  tool.needsApproval ?? tool.annotations?.readOnlyHint !== true;
 
 export interface ToolRegistryApi {
   /** Registers a tool for `/v1/agents/run`; returns a function that unregisters it. Throws on a bad or taken name. */
   register(tool: PageTool): () => void;
-  /** The registered tools' names, descriptions and schemas. */
-  list(): Omit<PageTool, 'execute'>[];
+  /** The registered tools' names, descriptions, schemas and annotations. */
+  list(): Omit<PageTool, 'execute' | 'needsApproval'>[];
 }
 
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -41,6 +54,8 @@ export class ToolRegistry implements ToolRegistryApi {
     if (typeof tool.execute !== 'function') throw new TypeError(`Tool '${tool.name}' needs an execute function.`);
     if (tool.inputSchema !== undefined && (typeof tool.inputSchema !== 'object' || tool.inputSchema === null))
       throw new TypeError(`Tool '${tool.name}': inputSchema must be a JSON Schema object.`);
+    if (tool.needsApproval !== undefined && !['boolean', 'function'].includes(typeof tool.needsApproval))
+      throw new TypeError(`Tool '${tool.name}': needsApproval must be a boolean or a function of the arguments.`);
     if (this.tools.has(tool.name)) throw new Error(`A tool named '${tool.name}' is already registered.`);
     const entry = { ...tool };
     this.tools.set(tool.name, entry);
@@ -53,7 +68,22 @@ export class ToolRegistry implements ToolRegistryApi {
     return this.tools.get(name);
   }
 
-  list(): Omit<PageTool, 'execute'>[] {
-    return [...this.tools.values()].map(({ execute: _execute, ...rest }) => rest);
+  list(): Omit<PageTool, 'execute' | 'needsApproval'>[] {
+    return [...this.tools.values()].map(({ execute: _execute, needsApproval: _needs, ...rest }) => rest);
   }
 }
+
+/** A registered tool as the agent loop offers it (`definition` given: a declared function tool's own). */
+export const agentTool = (tool: PageTool, definition?: AgentTool['definition']): AgentTool => ({
+  definition: definition ?? {
+    type: 'function',
+    function: {
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      parameters: tool.inputSchema ?? { type: 'object', properties: {} },
+    },
+  },
+  execute: (args, signal) => tool.execute(args, { signal }),
+  needsApproval: approvalPolicy(tool),
+  annotations: { ...tool.annotations },
+});

@@ -34,6 +34,7 @@ const weather = (execute: AgentTool['execute'], name = 'get_weather'): AgentTool
     },
   },
   execute,
+  needsApproval: false,
 });
 
 const run = (

@@ -13,6 +13,7 @@ describe('POST /agents/run', () => {
       description: 'Weather now',
       inputSchema: schema,
       execute: ({ city }) => `${String(city)}: 27`,
+      annotations: { readOnlyHint: true },
     });
     const res = await ai.fetch(
       `${BASE}/agents/run`,
@@ -32,7 +33,7 @@ describe('POST /agents/run', () => {
   it('streams step.started, tool_call, tool_result, message.delta and run.completed as named events', async () => {
     const { factory } = stepsEngine([[callDelta(0, 'get_weather', '{"city":"Pune"}')], [{ content: 'done' }]]);
     const ai = service({}, [factory]);
-    ai.tools.register({ name: 'get_weather', inputSchema: schema, execute: () => 'sunny' });
+    ai.tools.register({ name: 'get_weather', inputSchema: schema, execute: () => 'sunny', needsApproval: false });
     const res = await ai.fetch(`${BASE}/agents/run`, postJson({ input: 'x', tools: ['get_weather'], stream: true }));
     const events = (await res.text()).split('\n\n').filter(Boolean);
     expect(events.map((event) => event.split('\n')[0])).toEqual([
@@ -89,7 +90,7 @@ describe('POST /agents/run: failures', () => {
       return complete(params, hooks);
     };
     const ai = service({}, [factory]);
-    ai.tools.register({ name: 'get_weather', inputSchema: schema, execute: () => 'sunny' });
+    ai.tools.register({ name: 'get_weather', inputSchema: schema, execute: () => 'sunny', needsApproval: false });
     const res = await ai.fetch(`${BASE}/agents/run`, postJson({ input: 'x', tools: ['get_weather'], stream: true }));
     const events = (await res.text()).split('\n\n').filter(Boolean);
     const failed = events.find((event) => event.startsWith('event: run.failed'))!;

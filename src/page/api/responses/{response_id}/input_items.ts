@@ -6,7 +6,8 @@ import { listOf } from '../../http/list';
 import { ApiError } from '../../http/errors';
 import type { Services } from '../../http/dispatch';
 import type { OutputItem } from '../_output';
-import type { ResponsesRequest } from '../_schema';
+import type { ApprovalResponse } from '../../../services/agents/approval';
+import { isMessage, type ResponsesRequest } from '../_schema';
 import { randomId } from '../../../../common/ids';
 
 type Part = { type: string; text?: string };
@@ -29,7 +30,7 @@ interface FunctionCallOutputItem {
 }
 
 /** One item of `GET /responses/{id}/input_items`: an input item with its id, or an earlier response's output item. */
-export type ListedItem = InputMessageItem | FunctionCallOutputItem | OutputItem;
+export type ListedItem = InputMessageItem | FunctionCallOutputItem | OutputItem | (ApprovalResponse & { id: string });
 
 const parts = (content: string | Part[], type: string): Part[] =>
   typeof content === 'string' ? [{ type, text: content }] : content;
@@ -52,6 +53,8 @@ export function inputItemsOf(input: ResponsesRequest['input']): ListedItem[] {
         arguments: item.arguments,
       };
     if (item.type === 'function_call_output') return { id: randomId('fco_'), ...item, status: 'completed' };
+    if (item.type === 'mcp_approval_response') return { ...item, id: item.id ?? randomId('mcpa_') };
+    if (!isMessage(item)) return { id: randomId('mcp_'), ...item } as unknown as ListedItem;
     if (item.role === 'assistant')
       return {
         id: randomId('msg_'),
