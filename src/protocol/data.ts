@@ -49,6 +49,8 @@ export interface VectorStore {
 export type StoredVectorStore = Omit<VectorStore, 'usage_bytes' | 'file_counts' | 'status'> & {
   /** The model the store's vectors came from (absent while it holds none). */
   origin?: VectorOrigin;
+  /** Bumped by every write that changes the store's chunks: a tab's index of it is current at this number. */
+  version?: number;
 };
 
 /** OpenAI's static chunking strategy. */

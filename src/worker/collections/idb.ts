@@ -43,7 +43,8 @@ export function writeFailure(error: DOMException | null, what: string, remedy: s
 
 /**
  * Runs `work` in one readwrite transaction: everything it queues lands, or on any failure (a full
- * quota included) nothing does. An error `work` throws wins over the abort it causes.
+ * quota included) nothing does. An error `work` throws wins over the abort it causes (a DOMException
+ * an IndexedDB call throws is a failed write, as `failure` words it).
  */
 export function atomicWrite<T>(
   tx: IDBTransaction,
@@ -70,6 +71,8 @@ export function atomicWrite<T>(
         () => undefined,
         (reason: unknown) => reason,
       );
+      // A request that throws (a full quota reported at once) is a failed write like an abort.
+      if (decided instanceof DOMException) throw failure(decided);
       throw decided ?? error;
     },
   );

@@ -22,7 +22,7 @@ export class Resident<T extends Indexed> {
   }
 
   /** Loads `key` anew from `pages` (its rows, a page at a time). */
-  async load(key: string, dimensions: number, pages: AsyncIterable<T[]>): Promise<RetrievalIndex<T>> {
+  async load(key: string, dimensions: number, pages: AsyncIterable<T[]> | Iterable<T[]>): Promise<RetrievalIndex<T>> {
     const index = this.fresh(key, dimensions);
     for await (const rows of pages) for (const row of rows) index.put(row);
     return index;

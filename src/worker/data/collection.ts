@@ -47,6 +47,18 @@ function countsOf(entries: StoredEntry[]): FileCounts {
 
 type IndexedChunk = Indexed & { chunk: StoredChunk };
 
+/** A write's move of a vector store's chunk version: from, to. */
+type Bump = [number, number];
+
+/** Bumps a vector store's version (and `last_active_at`) inside a write; undefined if the store is gone. */
+async function bump(stores: IDBObjectStore, storeId: string): Promise<Bump | undefined> {
+  const row = (await done(stores.get(storeId))) as StoredVectorStore | undefined;
+  if (!row) return undefined;
+  const from = row.version ?? 0;
+  stores.put({ ...row, last_active_at: unixSeconds(), version: from + 1 });
+  return [from, from + 1];
+}
+
 /** What a tab tells the others after it changed a vector store's chunks. */
 interface Change {
   store: string;
@@ -56,9 +68,12 @@ interface Change {
  * The data store of one worker: IndexedDB is the truth; each vector store searched is loaded once
  * into an in-memory RetrievalIndex kept in step with this worker's writes. Other tabs' writes reach
  * it through a BroadcastChannel: a changed store's copy is dropped and loaded again when searched.
+ * A copy also loads again when the store's version moved past it (a write never announced).
  */
 export class DataStore {
   private readonly resident = new Resident<IndexedChunk>();
+  /** The store version each held index is current at. */
+  private readonly versions = new Map<string, number>();
 
   private readonly resync: Resync<Change>;
 
@@ -132,7 +147,7 @@ export class DataStore {
   /** Deletes the file, its bytes, and it from every vector store (entries and chunks). */
   async deleteFile(id: string): Promise<void> {
     await this.file(id);
-    const stores = await this.db.write(['files', 'blobs', 'entries', 'chunks'], async (store) => {
+    const stores = await this.db.write(['files', 'blobs', 'entries', 'chunks', 'stores'], async (store) => {
       const entries = (await done(store('entries').getAll())) as StoredEntry[];
       const mine = entries.filter((entry) => entry.id === id);
       const chunks = (await done(store('chunks').index('file').getAllKeys(id))) as string[];
@@ -140,15 +155,17 @@ export class DataStore {
       store('blobs').delete(id);
       for (const entry of mine) store('entries').delete(entry.key);
       for (const key of chunks) store('chunks').delete(key);
-      return mine.map((entry) => entry.vector_store_id);
+      const moved: [string, Bump | undefined][] = [];
+      for (const entry of mine) moved.push([entry.vector_store_id, await bump(store('stores'), entry.vector_store_id)]);
+      return moved;
     });
-    for (const storeId of stores) this.dropFromIndex(storeId, id);
+    for (const [storeId, moved] of stores) this.dropFromIndex(storeId, id, moved);
   }
 
   // Vector stores
 
   private async publicStore(row: StoredVectorStore): Promise<VectorStore> {
-    const { origin: _origin, ...rest } = row;
+    const { origin: _origin, version: _version, ...rest } = row;
     const entries = await this.all<StoredEntry>('entries', 'store', row.id);
     const file_counts = countsOf(entries);
     return {
@@ -219,6 +236,7 @@ export class DataStore {
       for (const batch of batches) store('batches').delete(batch.id);
     });
     this.resident.drop(id);
+    this.versions.delete(id);
     this.announce(id);
   }
 
@@ -256,25 +274,22 @@ export class DataStore {
       ...(file.chunking ? { requested: file.chunking } : {}),
       ...(batchRow ? { batch_id: batchRow.id } : {}),
     }));
-    await this.db.write(['entries', 'batches', 'chunks', 'stores'], async (store) => {
+    const moved = await this.db.write(['entries', 'batches', 'chunks', 'stores'], async (store) => {
       for (const entry of entries) {
         const old = (await done(store('chunks').index('file').getAll(entry.id))) as StoredChunk[];
         for (const chunk of old.filter((chunk) => chunk.store_id === storeId)) store('chunks').delete(chunk.id);
         store('entries').put(entry);
       }
       if (batchRow) store('batches').put(batchRow);
-      await this.touch(store('stores'), storeId);
+      return bump(store('stores'), storeId);
     });
-    for (const entry of entries) this.dropFromIndex(storeId, entry.id);
+    const current = this.follows(storeId, moved);
+    for (const entry of entries) if (current) this.dropFromIndex(storeId, entry.id);
+    this.announce(storeId);
     return {
       entries: entries.map(publicEntry),
       batch: batchRow && this.publicBatch(batchRow, entries),
     };
-  }
-
-  private async touch(stores: IDBObjectStore, storeId: string) {
-    const row = (await done(stores.get(storeId))) as StoredVectorStore | undefined;
-    if (row) stores.put({ ...row, last_active_at: unixSeconds() });
   }
 
   private publicBatch({ cancelled, ...batch }: StoredBatch, entries: StoredEntry[]): FileBatch {
@@ -309,8 +324,9 @@ export class DataStore {
   async updateEntry(storeId: string, fileId: string, attributes: Metadata): Promise<VectorStoreFile> {
     const before = await this.entry(storeId, fileId);
     const next = { ...before, attributes };
-    await this.db.write(['entries', 'chunks'], async (store) => {
+    await this.db.write(['entries', 'chunks', 'stores'], async (store) => {
       const chunks = (await done(store('chunks').index('file').getAll(fileId))) as StoredChunk[];
+      await bump(store('stores'), storeId);
       for (const chunk of chunks.filter((chunk) => chunk.store_id === storeId)) {
         const fields = Object.fromEntries(
           Object.entries(chunk.metadata).filter(([key]) => !(key in before.attributes)),
@@ -326,12 +342,13 @@ export class DataStore {
 
   async deleteEntry(storeId: string, fileId: string): Promise<void> {
     const entry = await this.entry(storeId, fileId);
-    await this.db.write(['entries', 'chunks'], async (store) => {
+    const moved = await this.db.write(['entries', 'chunks', 'stores'], async (store) => {
       const chunks = (await done(store('chunks').index('file').getAll(fileId))) as StoredChunk[];
       for (const chunk of chunks.filter((chunk) => chunk.store_id === storeId)) store('chunks').delete(chunk.id);
       store('entries').delete(entry.key);
+      return bump(store('stores'), storeId);
     });
-    this.dropFromIndex(storeId, fileId);
+    this.dropFromIndex(storeId, fileId, moved);
   }
 
   /** The chunks of a store file, in order (GET /vector_stores/{id}/files/{file_id}/content). */
@@ -448,12 +465,13 @@ export class DataStore {
         usage_bytes: usage,
         chunking_strategy: { type: 'static', static: strategy },
       });
-      store('stores').put({ ...row, origin: row.origin ?? origin });
+      const from = row.version ?? 0;
+      store('stores').put({ ...row, origin: row.origin ?? origin, version: from + 1 });
       if (!keepBytes) store('blobs').delete(fileId);
-      return rows;
+      return { rows, moved: [from, from + 1] as Bump };
     });
     if (!stored) return;
-    this.resident.apply(storeId, stored.map(this.indexed), []);
+    if (this.follows(storeId, stored.moved)) this.resident.apply(storeId, stored.rows.map(this.indexed), []);
     this.announce(storeId);
   }
 
@@ -475,23 +493,44 @@ export class DataStore {
     chunk,
   });
 
-  /** Drops a file's chunks from this tab's copy of a store and tells the other tabs. */
-  private dropFromIndex(storeId: string, fileId: string) {
+  /**
+   * After this worker's write moved a store's version: whether its held index may follow the write
+   * (it was current before it); if not, the index is dropped, to be loaded again when searched.
+   */
+  private follows(storeId: string, moved: Bump | undefined): boolean {
+    if (moved && this.resident.get(storeId) && this.versions.get(storeId) === moved[0]) {
+      this.versions.set(storeId, moved[1]);
+      return true;
+    }
+    this.resident.drop(storeId);
+    return false;
+  }
+
+  /** Drops a file's chunks from this tab's copy of a store (after `moved`, if given) and tells the other tabs. */
+  private dropFromIndex(storeId: string, fileId: string, moved?: Bump) {
     this.announce(storeId);
+    if (moved && !this.follows(storeId, moved)) return;
     const index = this.resident.get(storeId);
     if (!index) return;
     for (const item of [...index.all()]) if (item.chunk.file_id === fileId) index.remove(item.id);
   }
 
+  /** A store's index, loaded again when missing or behind the store's version. */
   private async index(storeId: string): Promise<RetrievalIndex<IndexedChunk> | undefined> {
     const row = await this.vectorStore(storeId);
     if (!row.origin) return undefined;
-    return this.resident.get(storeId) ?? this.resident.load(storeId, row.origin.dimensions, this.chunks(storeId));
-  }
-
-  /** A vector store's chunks as its index holds them (one page: they are read at once). */
-  private async *chunks(storeId: string): AsyncIterable<IndexedChunk[]> {
-    yield (await this.all<StoredChunk>('chunks', 'store', storeId)).map(this.indexed);
+    const held = this.resident.get(storeId);
+    if (held && this.versions.get(storeId) === (row.version ?? 0)) return held;
+    // The version and the chunks in one snapshot (one page: they are read at once).
+    const { version, chunks } = await this.db.read(['stores', 'chunks'], async (store) => {
+      const [current, chunks] = await Promise.all([
+        done(store('stores').get(storeId) as IDBRequest<StoredVectorStore | undefined>),
+        done(store('chunks').index('store').getAll(storeId) as IDBRequest<StoredChunk[]>),
+      ]);
+      return { version: current?.version ?? 0, chunks: chunks.map(this.indexed) };
+    });
+    this.versions.set(storeId, version);
+    return this.resident.load(storeId, row.origin.dimensions, [chunks]);
   }
 
   /** The best chunks across stores (each store ranked alone, then merged by score). */

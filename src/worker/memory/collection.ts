@@ -16,11 +16,13 @@ import { MemoryDb } from './db';
 import { sortableId, unixSeconds } from '../../common/ids';
 import { Resync } from '../collections/resync';
 import { Resident } from '../collections/resident';
+import { Seen } from '../collections/seen';
 import { pageOf } from '../../common/paging';
 
-/** What a tab tells the others after a committed write. */
+/** What a tab tells the others after a committed write (`version`: the write's number, absent from older builds). */
 interface Change {
   changed: string[];
+  version?: number;
 }
 
 export const publicMemory = ({ vector: _vector, origin: _origin, ...rest }: StoredMemory): Memory => ({
@@ -57,21 +59,28 @@ const LOAD_PAGE = 2000;
 /** The resident index's key: the memory store is one collection. */
 const MEMORY = 'memory';
 
+/** How long a read waits for another tab's announcement of a write it has not seen yet, in steps, before reloading. */
+const CATCH_UP_STEPS = 5;
+const CATCH_UP_STEP_MS = 20;
+
 /**
  * The memory store of one worker: IndexedDB is the truth, and an in-memory RetrievalIndex (loaded
  * once, kept in step with this tab's writes and, through a BroadcastChannel, other tabs') answers
- * searches. Every write is one IndexedDB transaction, so two tabs writing at once lose nothing.
+ * searches. Every write is one IndexedDB transaction, so two tabs writing at once lose nothing. Each
+ * read first checks that the index reflects every committed write (`Seen`): one never announced
+ * (its tab's worker died after the commit) makes the index load again from the rows.
  */
 export class MemoryStore {
   private readonly resident = new Resident<StoredMemory>();
   private origin: VectorOrigin | undefined;
+  private readonly seen = new Seen();
   private readonly resync: Resync<Change>;
 
   private constructor(
     private readonly db: MemoryDb,
     name: string,
   ) {
-    this.resync = new Resync<Change>(name, (message) => this.sync(message.changed));
+    this.resync = new Resync<Change>(name, (message) => this.sync(message));
   }
 
   static async open(name: string = DEFAULT_DATABASES.memory): Promise<MemoryStore> {
@@ -89,6 +98,8 @@ export class MemoryStore {
   }
 
   private async load(): Promise<void> {
+    // The version first: rows committed after it are loaded too, and applied again when announced.
+    this.seen.reset(await this.db.version());
     const origin = await this.db.origin();
     this.origin = origin;
     if (origin) await this.resident.load(MEMORY, origin.dimensions, this.pages());
@@ -105,23 +116,39 @@ export class MemoryStore {
   }
 
   /** Applies other tabs' committed writes to the in-memory copy. */
-  private async sync(ids: string[]): Promise<void> {
-    const { found, missing } = await this.db.some(ids);
+  private async sync({ changed, version }: Change): Promise<void> {
+    const { found, missing } = await this.db.some(changed);
     const origin = await this.db.origin();
     if (!origin || !this.origin || !sameOrigin(origin, this.origin)) return this.load();
     this.resident.apply(MEMORY, found, missing);
+    if (version !== undefined) this.seen.saw(version);
   }
 
   private settled(): Promise<void> {
     return this.resync.settled();
   }
 
-  private announce(changed: string[]): void {
-    if (changed.length) this.resync.announce({ changed });
+  /**
+   * Before a read: the index reflects every write committed so far, waiting briefly for an
+   * announcement on its way; a write never announced makes the index load again from the rows.
+   */
+  private async current(): Promise<void> {
+    await this.settled();
+    const version = await this.db.version();
+    for (let step = 0; !this.seen.covers(version); step++) {
+      if (step === CATCH_UP_STEPS) return this.load();
+      await new Promise((resolve) => setTimeout(resolve, CATCH_UP_STEP_MS));
+      await this.settled();
+    }
   }
 
   /** Mirrors a committed write in memory; `origin` null means the store is now empty. */
-  private apply(put: StoredMemory[], removed: string[], origin: VectorOrigin | null | undefined): void {
+  private apply(
+    put: StoredMemory[],
+    removed: string[],
+    origin: VectorOrigin | null | undefined,
+    version: number | undefined,
+  ): void {
     if (origin === null) {
       this.origin = undefined;
       this.resident.drop(MEMORY);
@@ -130,12 +157,14 @@ export class MemoryStore {
       this.resident.fresh(MEMORY, origin.dimensions);
     }
     this.resident.apply(MEMORY, put, removed);
-    this.announce([...removed, ...put.map((row) => row.id)]);
+    if (version === undefined) return;
+    this.seen.saw(version);
+    this.resync.announce({ changed: [...removed, ...put.map((row) => row.id)], version });
   }
 
   async store(items: NewMemory[], origin: VectorOrigin): Promise<Memory[]> {
     await this.settled();
-    const rows = await this.db.write(async (read) => {
+    const { result: rows, version } = await this.db.write(async (read) => {
       requireOrigin(read.origin, origin, (await read.count()) > 0);
       const time = unixSeconds();
       const put = items.map((item): StoredMemory => ({
@@ -151,12 +180,12 @@ export class MemoryStore {
       }));
       return { put, origin, result: put };
     });
-    this.apply(rows, [], origin);
+    this.apply(rows, [], origin, version);
     return rows.map(publicMemory);
   }
 
   async search(query: MemorySearch, origin: VectorOrigin | undefined): Promise<MemoryHit[]> {
-    await this.settled();
+    await this.current();
     if (!this.index) return [];
     if (query.mode !== 'keyword') requireOrigin(this.origin, origin, this.index.size > 0);
     return this.index.search(query).map(({ id, score, scores }) => ({
@@ -167,7 +196,7 @@ export class MemoryStore {
   }
 
   async get(id: string): Promise<Memory> {
-    await this.settled();
+    await this.current();
     const row = this.index?.get(id);
     if (!row) throw notFound(id);
     return publicMemory(row);
@@ -175,14 +204,14 @@ export class MemoryStore {
 
   /** Oldest first (or newest with order 'desc'), then by id; `after` is the last id of the previous page. */
   async list(params: MemoryListParams): Promise<MemoryPage> {
-    await this.settled();
+    await this.current();
     const page = pageOf(this.index ? this.index.select(params.scope) : [], params, 'memory');
     return { data: page.data.map(publicMemory), has_more: page.has_more };
   }
 
   async update(id: string, patch: MemoryPatch, origin: VectorOrigin | undefined): Promise<Memory> {
     await this.settled();
-    const row = await this.db.write(async (read) => {
+    const { result: row, version } = await this.db.write(async (read) => {
       const current = await read.get(id);
       if (!current) throw notFound(id);
       if (patch.vector) requireOrigin(read.origin, origin, true);
@@ -196,24 +225,27 @@ export class MemoryStore {
       };
       return { put: [next], result: next };
     });
-    this.apply([row], [], undefined);
+    this.apply([row], [], undefined, version);
     return publicMemory(row);
   }
 
   async remove(id: string): Promise<void> {
     await this.settled();
-    const empty = await this.db.write(async (read) => {
+    const { result: empty, version } = await this.db.write(async (read) => {
       if (!(await read.get(id))) throw notFound(id);
       const empty = (await read.count()) === 1;
       return { remove: [id], origin: empty ? null : undefined, result: empty };
     });
-    this.apply([], [id], empty ? null : undefined);
+    this.apply([], [id], empty ? null : undefined, version);
   }
 
   /** Deletes every memory in `scope` passing `filters`; returns how many. */
   async removeWhere(scope: Scope, filters: Filter | undefined): Promise<number> {
     await this.settled();
-    const { ids, empty } = await this.db.write(async (read) => {
+    const {
+      result: { ids, empty },
+      version,
+    } = await this.db.write(async (read) => {
       const rows = await read.all();
       const ids = rows
         .filter((row) => inScope(row.scope, scope) && (!filters || matches(filters, row.metadata)))
@@ -221,7 +253,7 @@ export class MemoryStore {
       const empty = ids.length === rows.length;
       return { remove: ids, origin: empty ? null : undefined, result: { ids, empty } };
     });
-    this.apply([], ids, empty ? null : undefined);
+    this.apply([], ids, empty ? null : undefined, version);
     return ids.length;
   }
 }

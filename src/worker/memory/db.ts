@@ -3,7 +3,10 @@ import type { StoredMemory } from '../../protocol/memory';
 import type { VectorOrigin } from '../../protocol/collections';
 import { DEFAULT_DATABASES } from '../../protocol/options';
 
-/** IndexedDB database of the memory store: `items` (StoredMemory by id) and `meta` (the store's vector origin). */
+/**
+ * IndexedDB database of the memory store: `items` (StoredMemory by id) and `meta` (the store's
+ * vector origin; `version`, bumped by every write that changes something).
+ */
 const VERSION = 1;
 
 export class MemoryDb {
@@ -40,10 +43,16 @@ export class MemoryDb {
     return done(this.db.transaction('meta').objectStore('meta').get('origin'));
   }
 
+  /** The number of the last write that changed something (0 before any). */
+  async version(): Promise<number> {
+    return ((await done(this.db.transaction('meta').objectStore('meta').get('version'))) as number | undefined) ?? 0;
+  }
+
   /**
    * One atomic write: `decide` runs inside a readwrite transaction over items and meta (so it sees
    * what other tabs committed before it) and returns the puts and deletes to make. Either all of
-   * them land or, on any failure (a full quota included), none.
+   * them land or, on any failure (a full quota included), none. A write that changes something
+   * bumps `version` in the same transaction and returns the new one.
    */
   write<T>(
     decide: (read: {
@@ -52,12 +61,13 @@ export class MemoryDb {
       all(): Promise<StoredMemory[]>;
       count(): Promise<number>;
     }) => Promise<{ put?: StoredMemory[]; remove?: string[]; origin?: VectorOrigin | null; result: T }>,
-  ): Promise<T> {
+  ): Promise<{ result: T; version?: number }> {
     const tx = this.db.transaction(['items', 'meta'], 'readwrite', { durability: 'strict' });
     const items = tx.objectStore('items');
     const meta = tx.objectStore('meta');
     const work = async () => {
       const origin = (await done(meta.get('origin'))) as VectorOrigin | undefined;
+      const before = ((await done(meta.get('version'))) as number | undefined) ?? 0;
       const plan = await decide({
         origin,
         get: (id) => done(items.get(id) as IDBRequest<StoredMemory | undefined>),
@@ -68,7 +78,9 @@ export class MemoryDb {
       for (const id of plan.remove ?? []) items.delete(id);
       if (plan.origin === null) meta.delete('origin');
       else if (plan.origin) meta.put(plan.origin, 'origin');
-      return plan.result;
+      if (!plan.put?.length && !plan.remove?.length && plan.origin === undefined) return { result: plan.result };
+      meta.put(before + 1, 'version');
+      return { result: plan.result, version: before + 1 };
     };
     // A decision error (e.g. a 409) wins over the abort it caused.
     return atomicWrite(tx, work, (error) => writeFailure(error, 'memory store', 'Delete memories or free space'));
