@@ -55,6 +55,7 @@ export async function ensureFile(job: FileJob): Promise<Downloaded> {
           budget: job.options.budget,
           onBytes: reporter.report,
           read: job.read,
+          firstUse: true,
         });
         broadcast({ type: 'cached', url, model });
         return manifest;
