@@ -30,17 +30,18 @@ describe('pinnedBase', () => {
     );
     expect(warn).not.toHaveBeenCalled();
 
-    const unpinned = modelSource('chat-v2-pro');
+    // A host of its own: other test files share this module's once-per-source memory.
+    const unpinned = { ...modelSource('chat-v2-pro'), host: 'https://pins-test.example' };
     expect(unpinned.revision).toBe(UNPINNED);
     pinnedBase('chat-v2-pro', unpinned);
     pinnedBase('chat-v2-pro', unpinned);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]![0]).toContain(
-      `chat-v2-pro loads ${unpinned.repo} from https://huggingface.co/${unpinned.repo}/resolve/main/, a branch ('main'), not a commit (Vaani's catalogue names no commit for this default yet: it is unpinned)`,
+      `chat-v2-pro loads ${unpinned.repo} from https://pins-test.example/${unpinned.repo}/resolve/main/, a branch ('main'), not a commit (Vaani's catalogue names no commit for this default yet: it is unpinned)`,
     );
     expect(warn.mock.calls[0]![0]).toContain('npx vaani pull chat-v2-pro --to public/models');
 
-    pinnedBase('chat-v2', { repo: 'someone/fork', revision: 'dev' });
+    pinnedBase('chat-v2', { repo: 'someone/fork', revision: 'dev', host: 'https://pins-test.example' });
     expect(warn).toHaveBeenCalledTimes(2);
     expect(warn.mock.calls[1]![0]).not.toContain('catalogue');
   });
