@@ -33,7 +33,7 @@ export interface DownloadJob {
   onBytes(loaded: number, total: number | undefined): void;
   /** The caller reads the file next: a whole download of a known size comes back in `bytes`. */
   read?: boolean;
-  /** Check the download against the URL's first one and record the first (trust-on-first-use). */
+  /** Check the download against the URL's first one and record the first (trust-on-first-use): hub files. */
   firstUse?: boolean;
 }
 

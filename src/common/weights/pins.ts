@@ -12,6 +12,9 @@ export interface HubHeaders {
 const COMMIT = /^[0-9a-f]{40}$/i;
 const SHA256 = /^[0-9a-f]{64}$/i;
 
+/** Whether a URL is a hub file (`…/resolve/{revision}/…`): only those are held to their first download. */
+export const isHubFile = (url: string) => /\/resolve\/[^/]+\//.test(new URL(url).pathname);
+
 /** Whether a revision names a commit (40 hex digits) rather than a branch or tag that can move. */
 export const isCommit = (revision: string | undefined) => COMMIT.test(revision ?? '');
 
