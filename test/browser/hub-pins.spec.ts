@@ -9,7 +9,8 @@ import { openHarness } from './support/page';
 
 const PAGE = '/test/browser/pages/chat.html';
 const REPO = 'test-org/tiny-qwen2';
-const WEIGHTS = 'onnx/model.onnx_data';
+// Read whatever dtype or backend the engine tries, so a refusal cannot be routed around.
+const TOKENIZER = 'tokenizer.json';
 const HINDI = [{ role: 'user', content: 'नमस्ते! Answer briefly.' }];
 const body = { messages: HINDI, temperature: 0, max_tokens: 4 };
 
@@ -101,22 +102,22 @@ test("a file with the right size and the wrong bytes is refused by the hub's X-L
 }) => {
   await openHarness(page, PAGE);
   const commit = commitOf(REPO);
-  const wrong = files[WEIGHTS]!.slice();
+  const wrong = files[TOKENIZER]!.slice();
   wrong[wrong.length - 100]! ^= 0xff;
-  hub.tamper(REPO, WEIGHTS, wrong);
+  hub.tamper(REPO, TOKENIZER, wrong);
   const [refused] = await complete(page, source(commit), [body]);
   expect(refused!.status).toBe(503);
   expect(refused!.json.error!.message).toMatch(
     new RegExp(
-      `${WEIGHTS} from .* has the wrong SHA-256: got [0-9a-f]{64}, expected [0-9a-f]{64} \\(the hub's X-Linked-Size / X-Linked-Etag\\)\\. It was not cached\\.`,
+      `${TOKENIZER} from .* has the wrong SHA-256: got [0-9a-f]{64}, expected [0-9a-f]{64} \\(the hub's X-Linked-Size / X-Linked-Etag\\)\\. It was not cached\\.`,
     ),
   );
-  expect(await storedOf(page, fileUrl(commit, WEIGHTS))).toEqual({ chunks: 0, manifest: false, responses: 0 });
+  expect(await storedOf(page, fileUrl(commit, TOKENIZER))).toEqual({ chunks: 0, manifest: false, responses: 0 });
 
-  hub.tamper(REPO, WEIGHTS, undefined);
+  hub.tamper(REPO, TOKENIZER, undefined);
   const [good] = await complete(page, source(commit), [body]);
   expect(good!.status, JSON.stringify(good!.json)).toBe(200);
-  expect((await storedOf(page, fileUrl(commit, WEIGHTS))).manifest).toBe(true);
+  expect((await storedOf(page, fileUrl(commit, TOKENIZER))).manifest).toBe(true);
 });
 
 test("a file of the wrong size is refused by the hub's X-Linked-Size before it is read; nothing is cached; the good file loads next", async ({
@@ -124,16 +125,16 @@ test("a file of the wrong size is refused by the hub's X-Linked-Size before it i
 }) => {
   await openHarness(page, PAGE);
   const commit = commitOf(REPO);
-  const shorter = files[WEIGHTS]!.slice(0, files[WEIGHTS]!.byteLength - 4096);
-  hub.tamper(REPO, WEIGHTS, shorter);
+  const shorter = files[TOKENIZER]!.slice(0, files[TOKENIZER]!.byteLength - 4096);
+  hub.tamper(REPO, TOKENIZER, shorter);
   const [refused] = await complete(page, source(commit), [body]);
   expect(refused!.status).toBe(503);
   expect(refused!.json.error!.message).toContain(
-    `has the wrong size: got ${shorter.byteLength} bytes, expected ${files[WEIGHTS]!.byteLength} (the hub's X-Linked-Size / X-Linked-Etag)`,
+    `has the wrong size: got ${shorter.byteLength} bytes, expected ${files[TOKENIZER]!.byteLength} (the hub's X-Linked-Size / X-Linked-Etag)`,
   );
-  expect(await storedOf(page, fileUrl(commit, WEIGHTS))).toEqual({ chunks: 0, manifest: false, responses: 0 });
+  expect(await storedOf(page, fileUrl(commit, TOKENIZER))).toEqual({ chunks: 0, manifest: false, responses: 0 });
 
-  hub.tamper(REPO, WEIGHTS, undefined);
+  hub.tamper(REPO, TOKENIZER, undefined);
   const [good] = await complete(page, source(commit), [body]);
   expect(good!.status, JSON.stringify(good!.json)).toBe(200);
 });
