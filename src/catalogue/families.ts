@@ -50,6 +50,15 @@ interface UnlistedEntry extends EntryBase {
 
 export type ModelEntry = ListedEntry | UnlistedEntry;
 
+/**
+ * Marks a default source whose hub commit could not be confirmed when it was chosen (no hub was
+ * reachable): it loads the moving `main` branch, checked trust-on-first-use, and the page warns once.
+ * Every other default names the commit it was pinned at.
+ */
+export const UNPINNED = 'main';
+/** onnx-community/Qwen3-0.6B-ONNX at the commit public projects pin with its files' sizes and SHA-256. */
+const QWEN3_0_6B = { repo: 'onnx-community/Qwen3-0.6B-ONNX', revision: 'da1453100cf3ff33ef56d17983fc7a8648706db6' };
+
 const K = 1024;
 const perMillion = (amount: number | null): Price => ({ currency: 'INR', amount, per: '1M tokens' });
 
@@ -63,7 +72,7 @@ const TABLE = {
     route: '/chat/completions',
     engines: ['chat'],
     layout: 'chat',
-    source: { repo: 'onnx-community/Qwen3-1.7B-ONNX' },
+    source: { repo: 'onnx-community/Qwen3-1.7B-ONNX', revision: UNPINNED },
     context: 128 * K,
     price: perMillion(60),
     status: 'available',
@@ -74,7 +83,7 @@ const TABLE = {
     route: '/chat/completions',
     engines: ['chat'],
     layout: 'chat',
-    source: { repo: 'onnx-community/Qwen3-0.6B-ONNX' },
+    source: QWEN3_0_6B,
     context: 64 * K,
     price: perMillion(32),
     status: 'available',
@@ -105,7 +114,7 @@ const TABLE = {
     route: '/code/completions',
     engines: ['chat'],
     layout: 'chat',
-    source: { repo: 'onnx-community/Qwen2.5-Coder-0.5B-Instruct' },
+    source: { repo: 'onnx-community/Qwen2.5-Coder-0.5B-Instruct', revision: UNPINNED },
     context: 96 * K,
     price: perMillion(80),
     status: 'available',
@@ -118,7 +127,7 @@ const TABLE = {
     route: '/agents/run',
     engines: ['chat'],
     layout: 'chat',
-    source: { repo: 'onnx-community/Qwen3-0.6B-ONNX' },
+    source: QWEN3_0_6B,
     sharesFilesWith: 'chat-v2',
     context: 64 * K,
     price: perMillion(40),
@@ -142,7 +151,7 @@ const TABLE = {
     route: '/audio/transcriptions',
     engines: ['transcription'],
     layout: 'whisper',
-    source: { repo: 'onnx-community/whisper-base' },
+    source: { repo: 'onnx-community/whisper-base', revision: UNPINNED },
     context: null,
     price: { currency: 'INR', amount: null, per: 'second' },
     status: 'available',
@@ -157,6 +166,7 @@ const TABLE = {
     layout: 'embeddings',
     source: {
       repo: 'Xenova/multilingual-e5-small',
+      revision: UNPINNED,
       embedding: { prefixes: { query: 'query: ', passage: 'passage: ' } },
     },
     context: 512,
@@ -184,7 +194,7 @@ const TABLE = {
     route: '/code/completions',
     engines: ['chat'],
     layout: 'chat',
-    source: { repo: 'onnx-community/Qwen2.5-Coder-0.5B' },
+    source: { repo: 'onnx-community/Qwen2.5-Coder-0.5B', revision: UNPINNED },
     listed: false,
   },
 } satisfies Record<string, ModelEntry>;

@@ -1,5 +1,5 @@
 import type { ModelSource, SpeechRecognitionSource, VaaniOptions } from '../protocol/options';
-import { MODEL_TABLE, modelsOf, sourceOf } from './families';
+import { MODEL_TABLE, modelsOf, sourceOf, UNPINNED } from './families';
 
 export const DEFAULT_HOST = 'https://huggingface.co';
 
@@ -60,8 +60,8 @@ export function modelSource(id: string, overrides: Record<string, ModelSource> =
  * own fp32 export (2.4 GB in external-data files, CTC and RNN-T).
  */
 export const INDIC_SOURCES: Record<'int8' | 'fp32', ModelSource> = {
-  int8: { repo: 'Rstc989/Vaanilipi', dtype: 'int8' },
-  fp32: { repo: 'ai4bharat/indic-conformer-600m-multilingual', dtype: 'fp32' },
+  int8: { repo: 'Rstc989/Vaanilipi', revision: UNPINNED, dtype: 'int8' },
+  fp32: { repo: 'ai4bharat/indic-conformer-600m-multilingual', revision: UNPINNED, dtype: 'fp32' },
 };
 
 export interface SpeechRecognitionSources {

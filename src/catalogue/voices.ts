@@ -204,6 +204,7 @@ const kokoroDownload = (styleFile: string): Download => {
   return {
     weights: 'kokoro-82m',
     repo: 'onnx-community/Kokoro-82M-v1.0-ONNX',
+    revision: '1939ad2a8e416c0acfeecc08a694d14ef25f2231',
     files,
     bytes: files.reduce((sum, f) => sum + f.bytes, 0),
   };
@@ -240,6 +241,7 @@ const mmsHindi: CatalogueVoice = {
     download: {
       weights: 'mms-tts-hin',
       repo: 'Xenova/mms-tts-hin',
+      revision: '3fc18cc9d5ce10023fb0d22e8339e318fdcae9d9',
       files: [
         { path: 'onnx/model_quantized.onnx', bytes: 38_400_000 },
         { path: 'vocab.json', bytes: 907 },
@@ -270,14 +272,16 @@ export const findVoice = (id: string) => VOICES.find((voice) => voice.id === id)
  * A neural voice family's weights as one model for the store (`ai.models.load('kokoro-82m')`): its
  * hub repo and every file its voices read (Kokoro: the model and each voice's style file).
  */
-export function voiceWeights(weights: string): { repo: string; files: { name: string }[] } | undefined {
+export function voiceWeights(
+  weights: string,
+): { repo: string; revision: string; files: { name: string }[] } | undefined {
   const downloads = VOICES.flatMap((voice) =>
     voice.spec.engine !== 'espeak' && voice.spec.download.weights === weights ? [voice.spec.download] : [],
   );
   if (!downloads.length) return undefined;
   // Names only: the catalogue's byte counts are the published sizes rounded, not a check.
   const names = new Set(downloads.flatMap((download) => download.files.map((file) => file.path)));
-  return { repo: downloads[0]!.repo, files: [...names].map((name) => ({ name })) };
+  return { repo: downloads[0]!.repo, revision: downloads[0]!.revision, files: [...names].map((name) => ({ name })) };
 }
 
 /** Whether a voice must download weights before it can speak. */

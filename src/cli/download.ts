@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { HEAD_BYTES, checkStart, parseContentRange } from '../common/weights';
+import { HEAD_BYTES, checkStart, hubHeaders, isCommit, parseContentRange, type HubHeaders } from '../common/weights';
 import { describe } from './hub';
 
 export interface PullFileJob {
@@ -12,6 +12,8 @@ export interface PullFileJob {
   name: string;
   size?: number;
   sha256?: string;
+  /** Who said `sha256`, for the error (default: the hub's file list). */
+  sha256From?: string;
   /** Times a broken or failed transfer is retried (resuming). Default 4. */
   retries?: number;
   /** A transfer that brings no byte for this long is broken off and resumed. Default 30 s. */
@@ -44,7 +46,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * store's checks), checks size and SHA-256, then renames the part into place. A complete file that
  * is already there (right size and checksum) is kept.
  */
-export async function pullFile(job: PullFileJob): Promise<{ size: number; sha256: string; reused: boolean }> {
+export async function pullFile(
+  job: PullFileJob,
+): Promise<{ size: number; sha256: string; reused: boolean; commit?: string }> {
   const { dest, name } = job;
   const existing = await sizeOf(dest);
   if (existing !== undefined && (job.size === undefined || existing === job.size)) {
@@ -57,9 +61,10 @@ export async function pullFile(job: PullFileJob): Promise<{ size: number; sha256
   await mkdir(dirname(dest), { recursive: true });
   const part = `${dest}.part`;
   const retries = job.retries ?? 4;
+  const hub: HubHeaders = {};
   for (let attempt = 0; ; attempt++) {
     try {
-      await transfer(job, part);
+      Object.assign(hub, await transfer(job, part));
       break;
     } catch (error) {
       if (error instanceof PullError || attempt >= retries) {
@@ -73,25 +78,48 @@ export async function pullFile(job: PullFileJob): Promise<{ size: number; sha256
     }
   }
   const size = (await sizeOf(part))!;
-  if (job.size !== undefined && size !== job.size) {
+  const refuse = async (what: string) => {
     await rm(part, { force: true });
-    throw new PullError(`${name} from ${job.url} has ${size} bytes, the hub lists ${job.size}. It was deleted.`);
-  }
+    throw new PullError(`${name} from ${job.url} ${what}. It was deleted.`);
+  };
+  if (job.size !== undefined && size !== job.size) await refuse(`has ${size} bytes, the hub lists ${job.size}`);
+  if (hub.size !== undefined && size !== hub.size)
+    await refuse(`has ${size} bytes, its X-Linked-Size says ${hub.size}`);
   const sha256 = await sha256Of(part);
-  if (job.sha256 && sha256 !== job.sha256) {
-    await rm(part, { force: true });
-    throw new PullError(`${name} from ${job.url} has SHA-256 ${sha256}, the hub lists ${job.sha256}. It was deleted.`);
-  }
+  if (job.sha256 && sha256 !== job.sha256)
+    await refuse(`has SHA-256 ${sha256}, ${job.sha256From ?? 'the hub lists'} ${job.sha256}`);
+  if (hub.sha256 && sha256 !== hub.sha256) await refuse(`has SHA-256 ${sha256}, its X-Linked-Etag says ${hub.sha256}`);
   await rename(part, dest);
-  return { size, sha256, reused: false };
+  return { size, sha256, reused: false, commit: hub.commit };
 }
 
-/** One request: appends to the part file from where it ends. Throws PullError for what a retry cannot fix. */
-async function transfer(job: PullFileJob, part: string): Promise<void> {
+/** Refuses an answer whose hub headers contradict what the file must be, before any of it is kept. */
+function checkHub(job: PullFileJob, hub: HubHeaders, announced: number | undefined): void {
+  const pinned = job.url.match(/\/resolve\/([^/]+)\//)?.[1];
+  const at = (what: string) => new PullError(`${job.name} from ${job.url} ${what}. Nothing of it was kept.`);
+  if (hub.commit && isCommit(pinned) && hub.commit !== pinned!.toLowerCase())
+    throw at(`came from commit ${hub.commit} (X-Repo-Commit), not the pinned ${pinned}`);
+  if (hub.size !== undefined && job.size !== undefined && hub.size !== job.size)
+    throw at(`is ${hub.size} bytes by its X-Linked-Size, the hub lists ${job.size}`);
+  for (const [size, who] of [
+    [job.size, 'the hub lists'],
+    [hub.size, 'its X-Linked-Size says'],
+  ] as const)
+    if (announced !== undefined && size !== undefined && announced !== size)
+      throw at(`is ${announced} bytes by its Content-Length, ${who} ${size}`);
+  if (hub.sha256 && job.sha256 && hub.sha256 !== job.sha256)
+    throw at(`has SHA-256 ${hub.sha256} by its X-Linked-Etag, ${job.sha256From ?? 'the hub lists'} ${job.sha256}`);
+}
+
+/**
+ * One request: appends to the part file from where it ends; answers the hub's headers.
+ * Throws PullError for what a retry cannot fix.
+ */
+async function transfer(job: PullFileJob, part: string): Promise<HubHeaders> {
   const fetchImpl = job.fetch ?? fetch;
   let start = (await sizeOf(part)) ?? 0;
   if (job.size !== undefined && start > job.size) start = 0;
-  if (job.size !== undefined && start === job.size && start > 0) return;
+  if (job.size !== undefined && start === job.size && start > 0) return {};
   const controller = new AbortController();
   const stallMs = job.stallMs ?? 30_000;
   let timer = setTimeout(() => controller.abort(new Error(`no data for ${stallMs} ms`)), stallMs);
@@ -117,12 +145,26 @@ async function transfer(job: PullFileJob, part: string): Promise<void> {
       await response.body?.cancel();
       throw new Error(`HTTP ${response.status}`);
     }
+
     const resumed =
       response.status === 206 && parseContentRange(response.headers.get('content-range'))?.start === start;
     if (!resumed) start = 0;
     const total = job.size ?? (resumed ? parseContentRange(response.headers.get('content-range'))?.total : undefined);
     const announced = Number(response.headers.get('content-length'));
     const expected = total ?? (response.headers.get('content-encoding') || !announced ? undefined : announced);
+    const whole = resumed
+      ? parseContentRange(response.headers.get('content-range'))?.total
+      : response.headers.get('content-encoding') || !announced
+        ? undefined
+        : announced;
+    const hub = hubHeaders(response.headers);
+    try {
+      checkHub(job, hub, whole);
+    } catch (error) {
+      await response.body.cancel();
+      await rm(part, { force: true });
+      throw error;
+    }
     const out = await open(part, resumed ? 'a' : 'w');
     let loaded = start;
     let head: Uint8Array[] | undefined = resumed ? undefined : [];
@@ -156,6 +198,7 @@ async function transfer(job: PullFileJob, part: string): Promise<void> {
     }
     if (expected !== undefined && loaded < expected)
       throw new Error(`the connection closed after ${loaded} of ${expected} bytes`);
+    return hub;
   } finally {
     clearTimeout(timer);
   }

@@ -9,10 +9,10 @@ import { pull, readManifestIn, snippet } from './pull';
 
 const HELP = `vaani — model files for Vaani, served from your own site
 
-  vaani pull <model…> [--to public/models] [--dtype q8] [--host <mirror>] [--revision main]
+  vaani pull <model…> [--to public/models] [--dtype q8] [--host <mirror>] [--revision <commit>]
       Downloads exactly the files the browser engine reads (per dtype), with resume and retries,
-      into <to>/<model>/ with vaani-manifest.json (names, sizes, SHA-256), and prints the
-      createVaani({ models }) line that points at them.
+      into <to>/<model>/ with vaani-manifest.json (commit, names, sizes, SHA-256), and prints the
+      createVaani({ models }) line that points at them. Default revision: the catalogue's commit.
   vaani ls [<model…>] [--to public/models] [--dtype q8] [--host <mirror>]
       Sizes first: what each model weighs, and whether <to> already has it.
 

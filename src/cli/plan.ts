@@ -30,12 +30,13 @@ export interface Plan extends Target {
 
 /** Neural voices' weights, by the key `createVaani({ models })` takes for them (e.g. 'kokoro-82m'). */
 const voiceWeights = () => {
-  const found = new Map<string, { repo: string; layout: Layout; files: Set<string> }>();
+  const found = new Map<string, { repo: string; revision: string; layout: Layout; files: Set<string> }>();
   for (const voice of VOICES) {
     const spec = voice.spec;
     if (spec.engine === 'espeak') continue;
     const entry = found.get(spec.download.weights) ?? {
       repo: spec.download.repo,
+      revision: spec.download.revision,
       layout: spec.engine,
       files: new Set(),
     };
@@ -84,10 +85,12 @@ export function parseTarget(arg: string, host = DEFAULT_HOST, revision?: string)
       `Unknown model '${id}': use one of ${PULLABLE.join(', ')}, a hub repo (owner/name) or id=owner/name.`,
     );
   const repo = repoArg ?? (voice ? voice.repo : sourceOf(id)?.repo) ?? id;
+  // The catalogue's commit belongs to its own repo, not to one named on the command line.
+  const pinned = repoArg ? undefined : voice ? voice.revision : sourceOf(id)?.revision;
   const folder = known ? id : id.split('/').pop()!;
   return {
     id: folder,
-    repo: { host, repo, revision: revision ?? sourceOf(id)?.revision ?? 'main' },
+    repo: { host, repo, revision: revision ?? pinned ?? 'main' },
     layout: known ?? 'chat',
   };
 }

@@ -70,6 +70,8 @@ export interface DownloadFile {
 export interface Download {
   weights: string;
   repo: string;
+  /** The hub commit the weights are pinned at. */
+  revision: string;
   files: DownloadFile[];
   /** Total bytes fetched on first use (then cached by the weight store). */
   bytes: number;

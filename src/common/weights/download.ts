@@ -1,8 +1,19 @@
 import { abortError } from '../../protocol/cancel';
 import { messageOf } from '../../protocol/errors';
-import { announcedSize, checkSha256, httpFailure, parseContentRange, readChecked } from './checks';
+import { announcedSize, httpFailure, parseContentRange, readChecked } from './checks';
 import { StoreError, isAbort, isQuotaExceeded } from './errors';
-import { deleteFile, deletePartial, getChunks, putChunk, readPartial, writeManifest, writePartial } from './idb';
+import {
+  deleteFile,
+  deletePartial,
+  getChunks,
+  putChunk,
+  readPartial,
+  readPin,
+  writeManifest,
+  writePartial,
+  writePin,
+} from './idb';
+import { expectations, hubHeaders, sha256Of, verifyCommit, verifySha256, verifySize } from './pins';
 import { ensureSpace, quotaFailure } from './space';
 import { progressReporter } from './progress';
 import type { FileProgress, FileSpec, Manifest, Partial } from './types';
@@ -22,6 +33,8 @@ export interface DownloadJob {
   onBytes(loaded: number, total: number | undefined): void;
   /** The caller reads the file next: a whole download of a known size comes back in `bytes`. */
   read?: boolean;
+  /** Check the download against the URL's first one and record the first (trust-on-first-use): hub files. */
+  firstUse?: boolean;
 }
 
 /**
@@ -148,7 +161,10 @@ async function fetchInto(
     await response.body?.cancel();
     throw httpFailure(spec.name, url, response.status);
   }
-  const expected = spec.size ?? announcedSize(response.status, response.headers);
+  const hub = hubHeaders(response.headers);
+  const pin = job.firstUse ? await readPin(url) : undefined;
+  const expect = expectations(spec, hub, pin);
+  const expected = expect.find((e) => e.size !== undefined)?.size ?? announcedSize(response.status, response.headers);
   const etag = response.headers.get('etag') ?? undefined;
   const reader = response.body.getReader();
   /**
@@ -182,6 +198,9 @@ async function fetchInto(
   };
 
   try {
+    verifyCommit(file, url, hub);
+    for (const size of [expected, announcedSize(response.status, response.headers)])
+      if (size !== undefined) verifySize(file, url, size, expect);
     loaded = await readChecked({
       file,
       url,
@@ -219,15 +238,21 @@ async function fetchInto(
     });
     if (fill > 0) await store(true);
     await writing;
-    const sha256 = spec.sha256
-      ? await checkSha256(
-          file,
-          url,
-          whole ?? new Blob(start === 0 ? written : await getChunks(url, index)),
-          spec.sha256,
-        )
-      : undefined;
-    const manifest: Manifest = { url, size: loaded, chunkSize, chunks: index, sha256, etag, cachedAt: Date.now() };
+    verifySize(file, url, loaded, expect);
+    const sha256 = await sha256Of(whole ?? new Blob(start === 0 ? written : await getChunks(url, index)));
+    verifySha256(file, url, sha256, expect);
+    const commit = hub.commit;
+    const manifest: Manifest = {
+      url,
+      size: loaded,
+      chunkSize,
+      chunks: index,
+      sha256,
+      etag,
+      commit,
+      cachedAt: Date.now(),
+    };
+    if (job.firstUse && !pin) await writePin({ url, size: loaded, sha256, commit, pinnedAt: Date.now() });
     await writeManifest(manifest);
     await deletePartial(url);
     if (whole) return { ...manifest, bytes: whole };
@@ -279,12 +304,17 @@ export async function fetchUncached({ spec, url, model, signal, onProgress }: Un
     await response.body?.cancel();
     throw httpFailure(file, url, response.status);
   }
-  const expected = spec.size ?? announcedSize(response.status, response.headers);
+  const hub = hubHeaders(response.headers);
+  const expect = expectations(spec, hub, undefined);
+  const expected = expect.find((e) => e.size !== undefined)?.size ?? announcedSize(response.status, response.headers);
   const progress = progressReporter(file, url, model, onProgress);
   let bytes = new Uint8Array(expected ?? 1 << 20);
   let loaded = 0;
   const reader = response.body.getReader();
   try {
+    verifyCommit(file, url, hub);
+    for (const size of [expected, announcedSize(response.status, response.headers)])
+      if (size !== undefined) verifySize(file, url, size, expect);
     loaded = await readChecked({
       file,
       url,
@@ -320,6 +350,6 @@ export async function fetchUncached({ spec, url, model, signal, onProgress }: Un
     progress.flush();
   }
   const body = loaded === bytes.length ? bytes : bytes.slice(0, loaded);
-  if (spec.sha256) await checkSha256(file, url, body, spec.sha256);
+  if (expect.some((e) => e.sha256)) verifySha256(file, url, await sha256Of(body), expect);
   return body;
 }

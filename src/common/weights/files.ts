@@ -1,4 +1,5 @@
 import { download, type Downloaded } from './download';
+import { isHubFile } from './pins';
 import { deleteFile, getChunks, readManifest } from './idb';
 import { broadcast, progressReporter, transferProgress, withFileLock } from './progress';
 import type { FileProgress, FileSpec, Manifest, StoreOptions } from './types';
@@ -55,6 +56,7 @@ export async function ensureFile(job: FileJob): Promise<Downloaded> {
           budget: job.options.budget,
           onBytes: reporter.report,
           read: job.read,
+          firstUse: isHubFile(url),
         });
         broadcast({ type: 'cached', url, model });
         return manifest;

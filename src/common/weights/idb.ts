@@ -1,6 +1,6 @@
 import { clear, createStore, del, delMany, get, getMany, keys, set, update, type UseStore } from 'idb-keyval';
 import type { Candidate } from './errors';
-import type { CachedModel, FileState, Manifest, ModelRecord, Partial } from './types';
+import type { CachedModel, FileState, Manifest, ModelRecord, Partial, Pin } from './types';
 
 /** IndexedDB database of file chunks (Blobs keyed [url, index]). */
 export const CHUNKS_DB = 'vaani-weights';
@@ -25,13 +25,15 @@ export function storageAvailable(): Promise<boolean> {
   return available;
 }
 
-type IndexKey = ['manifest' | 'partial', string] | ['model', string];
+type IndexKey = ['manifest' | 'partial' | 'pin', string] | ['model', string];
 
 export const readManifest = (url: string) => get<Manifest>(['manifest', url], db().index);
 export const writeManifest = (manifest: Manifest) => set(['manifest', manifest.url], manifest, db().index);
 export const readPartial = (url: string) => get<Partial>(['partial', url], db().index);
 export const writePartial = (partial: Partial) => set(['partial', partial.url], partial, db().index);
 export const deletePartial = (url: string) => del(['partial', url], db().index);
+export const readPin = (url: string) => get<Pin>(['pin', url], db().index);
+export const writePin = (pin: Pin) => set(['pin', pin.url], pin, db().index);
 
 export const putChunk = (url: string, index: number, data: Blob) => set([url, index], data, db().chunks);
 
@@ -70,7 +72,9 @@ export async function allRecords(): Promise<ModelRecord[]> {
 
 /** URLs of every file with a manifest or a partial download. */
 export async function allFileUrls(): Promise<string[]> {
-  const urls = (await keys<IndexKey>(db().index)).filter((key) => key[0] !== 'model').map((key) => key[1]);
+  const urls = (await keys<IndexKey>(db().index))
+    .filter((key) => key[0] === 'manifest' || key[0] === 'partial')
+    .map((key) => key[1]);
   return [...new Set(urls)];
 }
 

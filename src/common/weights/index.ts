@@ -6,6 +6,7 @@
  * files.ts   one file cached or downloaded under the origin-wide lock; a cached file read back
  * download.ts the network: resumable chunked download into IndexedDB, or an uncached fetch
  * checks.ts  the one checked body read (start, size, early end) both use, and the SHA-256 check
+ * pins.ts    the hub's headers (X-Repo-Commit, X-Linked-*), what a file must be, trust-on-first-use
  * idb.ts     IndexedDB: chunks, manifests, partial downloads, model records and what they hold
  * space.ts   quota, budget and least-recently-used eviction
  * progress.ts transfer progress, its throttled broadcast to every tab, file locks
@@ -26,6 +27,7 @@ export {
   type FolderManifest,
   type StoreLoaderOptions,
 } from './loader';
+export { hubHeaders, isCommit, type HubHeaders } from './pins';
 export { ModelStore, type ImportedFile, type ModelLoadOptions, type ModelResolver, type Models } from './models';
 export { RateMeter } from './progress';
 export type * from './types';

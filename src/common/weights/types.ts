@@ -31,7 +31,21 @@ export interface Manifest {
   chunks: number;
   sha256?: string;
   etag?: string;
+  /** The hub commit it came from (X-Repo-Commit), when the server said. */
+  commit?: string;
   cachedAt: number;
+}
+
+/**
+ * What a URL's first complete download was (trust-on-first-use): a later download of the same URL
+ * must match it. Kept when the file is deleted or evicted; `ai.models.clear()` forgets it.
+ */
+export interface Pin {
+  url: string;
+  size: number;
+  sha256: string;
+  commit?: string;
+  pinnedAt: number;
 }
 
 /** A download cut short: chunks [0, chunks) are stored and complete. */

@@ -5,15 +5,39 @@ import {
   fetchFolderManifest,
   fetchLoader,
   folderLoader,
+  isCommit,
   isFolderBase,
   pullCommand,
   type ModelResolver,
 } from '../../common/weights';
+import { sourceOf } from '../../catalogue/families';
 import type { FileLoader, FileSpec, ModelFiles } from '../../protocol/weights';
 import type { EngineRegistry } from './_registry';
 import type { ModelSource, VaaniOptions } from '../../protocol/options';
 import type { ModelJob } from '../../protocol/jobs';
 import { voiceWeights } from '../../catalogue/voices';
+
+const warned = new Set<string>();
+
+/**
+ * A source's base URL. A hub source that names a branch (such as `main`) rather than a commit is
+ * said once per source on the console: its files can change upstream; they are checked against the
+ * hub's headers where sent, else trust-on-first-use.
+ */
+export function pinnedBase(id: string, source: ModelSource): string {
+  const base = sourceBase(source);
+  if (source.baseURL || !source.repo || isCommit(source.revision) || warned.has(base)) return base;
+  warned.add(base);
+  const fallback = sourceOf(id) ?? voiceWeights(id);
+  const catalogue =
+    fallback?.repo === source.repo ? " (Vaani's catalogue names no commit for this default yet: it is unpinned)" : '';
+  console.warn(
+    `Vaani: ${id} loads ${source.repo} from ${base}, a branch ('${source.revision ?? 'main'}'), not a commit${catalogue}: its files can change upstream. ` +
+      `Each file is checked against the hub's X-Linked-Etag / X-Linked-Size where sent, else against its first download in this browser (trust-on-first-use). ` +
+      `For production pin it, createVaani({ models: { '${id}': { revision: '<commit>' } } }), or serve your own copy: ${pullCommand(id)}.`,
+  );
+  return base;
+}
 
 /** `options.models[id].files` as specs. */
 const givenFiles = (files: NonNullable<ModelSource['files']>): FileSpec[] =>
@@ -31,7 +55,7 @@ export async function modelFiles(
   list: (loader: FileLoader, dtypes: readonly string[]) => Promise<FileSpec[]>,
 ): Promise<ModelFiles> {
   const source = modelSource(modelId, options.models);
-  const base = sourceBase(source);
+  const base = pinnedBase(filesOwner(modelId, options.models), source);
   const choice = options.backend ?? 'auto';
   const [first] = backendAttempts(choice, choice === 'wasm' ? undefined : await probeWebGpu(), source.dtype);
   const given = source.files && givenFiles(source.files);
@@ -56,7 +80,7 @@ export async function modelFiles(
  */
 export const modelJob = (modelId: string, options: VaaniOptions, source: ModelSource): ModelJob => ({
   model: filesOwner(modelId, options.models),
-  base: sourceBase(source),
+  base: pinnedBase(filesOwner(modelId, options.models), source),
   store: options.store,
   dtype: source.dtype,
   backend: options.backend ?? 'auto',
@@ -82,6 +106,6 @@ export function modelResolver(options: VaaniOptions, registry: EngineRegistry): 
     }
     // A neural voice family's weights (kokoro-82m, mms-tts-hin): the files its voices read.
     const voice = voiceWeights(id);
-    return voice && { base: sourceBase(source ?? { repo: voice.repo }), files: voice.files };
+    return voice && { base: pinnedBase(id, source ?? voice), files: voice.files };
   };
 }

@@ -5,6 +5,7 @@ import { type EngineFactory, defineEngine } from './_registry';
 import type { EngineHosts } from '../hosts/engine-hosts';
 import { sourceBase } from '../../catalogue/sources';
 import { modelsOf } from '../../catalogue/families';
+import { pinnedBase } from './_model-files';
 import type { VaaniOptions } from '../../protocol/options';
 
 function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine & { dispose(): void } {
@@ -28,9 +29,8 @@ function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine &
   function job(params: Parameters<SpeechEngine['speak']>[0]): SpeakJob {
     const voice = findVoice(params.voice);
     if (!voice) throw voiceNotFound(params.voice);
-    const spec = voice.spec;
-    const source =
-      spec.engine === 'espeak' ? undefined : (options.models?.[spec.download.weights] ?? { repo: spec.download.repo });
+    const weights = voice.spec.engine === 'espeak' ? undefined : voice.spec.download;
+    const source = weights && (options.models?.[weights.weights] ?? { repo: weights.repo, revision: weights.revision });
     return {
       voice,
       text: params.input,
@@ -40,7 +40,7 @@ function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine &
       style: params.style,
       espeakBase: espeak ? sourceBase(espeak) : undefined,
       encoders,
-      weightsBase: source ? sourceBase(source) : undefined,
+      weightsBase: source ? pinnedBase(weights!.weights, source) : undefined,
       dtype: source?.dtype,
       store: options.store,
     };

@@ -59,6 +59,7 @@ describe('the family table', () => {
     expect(aliasesOf('chat-v2')).toEqual([]);
     expect(MODEL_TABLE['code-v1'].completion && sourceOf(MODEL_TABLE['code-v1'].completion)).toEqual({
       repo: 'onnx-community/Qwen2.5-Coder-0.5B',
+      revision: 'main',
     });
     expect(sourceOf('image-v1')).toBeUndefined();
   });

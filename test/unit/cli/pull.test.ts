@@ -11,7 +11,8 @@ import { parseTarget, planPull } from '../../../src/cli/plan';
 import { pull, snippet } from '../../../src/cli/pull';
 import { formatBytes } from '../../../src/common/weights';
 import { FOLDER_MANIFEST, parseFolderManifest } from '../../../src/common/weights';
-import { cutAfter, onnxLike, startHub, type HubScript } from '../../support/hub-server';
+import { sourceOf } from '../../../src/catalogue/families';
+import { commitOf, cutAfter, onnxLike, startHub, type HubScript } from '../../support/hub-server';
 
 const text = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 const REPO = 'test-org/tiny-chat';
@@ -47,6 +48,7 @@ beforeAll(async () => {
   hub = await startHub(
     { [REPO]: files, [WHISPER]: whisper, 'onnx-community/Qwen3-0.6B-ONNX': files },
     (req, res, count) => script?.(req, res, count) ?? false,
+    { commits: { 'onnx-community/Qwen3-0.6B-ONNX': sourceOf('chat-v2')!.revision! } },
   );
 });
 afterAll(() => hub.close());
@@ -70,7 +72,7 @@ describe('vaani pull', () => {
     const manifest = await pull(plan, options());
     const written = parseFolderManifest(await readFile(join(to, 'chat-v2', FOLDER_MANIFEST), 'utf8'), 'manifest');
     expect(written).toEqual(manifest);
-    expect(written.source).toEqual({ host: hub.url, repo: REPO, revision: 'main' });
+    expect(written.source).toEqual({ host: hub.url, repo: REPO, revision: commitOf(REPO) });
     for (const file of written.files) {
       const bytes = files[file.name as keyof typeof files];
       expect(file).toEqual({ name: file.name, size: bytes.byteLength, sha256: sha(bytes) });
@@ -224,7 +226,9 @@ describe('vaani ls and the command line', () => {
     const lines = listed.out.trim().split('\n');
     expect(lines[0]).toMatch(/^SIZE\s+MODEL\s+STATE\s+SOURCE$/);
     expect(lines[1]).toMatch(
-      new RegExp(`^${formatBytes(bytes).replace('.', '\\.')}\\s+chat-v2\\s+pulled \\(q8\\)\\s+${REPO}@main$`),
+      new RegExp(
+        `^${formatBytes(bytes).replace('.', '\\.')}\\s+chat-v2\\s+pulled \\(q8\\)\\s+${REPO}@${commitOf(REPO)}$`,
+      ),
     );
     expect(lines[2]).toMatch(/^\d[\d.]* KB\s+speech-stt-v1\s+not pulled \(q8\)\s+test-org\/tiny-whisper$/);
     await rm(join(to, 'public/models/chat-v2/tokenizer.json'));
@@ -241,7 +245,10 @@ describe('vaani ls and the command line', () => {
     expect(pulled.out).toContain(`createVaani({ models: { 'chat-v2': { baseURL: '/models/chat-v2/' } } });`);
     expect(await readdir(models)).toEqual(['chat-v2']);
     const listed = (await run(['ls', 'chat-v2', 'agent-v1', ...args])).out.trim().split('\n');
-    expect(listed[1]).toMatch(/\schat-v2\s+pulled \(q8\)\s+onnx-community\/Qwen3-0\.6B-ONNX@main$/);
+    // The catalogue pins chat-v2's repo to a commit: pulled from it, listed with it.
+    expect(listed[1]).toMatch(
+      new RegExp(`\\schat-v2\\s+pulled \\(q8\\)\\s+onnx-community/Qwen3-0\\.6B-ONNX@${sourceOf('chat-v2')!.revision}$`),
+    );
     expect(listed[2]).toMatch(new RegExp(`^-\\s+agent-v1\\s+reads chat-v2's files\\s+${models}/chat-v2/$`));
     expect(parseTarget(`agent-v1=${REPO}`, hub.url)).toMatchObject({ id: 'agent-v1', repo: { repo: REPO } });
   });

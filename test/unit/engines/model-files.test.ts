@@ -22,7 +22,9 @@ const registryListing = (files: string[]) => {
 describe('modelResolver', () => {
   it("lists a neural voice family's weights from the voice catalogue: every voice's files, on the hub or the folder given", async () => {
     const hub = await modelResolver({}, new EngineRegistry())('kokoro-82m');
-    expect(hub!.base).toBe('https://huggingface.co/onnx-community/Kokoro-82M-v1.0-ONNX/resolve/main/');
+    expect(hub!.base).toBe(
+      'https://huggingface.co/onnx-community/Kokoro-82M-v1.0-ONNX/resolve/1939ad2a8e416c0acfeecc08a694d14ef25f2231/',
+    );
     const names = hub!.files.map((file) => file.name);
     expect(names).toContain('onnx/model_quantized.onnx');
     expect(names.filter((name) => name.startsWith('voices/')).length).toBeGreaterThan(1);

@@ -25,7 +25,10 @@ describe('agent-v1 reads the chat model’s files (SHARED_FILES)', () => {
     expect(modelSource('agent-v1', own)).toEqual(own['agent-v1']);
     const code = { 'code-v1-base': { baseURL: 'https://site.test/base/' } };
     expect(filesOwner('code-v1', code)).toBe('code-v1');
-    expect(modelSource('code-v1', code)).toEqual({ repo: 'onnx-community/Qwen2.5-Coder-0.5B-Instruct' });
+    expect(modelSource('code-v1', code)).toEqual({
+      repo: 'onnx-community/Qwen2.5-Coder-0.5B-Instruct',
+      revision: 'main',
+    });
   });
 
   it("lists and records agent-v1's files as chat-v2's: the same URLs, one cache entry", async () => {

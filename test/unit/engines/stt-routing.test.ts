@@ -88,7 +88,7 @@ describe('speech-stt-v1 routing', () => {
 describe('speech-stt-v1 sources', () => {
   it('defaults: Whisper base, and the int8 IndicConformer on WASM / fp32 on WebGPU', () => {
     expect(speechRecognitionSources({})).toEqual({
-      whisper: { repo: 'onnx-community/whisper-base' },
+      whisper: { repo: 'onnx-community/whisper-base', revision: 'main' },
       indic: INDIC_SOURCES.int8,
       languages: {},
     });
@@ -109,7 +109,7 @@ describe('speech-stt-v1 sources', () => {
       },
     });
     expect(split).toEqual({
-      whisper: { repo: 'onnx-community/whisper-base', dtype: 'q4' },
+      whisper: { repo: 'onnx-community/whisper-base', revision: 'main', dtype: 'q4' },
       indic: { baseURL: '/i/', decoding: 'rnnt' },
       languages: { ur: 'whisper' },
     });
