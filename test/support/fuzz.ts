@@ -678,13 +678,30 @@ export function validRequest(spec: RouteSpec): FuzzRequest {
   };
 }
 
-/** The documented errors: each (status, type, code) row of docs/api.md's table. */
+/** The error type of a status, as docs/api.md's table gives it. */
+const typeOf = (status: number) =>
+  status === 401
+    ? 'authentication_error'
+    : status === 404
+      ? 'not_found_error'
+      : status === 429
+        ? 'rate_limit_error'
+        : status >= 500
+          ? 'server_error'
+          : 'invalid_request_error';
+
+/**
+ * The documented errors as `status type code`: each row of docs/api.md's error table, and each
+ * status the route sections state for a code ("404 `response_not_found`").
+ */
 export function documentedErrors(apiDoc: string): Set<string> {
   const rows = new Set<string>();
   for (const line of apiDoc.split('\n')) {
     const cells = /^\| (\d{3}) \| (\w+) \| (.+?) \| /.exec(line);
-    if (!cells) continue;
-    for (const code of cells[3]!.matchAll(/`([a-z_]+)`/g)) rows.add(`${cells[1]} ${cells[2]} ${code[1]}`);
+    if (cells) for (const code of cells[3]!.matchAll(/`([a-z_]+)`/g)) rows.add(`${cells[1]} ${cells[2]} ${code[1]}`);
+    else
+      for (const [, status, code] of line.matchAll(/\b([45]\d\d) `([a-z_]+)`/g))
+        rows.add(`${status} ${typeOf(Number(status))} ${code}`);
   }
   return rows;
 }
