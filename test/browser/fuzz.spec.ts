@@ -258,7 +258,13 @@ test(`${COUNT} generated requests per route, every route: documented errors only
   // Phase 2: the rest, with models loaded and real ids.
   await inPage((fuzz) => fuzz.setupModels());
   const validRequests = ROUTE_SPECS.map(validRequest);
-  const before = await inPage((fuzz, list) => fuzz.run(list as FuzzRequest[], BOUND_MS), validRequests);
+  const before = await inPage(
+    (fuzz, arg) => {
+      const { list, bound } = arg as { list: FuzzRequest[]; bound: number };
+      return fuzz.run(list, bound);
+    },
+    { list: validRequests, bound: BOUND_MS },
+  );
   const setupSeconds = (Date.now() - started) / 1000 - malformedSeconds;
   await runAll(generated.flatMap((list) => list.filter((r) => !r.malformed)));
   const seconds = (Date.now() - started) / 1000;
@@ -291,7 +297,13 @@ test(`${COUNT} generated requests per route, every route: documented errors only
   });
 
   // The next valid request of each route answers as a fresh request would.
-  const valid = await inPage((fuzz, list) => fuzz.run(list as FuzzRequest[], BOUND_MS), validRequests);
+  const valid = await inPage(
+    (fuzz, arg) => {
+      const { list, bound } = arg as { list: FuzzRequest[]; bound: number };
+      return fuzz.run(list, bound);
+    },
+    { list: validRequests, bound: BOUND_MS },
+  );
 
   const perRoute = Object.fromEntries(
     ROUTE_SPECS.map((spec, i) => [
