@@ -665,7 +665,7 @@ export function fuzzRoute(spec: RouteSpec, count: number, seed: number): FuzzReq
 /** A valid request of each route that changes nothing (for "the next valid request answers"). */
 export function validRequest(spec: RouteSpec): FuzzRequest {
   const post = spec.post;
-  const method: Method = post ? 'POST' : 'GET';
+  const method: Method = post ? 'POST' : spec.methods[0]!;
   if (!post) return { route: spec.path, family: 'valid', malformed: false, method, path: spec.path, headers: AUTH };
   return {
     route: spec.path,
