@@ -51,8 +51,7 @@ export async function POST(ctx: Services, request: Request, path: string): Promi
 }
 
 /** GET /files */
-export const GET = (ctx: Services, request: Request, path: string) =>
-  runData(ctx, request, path, new Uint8Array(), async (data) => {
-    const { filter: _filter, ...params } = listParams(request);
-    return listOf(await data.listFiles(params));
-  });
+export const GET = (ctx: Services, request: Request, path: string) => {
+  const { filter: _filter, ...params } = listParams(request);
+  return runData(ctx, request, path, new Uint8Array(), async (data) => listOf(await data.listFiles(params)));
+};

@@ -32,8 +32,7 @@ export async function POST(ctx: Services, request: Request, path: string): Promi
 }
 
 /** GET /vector_stores */
-export const GET = (ctx: Services, request: Request, path: string) =>
-  runData(ctx, request, path, new Uint8Array(), async (data) => {
-    const { filter: _filter, purpose: _purpose, ...params } = listParams(request);
-    return listOf(await data.listStores(params));
-  });
+export const GET = (ctx: Services, request: Request, path: string) => {
+  const { filter: _filter, purpose: _purpose, ...params } = listParams(request);
+  return runData(ctx, request, path, new Uint8Array(), async (data) => listOf(await data.listStores(params)));
+};

@@ -51,12 +51,21 @@ export interface Body<T> {
   raw: Uint8Array<ArrayBuffer>;
 }
 
+/** JSON text is UTF-8 (RFC 8259): other bytes are refused, not read as U+FFFD. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Reads a JSON body (415 on another content type, 413 over the limit, 400 on bad JSON). */
 export async function readJson(request: Request): Promise<Body<unknown>> {
   requireMediaType(request, 'application/json');
   const raw = await readLimited(request, LIMITS.jsonBytes, 'request body');
+  let text: string;
   try {
-    return { value: JSON.parse(new TextDecoder().decode(raw)), raw };
+    text = UTF8.decode(raw);
+  } catch {
+    throw badRequest('The request body is not valid JSON: it is not UTF-8.', null, 'invalid_json');
+  }
+  try {
+    return { value: JSON.parse(text), raw };
   } catch (error) {
     throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`, null, 'invalid_json');
   }

@@ -19,8 +19,8 @@ export const DELETE = (ctx: Services, request: Request, path: string, { vector_s
 /** POST /vector_stores/{vector_store_id}: an update. */
 export async function POST(ctx: Services, request: Request, path: string, { vector_store_id: id }: Params) {
   const { value, raw } = await readOptionalJson(request);
+  const body = parse(updateStoreSchema, value);
   return runData(ctx, request, path, raw, async (data) => {
-    const body = parse(updateStoreSchema, value);
     return data.updateStore(id!, {
       ...(body.name != null ? { name: body.name } : {}),
       ...(body.metadata != null ? { metadata: body.metadata } : {}),

@@ -27,9 +27,10 @@ export const GET = (
   request: Request,
   path: string,
   { vector_store_id: storeId, batch_id: batchId }: Params,
-) =>
-  runData(ctx, request, path, new Uint8Array(), async (data) => {
-    const { purpose: _purpose, ...params } = listParams(request);
+) => {
+  const { purpose: _purpose, ...params } = listParams(request);
+  return runData(ctx, request, path, new Uint8Array(), async (data) => {
     if (batchId) await data.getBatch(storeId!, batchId);
     return listOf(await data.listEntries(storeId!, { ...params, ...(batchId ? { batch_id: batchId } : {}) }));
   });
+};

@@ -33,7 +33,6 @@ export async function POST(
   { vector_store_id: storeId, file_id: fileId }: Params,
 ) {
   const { value, raw } = await readOptionalJson(request);
-  return runData(ctx, request, path, raw, (data) =>
-    data.updateEntry(storeId!, fileId!, parse(updateFileSchema, value).attributes ?? {}),
-  );
+  const { attributes } = parse(updateFileSchema, value);
+  return runData(ctx, request, path, raw, (data) => data.updateEntry(storeId!, fileId!, attributes ?? {}));
 }
