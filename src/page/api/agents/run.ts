@@ -4,7 +4,7 @@ import { agentTool, TOOL_NAME } from '../../services/agents/registry';
 import type { ChatEngine, ChatParams, ToolChoice } from '../../../protocol/chat';
 import { parse, readJson } from '../http/body';
 import { CHAT_DEFAULTS, chatParams, requireEnforceable } from '../../services/chat/params';
-import { samplingFields } from '../http/sampling';
+import { approvalResponse, samplingFields } from '../http/sampling';
 import { dispatchChat, type Services } from '../http/dispatch';
 import { ApiError, badRequest, toApiError } from '../http/errors';
 import { scopeSchema } from '../memory/_schema';
@@ -58,15 +58,6 @@ const toolRef = v.union(
 const message = v.object({
   role: v.picklist(['system', 'developer', 'user', 'assistant'], 'must be one of system, developer, user or assistant'),
   content: v.string(),
-});
-
-/** OpenAI's answer to an approval request (with `previous_run_id`). */
-const approvalResponse = v.object({
-  type: v.literal('mcp_approval_response'),
-  approval_request_id: v.pipe(v.string(), v.minLength(1)),
-  approve: v.boolean(),
-  reason: v.optional(v.nullable(v.string())),
-  id: v.optional(v.string()),
 });
 
 /** POST /agents/run (**Choice**, docs/api.md). */

@@ -25,3 +25,12 @@ export const stopSchema = v.optional(
     v.union([v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(4))]),
   ),
 );
+
+/** OpenAI's answer to an `mcp_approval_request` (on /agents/run with `previous_run_id`, on /responses with `previous_response_id`). */
+export const approvalResponse = v.object({
+  type: v.literal('mcp_approval_response'),
+  approval_request_id: v.pipe(v.string(), v.minLength(1)),
+  approve: v.boolean(),
+  reason: v.optional(v.nullable(v.string())),
+  id: v.optional(v.string()),
+});

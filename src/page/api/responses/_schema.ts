@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { samplingFields } from '../http/sampling';
+import { approvalResponse, samplingFields } from '../http/sampling';
 import { REASONING_EFFORTS } from '../chat/_thinking';
 import { filterSchema } from '../memory/_schema';
 
@@ -30,15 +30,6 @@ const functionOutput = v.object({
 
 /** A reasoning item from an earlier response's output: accepted, and not shown to the model again. */
 const reasoningItem = v.looseObject({ type: v.literal('reasoning') });
-
-/** The app's answer to an `mcp_approval_request` (with `previous_response_id`). */
-const approvalResponse = v.object({
-  type: v.literal('mcp_approval_response'),
-  approval_request_id: v.pipe(v.string(), v.minLength(1)),
-  approve: v.boolean(),
-  reason: v.optional(v.nullable(v.string())),
-  id: v.optional(v.string()),
-});
 
 /** Earlier page-tool items sent back: accepted, and not shown to the model again (the stored run has them). */
 const mcpItem = v.looseObject({ type: v.picklist(['mcp_call', 'mcp_approval_request', 'mcp_list_tools']) });
