@@ -14,7 +14,7 @@ import { openHarness } from './support/page';
  * the page. The suite runs a seeded sample; `npm run fuzz` the full volume (VAANI_FUZZ_COUNT per
  * route, VAANI_FUZZ_SEED), its figures in docs/performance.md.
  */
-const COUNT = Number(process.env.VAANI_FUZZ_COUNT ?? 24);
+const COUNT = Number(process.env.VAANI_FUZZ_COUNT ?? 12);
 const SEED = Number(process.env.VAANI_FUZZ_SEED ?? 36);
 /** Routes whose valid request this test's set-up cannot run (no voice engine; code-v1 unrouted): a documented error. */
 const NO_ENGINE = new Set(['/audio/speech', '/audio/voice-changer', '/audio/speech-to-speech', '/code/completions']);

@@ -516,9 +516,10 @@ function generators(spec: RouteSpec): fc.Arbitrary<FuzzRequest>[] {
         expand: [[LONG, 'é', length]],
       }),
     ),
-    // Null for each field in turn.
+    // Null for each field in turn; but a null token cap is valid and means "up to the context", a
+    // long answer rather than a malformed request.
     fc
-      .constantFrom(...Object.keys(post.valid))
+      .constantFrom(...Object.keys(post.valid).filter((field) => !TOKEN_CAPS.has(field)))
       .map((field) => json('null field', false, { text: JSON.stringify({ ...post.valid, [field]: null }) })),
   );
   if (typedFields.length)
@@ -677,6 +678,9 @@ export function validRequest(spec: RouteSpec): FuzzRequest {
     body: post.kind === 'form' ? { form: post.valid } : { text: JSON.stringify(post.valid) },
   };
 }
+
+/** The fields that cap an answer's length. */
+const TOKEN_CAPS = new Set(['max_tokens', 'max_output_tokens', 'max_completion_tokens']);
 
 /** The error type of a status, as docs/api.md's table gives it. */
 const typeOf = (status: number) =>
