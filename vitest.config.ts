@@ -11,5 +11,7 @@ export default defineConfig({
     // cores (most of it was re-importing onnxruntime and the fixtures' modules for each of 104
     // files). Tests that stub globals restore them in afterEach.
     isolate: false,
+    // Vitest leaves one core free by default (one worker on 2 cores); the suite uses both.
+    maxWorkers: '100%',
   },
 });
