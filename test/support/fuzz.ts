@@ -659,8 +659,24 @@ function formGenerators(
 }
 
 /** `count` requests for `spec`'s route, from `seed`. */
-export function fuzzRoute(spec: RouteSpec, count: number, seed: number): FuzzRequest[] {
-  return fc.sample(fc.oneof(...generators(spec)), { seed, numRuns: count });
+/**
+ * `malformed` malformed requests of one route, with the well-formed ones generated among them (at
+ * most `wellFormed` of those), in the order generated; the same seed gives the same list.
+ */
+export function fuzzRoute(spec: RouteSpec, malformed: number, seed: number, wellFormed = Infinity): FuzzRequest[] {
+  const arbitrary = fc.oneof(...generators(spec));
+  const out: FuzzRequest[] = [];
+  let bad = 0;
+  let good = 0;
+  for (let round = 0; bad < malformed; round++)
+    for (const request of fc.sample(arbitrary, { seed: seed + round * 7919, numRuns: Math.max(malformed, 8) })) {
+      if (bad >= malformed) break;
+      if (!request.malformed && good >= wellFormed) continue;
+      out.push(request);
+      if (request.malformed) bad++;
+      else good++;
+    }
+  return out;
 }
 
 /** A valid request of each route that changes nothing (for "the next valid request answers"). */

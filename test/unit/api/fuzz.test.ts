@@ -36,7 +36,7 @@ describe('malformed requests never reach an engine', () => {
     const ai = service();
     const bad: string[] = [];
     for (const [i, spec] of ROUTE_SPECS.entries()) {
-      for (const r of fuzzRoute(spec, 40, 36 + i).filter((r) => r.malformed)) {
+      for (const r of fuzzRoute(spec, 28, 36 + i, 0)) {
         const res = await ai.fetch(ai.baseURL + fill(r.path), init(r));
         const { error } = await res.json();
         if (res.status >= 500 || res.status < 400 || !documented.has(`${res.status} ${error.type} ${error.code}`))
