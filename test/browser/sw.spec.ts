@@ -30,9 +30,9 @@ declare global {
  * Starts a Vaani in `page` and serves the worker (registering it when `register`), through a
  * wrapper that records each request it answers and can hold back the end of an answer's body.
  */
-function serve(page: Page, register: boolean): Promise<void> {
+function serve(page: Page, register: boolean, fallback?: 'network'): Promise<void> {
   return page.evaluate(
-    async ({ register, script, upstream, espeak }) => {
+    async ({ register, fallback, script, upstream, espeak }) => {
       window.served = [];
       window.gates = { head: { open: true, waiting: [] }, end: { open: true, waiting: [] } };
       window.openGate = (name) => {
@@ -60,12 +60,12 @@ function serve(page: Page, register: boolean): Promise<void> {
       };
       window.sw = await window.Vaani.serveServiceWorker(
         tracked,
-        register ? { url: script, scope: '/', offline: true } : {},
+        register ? { url: script, scope: '/', offline: true, ...(fallback && { fallback }) } : {},
       );
       if (!navigator.serviceWorker.controller)
         await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve));
     },
-    { register, script: SCRIPT, upstream: UPSTREAM, espeak: ESPEAK_BASE },
+    { register, fallback, script: SCRIPT, upstream: UPSTREAM, espeak: ESPEAK_BASE },
   );
 }
 
@@ -239,4 +239,66 @@ test('unregistering stops the interception', async () => {
   const answer = await get(page, '/v1/models');
   expect(answer.status).not.toBe(200);
   expect(answer.json?.error).toBeUndefined();
+});
+
+test("the serving page closing: 503 page_closed before the head, an error mid-stream; then fallback 'network'", async ({
+  browser,
+  baseURL,
+}) => {
+  const own = await browser.newContext({ baseURL });
+  try {
+    const asker = await own.newPage();
+    await openHarness(asker);
+    let server = await own.newPage();
+    await openHarness(server);
+    await serve(server, true, 'network');
+    await asker.reload();
+    await asker.waitForFunction(() => !!navigator.serviceWorker.controller);
+    const servedCount = () => server.evaluate(() => window.served.length);
+
+    // Before the head: the serving page took the request and closes while it waits.
+    await server.evaluate(() => void (window.gates.head.open = false));
+    const early = asker.evaluate(async () => {
+      const response = await fetch('/v1/models');
+      return { status: response.status, json: await response.json() };
+    });
+    await expect.poll(servedCount).toBe(1);
+    await server.close();
+    expect(await early).toMatchObject({ status: 503, json: { error: { code: 'page_closed', type: 'server_error' } } });
+
+    // Mid-stream: after the first chunk, while the answer is held open.
+    server = await own.newPage();
+    await openHarness(server);
+    await serve(server, false);
+    await server.evaluate(() => void (window.gates.end.open = false));
+    await asker.evaluate(async (chat) => {
+      const response = await fetch('/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...chat, stream: true, max_tokens: 8 }),
+      });
+      const reader = response.body!.getReader();
+      (window as unknown as { reader: typeof reader }).reader = reader;
+      await reader.read();
+    }, CHAT);
+    await server.close();
+    const rest = await asker.evaluate(async () => {
+      const reader = (window as unknown as { reader: ReadableStreamDefaultReader<Uint8Array> }).reader;
+      try {
+        while (!(await reader.read()).done);
+        return 'ended';
+      } catch (error) {
+        return `failed: ${error}`;
+      }
+    });
+    expect(rest).toMatch(/^failed: /);
+
+    // No page serves: with fallback 'network' the request goes to the network, as if no worker were there.
+    const direct = await asker.request.get('/v1/models');
+    const viaWorker = await get(asker, '/v1/models');
+    expect(viaWorker.status).toBe(direct.status());
+    expect(viaWorker.json?.error).toBeUndefined();
+  } finally {
+    await own.close();
+  }
 });
