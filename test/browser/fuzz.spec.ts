@@ -21,8 +21,8 @@ const WELL_FORMED = Number(process.env.VAANI_FUZZ_WELL_FORMED ?? Infinity);
 const SEED = Number(process.env.VAANI_FUZZ_SEED ?? 36);
 /** Only the routes whose path matches (a replay of part of a run); every route's valid request still runs. */
 const ROUTES = new RegExp(process.env.VAANI_FUZZ_ROUTES ?? '');
-/** Routes whose valid request this test's set-up cannot run (no voice engine; code-v1 unrouted): a documented error. */
-const NO_ENGINE = new Set(['/audio/speech', '/audio/voice-changer', '/audio/speech-to-speech', '/code/completions']);
+/** Routes whose valid request this test's set-up cannot run (no voice engine): a documented error. */
+const NO_ENGINE = new Set(['/audio/speech', '/audio/voice-changer', '/audio/speech-to-speech']);
 /** A request still unanswered after this long is a hang. */
 const BOUND_MS = 30_000;
 
@@ -47,6 +47,7 @@ test.beforeAll(async () => {
   models = {
     'chat-v2': { baseURL: chat },
     'code-v1': { baseURL: chat },
+    'code-v1-base': { baseURL: chat },
     'agent-v1': { baseURL: chat },
     'embed-v1': { baseURL: embed, dtype: 'fp32' },
     'image-v1': { baseURL: `${DIFFUSION_URL}tiny/` },
