@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -59,6 +60,61 @@ function gzipped(file: string): string {
   renameSync(`${target}.tmp`, target);
   return target;
 }
+
+/**
+ * Emscripten modules bundled from npm (the Speex resampler, Sonic) find their `.wasm` with
+ * `new URL('x.wasm', import.meta.url)`, which library mode inlines as a `data:` URL they then
+ * `fetch`: a page's `connect-src 'self'` refuses it. As a `?url` import it is emitted as a file
+ * (urlImportsAsFiles) and fetched from the library's own origin. onnxruntime-web's are ortWasmGzipped's.
+ */
+const wasmAsFiles = (): Plugin => ({
+  name: 'vaani:wasm-as-files',
+  apply: 'build',
+  transform: {
+    filter: {
+      id: /node_modules[\\/](?!onnxruntime-web[\\/])/,
+      code: /new URL\("[\w.-]+\.wasm",\s*import\.meta\.url\)/,
+    },
+    handler(code) {
+      const files: string[] = [];
+      const body = code.replace(/new URL\("([\w.-]+\.wasm)",\s*import\.meta\.url\)/g, (_, file: string) => {
+        files.push(file);
+        return `new URL(__vaaniWasm${files.length - 1}, import.meta.url)`;
+      });
+      const imports = files.map((file, i) => `import __vaaniWasm${i} from ${JSON.stringify(`./${file}?url`)};`);
+      return { code: `${imports.join('')}${body}`, map: null };
+    },
+  },
+});
+
+/**
+ * `@mediabunny/flac-encoder` runs libFLAC in a worker it starts from a `blob:` URL of its own
+ * source text: a page's `worker-src 'self'` refuses it, and Trusted Types would have to bless a
+ * script made of a string. The build writes that text to a file (node_modules/.cache/vaani) and
+ * the encoder starts it as a same-origin classic worker instead; dev servers keep the blob.
+ */
+const flacWorkerAsFile = (): Plugin => ({
+  name: 'vaani:flac-worker-as-file',
+  apply: 'build',
+  transform: {
+    filter: { id: /mediabunny-flac-encoder\.m?js$/, code: /inlineWorker\('/ },
+    handler(code) {
+      const call = /inlineWorker\(('(?:[^'\\]|\\.)*')\)/.exec(code);
+      if (!call) throw new Error('vaani:flac-worker-as-file: @mediabunny/flac-encoder no longer inlines its worker.');
+      const target = fileURLToPath(new URL('node_modules/.cache/vaani/flac-encoder.worker.js', import.meta.url));
+      const text = String(runInNewContext(call[1]!));
+      if (!existsSync(target) || readFileSync(target, 'utf8') !== text) {
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, text);
+      }
+      const start = 'Promise.resolve(new Worker(__vaaniFlacWorker))';
+      return {
+        code: `import __vaaniFlacWorker from ${JSON.stringify(`${target}?url`)};${code.replace(call[0], start)}`,
+        map: null,
+      };
+    },
+  },
+});
 
 /**
  * decode-named-character-reference (micromark's, under the Markdown parser) has a `browser` build
@@ -180,6 +236,8 @@ export default defineConfig(({ mode }) => {
     plugins: [
       ortWasmGzipped(),
       urlImportsAsFiles(),
+      wasmAsFiles(),
+      flacWorkerAsFile(),
       missingAudioDecoders(),
       iife ? scriptUrlForImportMeta() : workerUrlsForBundlers(),
     ],
@@ -219,7 +277,7 @@ export default defineConfig(({ mode }) => {
       : {},
     worker: {
       format: 'es',
-      plugins: () => [ortWasmGzipped(), urlImportsAsFiles(), missingAudioDecoders()],
+      plugins: () => [ortWasmGzipped(), urlImportsAsFiles(), wasmAsFiles(), flacWorkerAsFile(), missingAudioDecoders()],
     },
   };
 });

@@ -18,16 +18,12 @@ import { ensureWidgetModels, ESPEAK_BASE, ONE_UTTERANCE, SHORT_ANSWER, type Widg
  * (`report-uri`), or logged to a console.
  */
 const PAGE = '/test/browser/pages/csp/index.html';
-/*
- * Skipped until fixed (issue 36 item 3): under `require-trusted-types-for 'script'`, `new Worker(url)`
- * and `new SharedWorker(url)` need a TrustedScriptURL; the library (and onnxruntime-web's threads
- * inside its workers) start workers from plain URLs, so every engine route answers 500. Run with
- * `test(` to see it.
- */
 const CALL = '{"name": "get_weather", "arguments": {"city": "Pune", "unit": "celsius"}}';
 
 const expect = baseExpect.configure({ timeout: 90_000 });
-test.use(microphone(ONE_UTTERANCE()));
+const mic = microphone(ONE_UTTERANCE());
+// The fake microphone's launch options replace the config's: WebGPU (a software adapter here) is asked for again.
+test.use({ launchOptions: { ...mic.launchOptions, args: [...mic.launchOptions.args, '--enable-unsafe-webgpu'] } });
 test.beforeEach(() => test.slow());
 
 let server: Awaited<ReturnType<typeof serveStrict>>;
@@ -117,7 +113,7 @@ const call = (
     { path, body },
   ) as Promise<Answer>;
 
-test.fixme('under a strict CSP and Trusted Types every product answers: chat, speech, transcription, embeddings, images, memory, files and vector stores, PDFs, agents, code', async ({
+test('under a strict CSP and Trusted Types every product answers: chat, speech, transcription, embeddings, images, memory, files and vector stores, PDFs, agents, code', async ({
   page,
 }) => {
   test.setTimeout(900_000);
@@ -210,6 +206,17 @@ test.fixme('under a strict CSP and Trusted Types every product answers: chat, sp
     },
   });
   await step('store', '/vector_stores', { name: 'guide', file_ids: [got.file?.json?.id, got.pdf?.json?.id] });
+  // Files are ingested after the store answers: the search waits until both are (the PDF through pdf.js).
+  const counts = await page.evaluate(async (id) => {
+    const ai = (window as unknown as { ai: ReturnType<typeof window.Vaani.createVaani> }).ai;
+    for (;;) {
+      const response = await ai.fetch(`${ai.baseURL}/vector_stores/${id}`, { headers: { authorization: 'Bearer k' } });
+      const { file_counts } = await response.json();
+      if (!file_counts?.in_progress) return file_counts;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }, got.store?.json?.id);
+  expect(counts).toMatchObject({ completed: 2, failed: 0 });
   await step('search', `/vector_stores/${got.store?.json?.id}/search`, { query: 'lighthouse' });
   await step('agent', '/agents/run', { model: 'agent-v1', input: 'पुणे?', tools: ['get_weather'], max_steps: 1 });
   await step('code', '/code/completions', { model: 'code-v1', prompt: 'def add(a, b):\n    ', max_tokens: 4 });
@@ -234,7 +241,7 @@ test.fixme('under a strict CSP and Trusted Types every product answers: chat, sp
   await expectNoViolations(page, errors);
 });
 
-test.fixme('under a strict CSP and Trusted Types every widget works: chat, read-aloud, dictation, voice assistant', async ({
+test('under a strict CSP and Trusted Types every widget works: chat, read-aloud, dictation, voice assistant', async ({
   page,
 }) => {
   test.setTimeout(600_000);
@@ -273,7 +280,8 @@ test.fixme('under a strict CSP and Trusted Types every widget works: chat, read-
   await expect(chat.locator('.message.assistant .body strong')).toHaveText('Vaani');
   await expect(chat).toHaveAttribute('state', 'idle');
 
-  const speak = page.locator('vaani-speak');
+  // The page's own read-aloud button, not the one in the chat's answer.
+  const speak = page.locator('#root > vaani-speak');
   await speak.locator('[part~=play]').click();
   await expect(speak).toHaveAttribute('state', 'speaking');
   await speak.locator('[part~=stop]').click();
@@ -307,7 +315,7 @@ test.fixme('under a strict CSP and Trusted Types every widget works: chat, read-
   await expectNoViolations(page, errors);
 });
 
-test.fixme('under a strict CSP and Trusted Types chat answers on WebGPU (onnxruntime-web’s WebGPU bundle)', async ({
+test('under a strict CSP and Trusted Types chat answers on WebGPU (onnxruntime-web’s WebGPU bundle)', async ({
   page,
 }) => {
   const errors = await openStrict(page);

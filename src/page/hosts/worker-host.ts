@@ -4,9 +4,13 @@ import { EngineError } from '../../protocol/errors';
 import { registerEngineErrors } from '../../protocol/wire';
 import { PROGRESS_MESSAGE, type BlockingNotice, type EngineControl } from '../../protocol/control';
 import type { EngineSlots, Slot } from './slots';
+import { startTrusted } from '../../common/trusted-types';
 
 export interface WorkerHostOptions {
-  /** Starts the worker, e.g. `() => new Worker(new URL('./x.worker.ts', import.meta.url), { type: 'module' })`. */
+  /**
+   * Starts the worker, e.g. `() => new Worker(new URL('./x.worker.ts', import.meta.url), { type: 'module' })`
+   * (the form bundlers follow); it runs inside `startTrusted`, so Trusted Types pages accept the URL.
+   */
   create(): Worker;
   name: string;
   /** Jobs that may wait behind the running one; past this a job gets a `busy` error. Default 16. */
@@ -141,7 +145,7 @@ export class WorkerHost<T> implements Slot {
 
   private worker(): Live<T> {
     if (this.live) return this.live;
-    const worker = this.options.create();
+    const worker = startTrusted(() => this.options.create());
     let kill!: (reason: string) => void;
     const dead = new Promise<never>((_, reject) => {
       kill = (reason) => {

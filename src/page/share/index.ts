@@ -1,3 +1,4 @@
+import { startTrusted } from '../../common/trusted-types';
 import type { EngineHosts } from '../hosts/engine-hosts';
 import { localHosts } from '../hosts/engine-hosts';
 import { EngineSlots } from '../hosts/slots';
@@ -12,10 +13,13 @@ const canShare = () =>
 function startSession(): ShareSession | undefined {
   try {
     return new ShareSession(
-      new SharedWorker(new URL('../../worker/share/broker.worker.ts', import.meta.url), {
-        type: 'module',
-        name: 'vaani-broker',
-      }),
+      startTrusted(
+        () =>
+          new SharedWorker(new URL('../../worker/share/broker.worker.ts', import.meta.url), {
+            type: 'module',
+            name: 'vaani-broker',
+          }),
+      ),
     );
   } catch {
     return undefined; // a sandboxed frame (opaque origin) may not start a SharedWorker: engines stay in this tab

@@ -3,6 +3,7 @@ import { PROGRESS_MESSAGE, type BlockingNotice, type EngineControl } from '../..
 import { EngineError } from '../../protocol/errors';
 import { registerEngineErrors } from '../../protocol/wire';
 import { footprint } from './footprint';
+import { trustWorkerStarts } from '../../common/trusted-types';
 
 /** Marks an endpoint that already answers; a symbol in the global registry, so every copy of this module sees it. */
 const EXPOSED = Symbol.for('vaani.engine-exposed');
@@ -21,6 +22,7 @@ export function exposeEngine(handlers: object, endpoint: Comlink.Endpoint = glob
   if (marked[EXPOSED]) return;
   marked[EXPOSED] = true;
   registerEngineErrors();
+  trustWorkerStarts(); // onnxruntime-web's threads, where the worker's CSP requires Trusted Types
   let running = new AbortController();
   const api: Record<string, unknown> = {};
   for (const [name, handler] of Object.entries(handlers))
