@@ -255,5 +255,7 @@ export interface DataWorker {
     keepBytes: boolean,
   ): Promise<void>;
   fail(db: string, storeId: string, fileId: string, error: LastError): Promise<void>;
+  /** Checks the stores exist (404 if not) and starts loading the indexes not yet resident, without waiting. */
+  ready(db: string, storeIds: string[]): Promise<void>;
   search(db: string, storeIds: string[], query: ChunkSearch): Promise<SearchResult[]>;
 }

@@ -419,6 +419,45 @@ test("two tabs: a file one tab ingests or deletes shows in the other tab's searc
   expect(await search(b, first.store, 'masala tea')).toEqual(['vault.txt']);
 });
 
+test('searches racing a cold index share its load; a change after it reaches the next search', async ({ page }) => {
+  const errors = await openHarness(page, PAGE);
+  await start(page, encoder.url);
+  const store = await inPage(
+    page,
+    async ({ client }) => {
+      const store = await client.vectorStores.create({ name: 'cold' });
+      const file = await client.files.create({
+        file: new File(['Masala tea is served at four in the afternoon.'], 'tea.txt'),
+        purpose: 'assistants',
+      });
+      await client.vectorStores.files.createAndPoll(store.id, { file_id: file.id, attributes: { shop: 'pune' } });
+      return { id: store.id, file: file.id };
+    },
+    undefined,
+  );
+  // A new page: the data worker holds no index, so the racing searches all wait on one load.
+  await page.reload();
+  await page.waitForFunction(() => document.title === 'ready');
+  await start(page, encoder.url);
+  const got = await inPage(
+    page,
+    async ({ client }, { id, file }) => {
+      const search = async (filters?: unknown) =>
+        (await client.vectorStores.search(id, { query: 'masala tea', filters: filters as never })).data.map(
+          (hit) => hit.filename,
+        );
+      const raced = await Promise.all([search(), search(), search()]);
+      // New attributes drop the held index: the next search loads it again, with them.
+      await client.vectorStores.files.update(file, { vector_store_id: id, attributes: { shop: 'delhi' } });
+      return { raced, moved: await search({ type: 'eq', key: 'shop', value: 'delhi' }) };
+    },
+    store,
+  );
+  expect(got.raced).toEqual([['tea.txt'], ['tea.txt'], ['tea.txt']]);
+  expect(got.moved).toEqual(['tea.txt']);
+  expect(errors).toEqual([]);
+});
+
 test('CSV and JSON records: one chunk each, their fields searchable as attributes beside the file attributes', async ({
   page,
 }) => {

@@ -3,7 +3,7 @@ import type { Filter, Metadata, Scope, SearchMode } from '../../protocol/collect
 import { matches } from './filter';
 import { fuseRanks } from './fusion';
 import { inScope } from './scope';
-import { topOf, type Ranked } from './top-k';
+import type { Ranked } from './top-k';
 import { VectorIndex } from './vectors';
 
 export { matches } from './filter';
@@ -91,7 +91,7 @@ export class RetrievalIndex<T extends Indexed = Indexed> {
       if (!query.vector) throw new Error(`A ${query.mode} search needs the query's vector.`);
       return this.vectors.top(query.vector, k, accept);
     };
-    const keyword = (k: number): Ranked[] => topOf(this.keywords.scores(query.text, accept), k);
+    const keyword = (k: number): Ranked[] => this.keywords.top(query.text, k, accept);
     let hits: Hit[];
     if (query.mode === 'semantic')
       hits = semantic(query.limit).map(({ id, score }) => ({ id, score, scores: { semantic: score } }));

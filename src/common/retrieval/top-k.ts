@@ -50,10 +50,3 @@ export class TopK {
     }
   }
 }
-
-/** The `k` best of a score map. */
-export function topOf(scores: Map<string, number>, k: number): Ranked[] {
-  const best = new TopK(k);
-  for (const [id, score] of scores) best.offer(id, score);
-  return best.sorted();
-}

@@ -102,7 +102,8 @@ function dataEngine(
     getBatch: (storeId, batchId) => run((api) => api.getBatch(db, storeId, batchId)),
     cancelBatch: (storeId, batchId) => run((api) => api.cancelBatch(db, storeId, batchId)),
     search: async (storeIds, query) => {
-      for (const id of storeIds) await run((api) => api.getStore(db, id));
+      // The stores' indexes load in the data worker while the query embeds in the encoder's.
+      await run((api) => api.ready(db, storeIds));
       const vector =
         query.mode === 'semantic' || query.mode === 'hybrid'
           ? (await embed([query.text], 'query')).vectors[0]

@@ -74,6 +74,8 @@ export class DataStore {
   private readonly resident = new Resident<IndexedChunk>();
   /** The store version each held index is current at. */
   private readonly versions = new Map<string, number>();
+  /** Indexes being loaded, so that concurrent searches share one load. */
+  private readonly loading = new Map<string, Promise<RetrievalIndex<IndexedChunk>>>();
 
   private readonly resync: Resync<Change>;
 
@@ -517,11 +519,23 @@ export class DataStore {
 
   /** A store's index, loaded again when missing or behind the store's version. */
   private async index(storeId: string): Promise<RetrievalIndex<IndexedChunk> | undefined> {
-    const row = await this.vectorStore(storeId);
+    return this.indexOf(await this.vectorStore(storeId));
+  }
+
+  private async indexOf(row: StoredVectorStore): Promise<RetrievalIndex<IndexedChunk> | undefined> {
     if (!row.origin) return undefined;
-    const held = this.resident.get(storeId);
-    if (held && this.versions.get(storeId) === (row.version ?? 0)) return held;
-    // The version and the chunks in one snapshot (one page: they are read at once).
+    const held = this.resident.get(row.id);
+    if (held && this.versions.get(row.id) === (row.version ?? 0)) return held;
+    let loading = this.loading.get(row.id);
+    if (!loading) {
+      loading = this.load(row.id, row.origin.dimensions).finally(() => this.loading.delete(row.id));
+      this.loading.set(row.id, loading);
+    }
+    return loading;
+  }
+
+  /** Reads a store's chunks and its version in one snapshot (one page: they are read at once) into a fresh index. */
+  private async load(storeId: string, dimensions: number): Promise<RetrievalIndex<IndexedChunk>> {
     const { version, chunks } = await this.db.read(['stores', 'chunks'], async (store) => {
       const [current, chunks] = await Promise.all([
         done(store('stores').get(storeId) as IDBRequest<StoredVectorStore | undefined>),
@@ -530,7 +544,12 @@ export class DataStore {
       return { version: current?.version ?? 0, chunks: chunks.map(this.indexed) };
     });
     this.versions.set(storeId, version);
-    return this.resident.load(storeId, row.origin.dimensions, [chunks]);
+    return this.resident.load(storeId, dimensions, [chunks]);
+  }
+
+  /** Checks that the stores exist and starts loading their indexes (a search waits for them). */
+  async ready(storeIds: string[]): Promise<void> {
+    for (const storeId of storeIds) this.indexOf(await this.vectorStore(storeId)).catch(() => undefined);
   }
 
   /** The best chunks across stores (each store ranked alone, then merged by score). */

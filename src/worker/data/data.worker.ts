@@ -81,6 +81,7 @@ const api = {
     answer(db, (s) => s.complete(...args)),
   fail: (_signal: AbortSignal, db: string, storeId: string, fileId: string, error: LastError) =>
     answer(db, (s) => s.fail(storeId, fileId, error)),
+  ready: (_signal: AbortSignal, db: string, storeIds: string[]) => answer(db, (s) => s.ready(storeIds)),
   search: (_signal: AbortSignal, db: string, storeIds: string[], query: ChunkSearch) =>
     answer(db, (s) => s.search(storeIds, query)),
 } satisfies Served<DataWorker>;

@@ -51,6 +51,43 @@ describe('Bm25Index', () => {
     // A vowel sign alone is not a word: no match on a fragment.
     expect(index.scores('ा').size).toBe(0);
   });
+
+  it('scores as a fresh index after removals, re-adds and compaction; top is the best of scores', () => {
+    const vocabulary = 'tea coffee milk water juice soda rice bread'.split(' ');
+    const random = new SeededRandom(7);
+    const text = () =>
+      Array.from(
+        { length: 1 + Math.floor(random.uniform() * 6) },
+        () => vocabulary[Math.floor(random.uniform() * 8)],
+      ).join(' ');
+    const index = new Bm25Index();
+    const docs = new Map<string, string>();
+    for (let round = 0; round < 6; round++) {
+      for (let i = 0; i < 40; i++) {
+        const id = `d${Math.floor(random.uniform() * 60)}`;
+        if (random.uniform() < 0.45) {
+          index.remove(id);
+          docs.delete(id);
+        } else {
+          docs.set(id, text());
+          index.add(id, docs.get(id)!);
+        }
+      }
+      const fresh = new Bm25Index();
+      for (const [id, words] of docs) fresh.add(id, words);
+      expect(index.size).toBe(docs.size);
+      for (const query of ['tea', 'coffee milk', 'soda rice bread tea']) {
+        const got = index.scores(query);
+        const want = fresh.scores(query);
+        expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+        for (const [id, score] of want) expect(got.get(id)).toBeCloseTo(score, 10);
+        const best = [...want.values()].sort((a, b) => b - a).slice(0, 5);
+        const top = index.top(query, 5);
+        top.forEach((hit, i) => expect(hit.score).toBeCloseTo(best[i]!, 10));
+        expect(top.length).toBe(best.length);
+      }
+    }
+  });
 });
 
 describe('matches', () => {
