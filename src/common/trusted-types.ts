@@ -13,16 +13,22 @@ let refused: Error | undefined;
 /** True only while Vaani itself starts a worker: the policy makes script URLs then, never else. */
 let starting = false;
 
+/** The absolute URL of a same-origin http(s) script, else undefined. */
+function sameOrigin(url: string): string | undefined {
+  const { location } = globalThis as unknown as { location: Location };
+  const parsed = new URL(url, location.href);
+  return parsed.origin === location.origin && /^https?:$/.test(parsed.protocol) ? parsed.href : undefined;
+}
+
 /**
  * A worker script of Vaani's own: same origin, http(s), asked for while Vaani starts a worker.
  * Anything else (another origin, `blob:`, `data:`, a string from DOMPurify or a page) is refused.
  */
 function ownScriptURL(url: string): string {
-  const { location } = globalThis as unknown as { location: Location };
-  const parsed = new URL(url, location.href);
-  if (!starting || parsed.origin !== location.origin || !/^https?:$/.test(parsed.protocol))
+  const href = starting ? sameOrigin(url) : undefined;
+  if (!href)
     throw new TypeError(`Vaani's Trusted Types policy makes script URLs only for its own workers, not ${url}.`);
-  return parsed.href;
+  return href;
 }
 
 /**
@@ -47,9 +53,14 @@ export function vaaniPolicy(): VaaniPolicy | null {
 type Constructor = new (url: string | URL, options?: object) => object;
 const SINKS = ['Worker', 'SharedWorker'] as const;
 
-/** `native` (Worker, SharedWorker) taking its URL through `sink`; `instanceof` still holds. */
+/**
+ * `native` (Worker, SharedWorker) taking a same-origin URL through `sink`; any other URL goes to
+ * `native` as given, so the browser decides as it would without Vaani (a page that does not require
+ * Trusted Types still starts a `blob:` worker). `instanceof` still holds.
+ */
 function trusting(native: Constructor, sink: VaaniPolicy): Constructor {
   function Trusted(url: string | URL, options?: object) {
+    if (!sameOrigin(String(url))) return new native(url, options);
     starting = true;
     try {
       return new native(sink.createScriptURL(String(url)) as unknown as string, options);
