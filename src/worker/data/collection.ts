@@ -74,8 +74,8 @@ export class DataStore {
   private readonly resident = new Resident<IndexedChunk>();
   /** The store version each held index is current at. */
   private readonly versions = new Map<string, number>();
-  /** Indexes being loaded, so that concurrent searches share one load. */
-  private readonly loading = new Map<string, Promise<RetrievalIndex<IndexedChunk>>>();
+  /** Indexes being loaded, with the store version asked for: searches at that version share one load. */
+  private readonly loading = new Map<string, { version: number; index: Promise<RetrievalIndex<IndexedChunk>> }>();
 
   private readonly resync: Resync<Change>;
 
@@ -526,12 +526,18 @@ export class DataStore {
     if (!row.origin) return undefined;
     const held = this.resident.get(row.id);
     if (held && this.versions.get(row.id) === (row.version ?? 0)) return held;
-    let loading = this.loading.get(row.id);
-    if (!loading) {
-      loading = this.load(row.id, row.origin.dimensions).finally(() => this.loading.delete(row.id));
-      this.loading.set(row.id, loading);
-    }
-    return loading;
+    // A load started before a write this search has seen would miss it: only a load at this version is shared.
+    const version = row.version ?? 0;
+    const shared = this.loading.get(row.id);
+    if (shared?.version === version) return shared.index;
+    const loading = {
+      version,
+      index: this.load(row.id, row.origin.dimensions).finally(() => {
+        if (this.loading.get(row.id) === loading) this.loading.delete(row.id);
+      }),
+    };
+    this.loading.set(row.id, loading);
+    return loading.index;
   }
 
   /** Reads a store's chunks and its version in one snapshot (one page: they are read at once) into a fresh index. */
