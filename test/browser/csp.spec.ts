@@ -329,7 +329,7 @@ test('under a strict CSP and Trusted Types chat answers on WebGPU (onnxruntime-w
     const json = await response.json();
     ai.dispose();
     return { status: response.status, backend: response.headers.get('x-vaani-backend'), json };
-  }, widgetModels.random);
+  }, urls.plain);
   expect(got.status, JSON.stringify(got.json)).toBe(200);
   expect(got.backend).toBe('webgpu');
   await expectNoViolations(page, errors);
