@@ -103,7 +103,7 @@ function dataEngine(
     cancelBatch: (storeId, batchId) => run((api) => api.cancelBatch(db, storeId, batchId)),
     search: async (storeIds, query) => {
       // The stores' indexes load in the data worker while the query embeds in the encoder's.
-      await run((api) => api.ready(db, storeIds));
+      if (storeIds.length) await run((api) => api.ready(db, storeIds));
       const vector =
         query.mode === 'semantic' || query.mode === 'hybrid'
           ? (await embed([query.text], 'query')).vectors[0]
