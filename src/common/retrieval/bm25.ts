@@ -93,11 +93,11 @@ export class Bm25Index {
       const list = this.postings.get(term);
       if (list) lists.push(list);
     }
+    const lengthScale = (BM25.k1 * BM25.b) / average;
+    const base = BM25.k1 * (1 - BM25.b);
     for (const { slots, tfs, live } of lists) {
       if (!live) continue;
       const idf = Math.log(1 + (count - live + 0.5) / (live + 0.5));
-      const lengthScale = (BM25.k1 * BM25.b) / average;
-      const base = BM25.k1 * (1 - BM25.b);
       for (let i = 0; i < slots.length; i++) {
         const slot = slots[i]!;
         if (ids[slot] === undefined) continue;
