@@ -49,6 +49,7 @@ async function webGpuState(): Promise<string> {
   if (!('gpu' in navigator)) return 'no WebGPU in this browser';
   const adapter = await navigator.gpu.requestAdapter().catch(() => null);
   if (!adapter) return 'WebGPU API but no adapter (WASM only)';
+  if (adapter.info?.isFallbackAdapter) return 'a software WebGPU adapter (auto runs WASM)';
   return `WebGPU adapter${adapter.features.has('shader-f16') ? ' with shader-f16' : ''}`;
 }
 

@@ -153,10 +153,15 @@ test('settings persist, and chat streams text from the model in the local folder
   // The environment line says what the runtimes will find: shared engines, an adapter, or none.
   await expect(page.locator('#environment')).toContainText('one engine per model for all this site’s tabs');
   await expect(page.locator('#environment')).toHaveText(
-    /· (WebGPU adapter( with shader-f16)?|WebGPU API but no adapter \(WASM only\)|no WebGPU in this browser)$/,
+    /· (WebGPU adapter( with shader-f16)?|a software WebGPU adapter \(auto runs WASM\)|WebGPU API but no adapter \(WASM only\)|no WebGPU in this browser)$/,
   );
-  const adapter = await page.evaluate(async () => !!(await navigator.gpu?.requestAdapter()));
-  await expect(page.locator('#environment')).toContainText(adapter ? 'WebGPU adapter' : 'no');
+  const adapter = await page.evaluate(async () => {
+    const found = await navigator.gpu?.requestAdapter();
+    return found ? (found.info.isFallbackAdapter ? 'software' : 'hardware') : 'none';
+  });
+  await expect(page.locator('#environment')).toContainText(
+    { software: 'a software WebGPU adapter', hardware: '· WebGPU adapter', none: 'no' }[adapter],
+  );
 
   await page.click('nav a[href="#chat"]');
   // The small model is the default.

@@ -1,5 +1,5 @@
 import type { Backend } from '../../protocol/options';
-import type { GpuSupport } from './webgpu';
+import { probedWebGpu, type GpuSupport } from './webgpu';
 
 export type RuntimeBackend = 'webgpu' | 'wasm';
 
@@ -15,8 +15,9 @@ export const WEBGPU_F16_DTYPES = ['q4f16', 'fp16', 'q4', 'fp32'] as const;
 export const WEBGPU_F32_DTYPES = ['q4', 'fp32', 'q8'] as const;
 
 /**
- * The attempts for a backend choice, in order: 'auto' tries WebGPU when an adapter exists and
- * falls back to WASM; a dtype fixed by the model source replaces the per-backend lists.
+ * The attempts for a backend choice, in order: 'auto' tries WebGPU when a hardware adapter exists
+ * and falls back to WASM (a software adapter is passed by); a dtype fixed by the model source
+ * replaces the per-backend lists.
  */
 export function backendAttempts(choice: Backend, gpu: GpuSupport | undefined, dtype?: string): BackendAttempt[] {
   const wasm: BackendAttempt = { backend: 'wasm', dtypes: dtype ? [dtype] : WASM_DTYPES };
@@ -29,13 +30,19 @@ export function backendAttempts(choice: Backend, gpu: GpuSupport | undefined, dt
     if (!webgpu) throw new Error("backend 'webgpu' was asked for but this browser has no WebGPU adapter.");
     return [webgpu];
   }
-  return webgpu ? [webgpu, wasm] : [wasm];
+  return webgpu && !gpu?.fallback ? [webgpu, wasm] : [wasm];
 }
 
-/** Backends a choice can use in this browser, known without starting anything (for /v1/models). */
-export function possibleBackends(choice: Backend = 'auto'): RuntimeBackend[] {
-  const hasGpu = typeof navigator !== 'undefined' && 'gpu' in navigator;
+/**
+ * Backends a choice can use in this browser, known without starting anything (for /v1/models):
+ * from the adapter `probeWebGpu` found, or from `navigator.gpu` before it has answered.
+ */
+export function possibleBackends(
+  choice: Backend = 'auto',
+  gpu: GpuSupport | undefined | 'unknown' = probedWebGpu(),
+): RuntimeBackend[] {
+  const hasGpu = gpu === 'unknown' ? typeof navigator !== 'undefined' && 'gpu' in navigator : gpu !== undefined;
   if (choice === 'wasm') return ['wasm'];
   if (choice === 'webgpu') return hasGpu ? ['webgpu'] : [];
-  return hasGpu ? ['webgpu', 'wasm'] : ['wasm'];
+  return hasGpu && !(gpu !== 'unknown' && gpu?.fallback) ? ['webgpu', 'wasm'] : ['wasm'];
 }

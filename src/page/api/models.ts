@@ -1,6 +1,7 @@
 import { aliasesOf, MODELS, type CatalogueEntry } from '../../catalogue/families';
 import { preference, type Services } from './http/dispatch';
 import { builtinAvailability } from '../builtin';
+import { probeWebGpu } from '../../common/backends/webgpu';
 
 const CREATED = 1735689600;
 
@@ -36,6 +37,7 @@ export function describe(ctx: Services, model: CatalogueEntry, builtin: string) 
 
 /** GET /models */
 export async function GET(ctx: Services) {
-  const builtin = await builtinAvailability();
+  // The adapter answers first, so runs_on.local leaves out a backend 'auto' would pass by.
+  const [builtin] = await Promise.all([builtinAvailability(), probeWebGpu()]);
   return Response.json({ object: 'list', data: MODELS.map((model) => describe(ctx, model, builtin)) });
 }
