@@ -292,7 +292,8 @@ test('many response_format schemas XGrammar refuses, each a 400 naming the param
         max_tokens: 120,
       });
       const refused = [];
-      for (let i = 0; i < 60; i++) {
+      // 20: XGrammar's WASM broke after about 14 failures when one instance served them all.
+      for (let i = 0; i < 20; i++) {
         // An empty character class: valid JavaScript, refused by XGrammar's regex parser (a failed check, an abort).
         const field = `f${i}`;
         const schema = {

@@ -16,7 +16,7 @@ import { openHarness } from './support/page';
  * pattern), figures in docs/performance.md.
  */
 /** Malformed requests per route, and at most WELL_FORMED of the well-formed ones generated among them. */
-const COUNT = Number(process.env.VAANI_FUZZ_COUNT ?? 8);
+const COUNT = Number(process.env.VAANI_FUZZ_COUNT ?? 5);
 const WELL_FORMED = Number(process.env.VAANI_FUZZ_WELL_FORMED ?? Infinity);
 const SEED = Number(process.env.VAANI_FUZZ_SEED ?? 36);
 /** Only the routes whose path matches (a replay of part of a run); every route's valid request still runs. */

@@ -320,13 +320,13 @@ describe('Grammars: a schema XGrammar refuses', () => {
     expect(ended).toBe(true);
     answerKind(text, person);
   });
-  it('a hundred in a row leave XGrammar working: the next schema compiles and constrains (a fresh XGrammar after each failure)', async () => {
+  it('thirty in a row (one XGrammar broke after about 14) leave XGrammar working: the next schema compiles and constrains (a fresh XGrammar after each failure)', async () => {
     const small = ascii();
     const validate = new Ajv().compile(person);
     const json = (schema: unknown): GrammarRequest => ({ kind: 'json', json: { schema, strict: true, param: 'p' } });
     // Compiled before the failures: a grammar of the old XGrammar must not be reused by the new one.
     expect(validate(JSON.parse((await run(json(person), 51, 200, small)).text))).toBe(true);
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 30; i++) {
       const parameters = { type: 'object', properties: { [`f${i}`]: { type: 'string', pattern: '^[]' } } };
       const request: GrammarRequest =
         i % 2
