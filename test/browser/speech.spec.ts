@@ -107,6 +107,22 @@ test('speed changes the duration; style and stability change the F0 spread', asy
   expect(unstable.spreadSemitones).toBeGreaterThan(steady.spreadSemitones + 0.5);
 });
 
+test('a Hindi voice reads ₹1,25,000 as लाख and रुपये; apply_text_normalization: off speaks it as written', async ({
+  page,
+}) => {
+  await start(page);
+  const wav = async (input: string, extra: Record<string, unknown> = {}) => {
+    const answer = await speak(page, { model: 'speech-tts-v1', voice: 'hi-IN-female-1', input, ...extra });
+    audioOf(answer);
+    return answer.body;
+  };
+  const normalised = await wav('₹1,25,000');
+  const spelled = await wav('एक लाख पच्चीस हज़ार रुपये', { apply_text_normalization: 'off' });
+  expect(normalised === spelled, 'the route speaks the spelled-out text, byte for byte').toBe(true);
+  const asWritten = await wav('₹1,25,000', { apply_text_normalization: 'off' });
+  expect(asWritten === normalised, 'off speaks the digits as written').toBe(false);
+});
+
 test('bad requests get OpenAI-shaped errors and the engine keeps working', async ({ page }) => {
   await start(page);
   const tooLong = errorOf(
