@@ -13,11 +13,12 @@ import { EN_IN } from './languages/en-in';
 import { GU } from './languages/gu';
 import { HI } from './languages/hi';
 import { MR } from './languages/mr';
+import { NE } from './languages/ne';
 
 export type { SpeechTable } from './table';
 
 /** The tables by language (xx, or xx-YY where a country reads differently: only Indian English here). */
-const TABLES: Readonly<Record<string, SpeechTable>> = { 'en-IN': EN_IN, hi: HI, mr: MR, bn: BN, gu: GU };
+const TABLES: Readonly<Record<string, SpeechTable>> = { 'en-IN': EN_IN, hi: HI, mr: MR, bn: BN, gu: GU, ne: NE };
 
 /** The table for a voice's language code (hi-IN → hi; en-IN only for English), or undefined. */
 export function speechTable(languageCode: string): SpeechTable | undefined {

@@ -3,7 +3,7 @@ import { normaliseSpeech, NORMALISED_LANGUAGES, speechTable } from '../../../src
 import { asciiDigits } from '../../../src/common/speech-text/digits';
 import { LANGUAGES } from '../../../src/catalogue/voices';
 
-describe('speech text: Marathi, Bengali, Gujarati', () => {
+describe('speech text: Marathi, Bengali, Gujarati, Nepali', () => {
   it.each([
     ['mr-IN', '19', 'एकोणीस'],
     ['mr-IN', '44', 'चव्वेचाळीस'],
@@ -29,6 +29,12 @@ describe('speech text: Marathi, Bengali, Gujarati', () => {
     ['gu-IN', '3,00,00,000', 'ત્રણ કરોડ'],
     ['gu-IN', '2.5', 'બે દશાંશ પાંચ'],
     ['gu-IN', '20%', 'વીસ ટકા'],
+    ['ne-IN', '11', 'एघार'],
+    ['ne-IN', '99', 'उनान्सय'],
+    ['ne-IN', '१२५', 'एक सय पच्चिस'],
+    ['ne-IN', '1,25,000', 'एक लाख पच्चिस हजार'],
+    ['ne-IN', '4.5', 'चार दशमलव पाँच'],
+    ['ne-IN', '15/08/1947', 'पन्ध्र अगस्ट एक हजार नौ सय सतचालिस'],
   ])('%s reads %s as %s', (language, written, said) => expect(normaliseSpeech(written, language)).toBe(said));
 
   it('passes ₹ to the engine where the language has no rupee words', () => {
