@@ -30,6 +30,8 @@ export interface SpeechParams {
   stability: number;
   style: number;
   response_format: SpeechFormat;
+  /** Extension (ElevenLabs' name): `off` speaks `input` as written; `auto` (the default) and `on` read numbers, ₹, dates and times as words first. */
+  apply_text_normalization?: 'auto' | 'on' | 'off';
 }
 
 /** Encoded speech, ready to answer with. */
@@ -124,6 +126,8 @@ export interface SpeakJob {
   /** The format the worker encodes the speech as. */
   format: SpeechFormat;
   text: string;
+  /** Read numbers, ₹, dates and times in the voice's language as words before speaking (src/common/speech-text). */
+  normalize: boolean;
   speed: number;
   stability: number;
   style: number;

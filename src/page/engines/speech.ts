@@ -34,6 +34,7 @@ function speechEngine(options: VaaniOptions, hosts: EngineHosts): SpeechEngine &
     return {
       voice,
       text: params.input,
+      normalize: params.apply_text_normalization !== 'off',
       format: params.response_format,
       speed: params.speed,
       stability: params.stability,

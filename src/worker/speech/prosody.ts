@@ -10,6 +10,8 @@
  *   the same request always sounds the same. A single clause keeps its pitch.
  */
 
+import { CLAUSE_MARKS, SENTENCE_MARKS } from '../../common/speech-text/marks';
+
 export const BASE_RATE = 175;
 const MIN_RATE = 80;
 const MAX_RATE = 450;
@@ -41,9 +43,13 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
 export const speakingRate = (speed: number) => Math.round(clamp(BASE_RATE * speed, MIN_RATE, MAX_RATE));
 export const pitchRange = (style: number) => Math.round(20 + 80 * clamp(style, 0, 1));
 
-/** Text split after clause punctuation (Latin, Devanagari danda, Arabic-script comma and stops). */
+const MARKS = `${CLAUSE_MARKS}${SENTENCE_MARKS}\n`;
+const CLAUSE = new RegExp(`[^${MARKS}]+(?:[${MARKS}]+|$)`, 'gu');
+const SENTENCE_END = new RegExp(`[${SENTENCE_MARKS}]$`, 'u');
+
+/** Text split after clause punctuation (Latin, the danda, Arabic-script, Ol Chiki and Meetei Mayek marks). */
 export function splitClauses(text: string): string[] {
-  const parts = text.match(/[^,.!?;:।॥،؛؟۔\n]+(?:[,.!?;:।॥،؛؟۔\n]+|$)/gu) ?? [];
+  const parts = text.match(CLAUSE) ?? [];
   return parts.map((part) => part.trim()).filter((part) => /[\p{L}\p{N}]/u.test(part));
 }
 
@@ -58,7 +64,7 @@ function seededRandom(text: string): () => number {
   };
 }
 
-const endsSentence = (clause: string) => /[.!?।॥؟۔]$/u.test(clause);
+const endsSentence = (clause: string) => SENTENCE_END.test(clause);
 
 /** The clauses of `text` with the eSpeak settings each is spoken with. */
 export function planClauses(text: string, params: ProsodyParams): Clause[] {

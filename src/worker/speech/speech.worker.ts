@@ -7,6 +7,7 @@ import type { EncodedAudio, EncoderPlugins, SpeakJob, SpeechWorker } from '../..
 import { EngineError, invalidInput, messageOf } from '../../protocol/errors';
 import type { SpeakContext } from './job';
 import { RUNTIMES } from './runtimes';
+import { normaliseSpeech } from '../../common/speech-text';
 import { availableFormats, encodeAudio, FormatUnavailable } from '../../common/audio/encode';
 import type { Served } from '../../protocol/worker';
 import { exposeEngine } from '../host/expose';
@@ -57,8 +58,9 @@ const api = {
         }),
       signal,
     };
+    const text = job.normalize ? normaliseSpeech(job.text, job.voice.languageCode) : job.text;
     const audio = await encodeAudio(
-      await RUNTIMES[job.voice.spec.engine](job, context),
+      await RUNTIMES[job.voice.spec.engine]({ ...job, text }, context),
       job.format,
       job.encoders,
     ).catch((error: unknown) => {

@@ -42,6 +42,13 @@ describe('errors in the OpenAI shape', () => {
       await ai.fetch(`${BASE}/audio/speech`, postJson({ model: 'speech-tts-v1', voice: 'x', input: 'a', speed: 3 })),
     );
     expect(speed).toMatchObject({ status: 400, param: 'speed' });
+    const normalization = await error(
+      await ai.fetch(
+        `${BASE}/audio/speech`,
+        postJson({ model: 'speech-tts-v1', voice: 'x', input: 'a', apply_text_normalization: 'yes' }),
+      ),
+    );
+    expect(normalization).toMatchObject({ status: 400, param: 'apply_text_normalization' });
   });
 
   it('400 on empty messages, a bad role, a missing model', async () => {

@@ -6,6 +6,7 @@ describe('TTS prosody', () => {
     expect(splitClauses('नमस्ते, आप कैसे हैं? ठीक। Fine; ok')).toEqual(['नमस्ते,', 'आप कैसे हैं?', 'ठीक।', 'Fine;', 'ok']);
     expect(splitClauses('السلام علیکم، آپ کیسے ہیں؟')).toEqual(['السلام علیکم،', 'آپ کیسے ہیں؟']);
     expect(splitClauses('... !!')).toEqual([]);
+    expect(splitClauses('हम आए॥ ᱥᱟᱱᱛᱟᱲᱤ᱾ ꯃꯤꯇꯩ꯫ ok')).toEqual(['हम आए॥', 'ᱥᱟᱱᱛᱟᱲᱤ᱾', 'ꯃꯤꯇꯩ꯫', 'ok']);
   });
 
   it('maps speed to the speaking rate and style to the pitch range', () => {

@@ -20,6 +20,7 @@ export const speechSchema = v.object({
   stability: v.optional(unit, 0.5),
   style: v.optional(unit, 0.35),
   response_format: v.optional(v.picklist(SPEECH_FORMATS), 'wav'),
+  apply_text_normalization: v.optional(v.picklist(['auto', 'on', 'off'], "must be 'auto', 'on' or 'off'"), 'auto'),
 });
 
 /** Multipart fields are text: numbers are parsed before the schema sees them. */
