@@ -18,7 +18,11 @@ import type { ApproveHook } from '../protocol/approval';
 import { abortError } from '../protocol/cancel';
 import { pageInstances } from './instances';
 import { builtinEngines, builtinModel, type BuiltinModel } from './builtin';
+import { preference } from './api/http/dispatch';
 import { routingOf } from './api/http/routing';
+import { planModel, planTarget, type ModelPlan, type PlanContext } from './services/plan';
+import { NotFoundError } from './clients/errors';
+import { builtinAvailability } from './builtin';
 
 export interface Vaani {
   readonly baseURL: string;
@@ -40,6 +44,13 @@ export interface Vaani {
   readonly builtin: BuiltinModel;
   /** Tools the page offers to `/v1/agents/run`: `register({ name, description, inputSchema, execute })` → unregister. */
   readonly tools: ToolRegistryApi;
+  /**
+   * What running a model here takes, before any byte of it moves: its download (exact where a
+   * manifest or the cache knows it), the memory it needs, what this device and network report, and
+   * the decision (local, remote or none) with its reason. A product ('chat', 'voice', …) plans its
+   * default model. An unknown id throws NotFoundError.
+   */
+  plan(idOrProduct: string): Promise<ModelPlan>;
   install(): void;
   uninstall(): void;
   dispose(): void;
@@ -65,6 +76,14 @@ export function createVaaniWith(
 
   const routing = routingOf(options.routing);
   const tools = new ToolRegistry();
+  const planning: PlanContext = {
+    options,
+    models,
+    remote: options.remote !== undefined,
+    order: (id) => preference(routing(id)),
+    builtin: builtinAvailability,
+    local: (id) => registry.info(id) !== undefined,
+  };
   const ctx: Services = {
     registry,
     routing,
@@ -77,6 +96,7 @@ export function createVaaniWith(
     runApprovers: new WeakMap(),
     self: async (path, init) => app.fetch(new Request(`${baseURL}${path}`, init)),
     deliveries: new Map(),
+    plan: (id) => planModel(planning, id),
   };
   const app = createApp(ctx, base.pathname, options.auth ?? 'required');
 
@@ -115,6 +135,18 @@ export function createVaaniWith(
     builtin: builtinModel,
     data: dataClient(vaaniFetch, baseURL),
     images: imagesClient(vaaniFetch, baseURL, ctx.deliveries),
+    async plan(idOrProduct) {
+      const id = typeof idOrProduct === 'string' ? planTarget(idOrProduct) : undefined;
+      if (!id)
+        throw new NotFoundError(
+          404,
+          `The model or product '${String(idOrProduct)}' does not exist.`,
+          'model_not_found',
+          'model',
+          'invalid_request_error',
+        );
+      return planModel(planning, id);
+    },
     install() {
       if (installed) return;
       installed = globalThis.fetch;

@@ -132,3 +132,13 @@ export async function deleteModel(id: string): Promise<boolean> {
   for (const url of Object.values(record.files)) if (!stillUsed.has(url)) await deleteFile(url);
   return true;
 }
+
+/** The files recorded under a model whose URLs lie under `base`, with their cache state (no network). */
+export async function recordedFiles(
+  model: string,
+  base: string,
+): Promise<{ file: string; state: FileState; bytes: number; size: number | undefined }[]> {
+  if (!(await storageAvailable())) return [];
+  const files = Object.entries((await readRecord(model))?.files ?? {}).filter(([, url]) => url.startsWith(base));
+  return Promise.all(files.map(async ([file, url]) => ({ file, ...(await fileBytes(url)) })));
+}

@@ -27,6 +27,7 @@ export {
   type FolderManifest,
   type StoreLoaderOptions,
 } from './loader';
+export { recordedFiles } from './idb';
 export { hubHeaders, isCommit, type HubHeaders } from './pins';
 export { ModelStore, type ImportedFile, type ModelLoadOptions, type ModelResolver, type Models } from './models';
 export { RateMeter } from './progress';

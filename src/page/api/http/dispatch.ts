@@ -8,6 +8,7 @@ import type { ApproveHook } from '../../../protocol/approval';
 import { EngineError, messageOf } from '../../../protocol/errors';
 import type { StoredResponse } from '../responses/_history';
 import type { ResponseHistory } from '../../services/responses/history';
+import type { ModelPlan } from '../../services/plan';
 import { ApiError } from './errors';
 import type { ChatDelta, ChatEngine } from '../../../protocol/chat';
 import { remoteChat } from './remote-chat';
@@ -37,6 +38,8 @@ export interface Services {
    * completed events (see api/images/stream.ts).
    */
   deliveries?: Map<string, (images: Uint8Array[]) => void>;
+  /** The plan for a catalogue id (`x_vaani` on GET /models/{model}): reads no model file. */
+  plan?(modelId: string): Promise<ModelPlan>;
 }
 
 /**

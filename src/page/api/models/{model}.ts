@@ -9,6 +9,6 @@ import { probeWebGpu } from '../../../common/backends/webgpu';
 export async function GET(ctx: Services, _request: Request, _path: string, { model: id }: Record<string, string>) {
   const model = findModel(id!);
   if (!model) throw new ApiError(404, `The model '${id}' does not exist.`, 'model_not_found', 'model');
-  const [builtin] = await Promise.all([builtinAvailability(), probeWebGpu()]);
-  return Response.json(describe(ctx, model, builtin));
+  const [builtin, , plan] = await Promise.all([builtinAvailability(), probeWebGpu(), ctx.plan?.(model.id)]);
+  return Response.json({ ...describe(ctx, model, builtin), ...(plan ? { x_vaani: plan } : {}) });
 }

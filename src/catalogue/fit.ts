@@ -1,0 +1,146 @@
+/**
+ * What the planner (`ai.plan`, `x_vaani` on GET /v1/models/{id}) knows of a default model before
+ * any byte of it moves: its rounded download per dtype and the memory a family needs per backend,
+ * each figure with where it came from. Exact sizes come from a folder's vaani-manifest.json or a
+ * source's `files`; these figures stand in only where neither is known.
+ */
+
+/** How a figure was found: read off a listing, measured by the bench, or estimated. */
+export type Basis = 'catalogue' | 'measured' | 'estimate';
+
+export interface Figure {
+  bytes: number;
+  basis: Basis;
+  /** Where the figure comes from, in words. */
+  from: string;
+}
+
+const MB = 1e6;
+const GB = 1e9;
+const MIB = 2 ** 20;
+const README = "the README's default-models table (rounded)";
+
+/** The rounded download of a default source per dtype (every file the engine reads for it). */
+export const DOWNLOADS: Readonly<Record<string, Readonly<Record<string, Figure>>>> = {
+  'chat-v2': { q4f16: { bytes: 0.55 * GB, basis: 'catalogue', from: README } },
+  'chat-v2-pro': { q4f16: { bytes: 1.2 * GB, basis: 'catalogue', from: README } },
+  'code-v1': {
+    fp32: { bytes: 2.0 * GB, basis: 'catalogue', from: README },
+    fp16: { bytes: 1.0 * GB, basis: 'catalogue', from: README },
+    q8: { bytes: 0.5 * GB, basis: 'catalogue', from: README },
+    q4f16: { bytes: 0.46 * GB, basis: 'catalogue', from: README },
+  },
+  'speech-stt-v1': { q8: { bytes: 77 * MB, basis: 'catalogue', from: README } },
+  'embed-v1': { q8: { bytes: 135 * MB, basis: 'catalogue', from: `${README}: q8 118 MB + tokenizer.json 17 MB` } },
+};
+/** code-v1's completion model is the same export's base model. */
+const CODE_BASE = DOWNLOADS['code-v1']!;
+
+/** Parameters of each default source, for a dtype the table above has no figure for. */
+export const PARAMETERS: Readonly<Record<string, number>> = {
+  'chat-v2': 0.6e9,
+  'chat-v2-pro': 1.7e9,
+  'agent-v1': 0.6e9,
+  'code-v1': 0.49e9,
+  'code-v1-base': 0.49e9,
+  'speech-stt-v1': 74e6,
+  'embed-v1': 118e6,
+};
+
+/**
+ * Download bytes per parameter by dtype: code-v1's listed sizes over its 0.49 B parameters (q4 from
+ * the bench's file of Qwen2.5-0.5B shapes, 768,673,375 bytes: its embeddings stay 8-bit).
+ */
+export const BYTES_PER_PARAMETER: Readonly<Record<string, number>> = {
+  fp32: 4.08,
+  fp16: 2.04,
+  q8: 1.02,
+  int8: 1.02,
+  uint8: 1.02,
+  q4: 1.57,
+  q4f16: 0.94,
+  bnb4: 0.94,
+};
+
+/** A default source's download for a dtype: the listed figure, else an estimate from its parameters. */
+export function downloadFigure(model: string, dtype: string | undefined): Figure | undefined {
+  const listed = model === 'code-v1-base' ? CODE_BASE : model === 'agent-v1' ? DOWNLOADS['chat-v2'] : DOWNLOADS[model];
+  const known = dtype ? listed?.[dtype] : undefined;
+  if (known) return known;
+  const parameters = PARAMETERS[model];
+  const perParameter = dtype ? BYTES_PER_PARAMETER[dtype] : undefined;
+  if (!parameters || !perParameter) return undefined;
+  return {
+    bytes: Math.round(parameters * perParameter),
+    basis: 'estimate',
+    from: `${parameters / 1e9} B parameters × ${perParameter} bytes each for ${dtype} (code-v1's listed sizes per parameter)`,
+  };
+}
+
+/** A bench measurement of a worker's peak memory for a model's weight file. */
+interface Measured {
+  model: string;
+  backend: 'wasm' | 'webgpu';
+  dtype: string;
+  /** Peak worker memory. */
+  bytes: number;
+  /** The weight file it was measured with. */
+  weights: number;
+  from: string;
+}
+
+const CHAT_SCALING =
+  "bench chat-scaling, 2026-11-27 (Qwen2.5-0.5B shapes, 24 layers, 2 WASM threads): peak memory of Vaani's chat worker after a 4,096-token context";
+
+/** What the bench measured (bench/results/latest.json). */
+export const MEASURED: readonly Measured[] = [
+  { model: 'code-v1', backend: 'wasm', dtype: 'q8', bytes: 1382 * MIB, weights: 494_513_130, from: CHAT_SCALING },
+  { model: 'code-v1', backend: 'wasm', dtype: 'q4', bytes: 2124 * MIB, weights: 768_673_375, from: CHAT_SCALING },
+  { model: 'code-v1', backend: 'wasm', dtype: 'fp32', bytes: 3316 * MIB, weights: 1_976_292_160, from: CHAT_SCALING },
+];
+
+/**
+ * Memory per byte of weights by family and backend where the bench has no measurement of the
+ * model itself: every one an estimate, said so in the plan.
+ */
+export const MEMORY_RATIO: Readonly<Record<string, Readonly<Record<'wasm' | 'webgpu', number>>>> = {
+  /** WASM: the chat-scaling ratios above (2.9× for 8- and 4-bit, prepacked; 1.7× for fp32). WebGPU: the weights once in the worker while they go to the GPU. */
+  chat: { wasm: 2.9, webgpu: 1.3 },
+  whisper: { wasm: 2.5, webgpu: 1.3 },
+  embeddings: { wasm: 2, webgpu: 1.3 },
+};
+const FP32_CHAT_RATIO = 1.7;
+
+/** The memory a model needs on a backend for `weights` bytes of files. */
+export function memoryFigure(
+  model: string,
+  family: string | undefined,
+  backend: 'wasm' | 'webgpu',
+  dtype: string | undefined,
+  weights: number,
+): Figure | undefined {
+  const measured = MEASURED.find(
+    (m) =>
+      (m.model === model || (model === 'code-v1-base' && m.model === 'code-v1')) &&
+      m.backend === backend &&
+      m.dtype === dtype,
+  );
+  if (measured) return { bytes: measured.bytes, basis: 'measured', from: measured.from };
+  const like = MEASURED.find((m) => family === 'chat' && m.backend === backend && m.dtype === dtype);
+  if (like) {
+    const ratio = like.bytes / like.weights;
+    return {
+      bytes: Math.round(weights * ratio),
+      basis: 'estimate',
+      from: `the weights × ${ratio.toFixed(2)}, code-v1's measured ratio for ${dtype} on ${backend} (${CHAT_SCALING})`,
+    };
+  }
+  const ratios = family ? MEMORY_RATIO[family] : undefined;
+  if (!ratios) return undefined;
+  const ratio = family === 'chat' && backend === 'wasm' && dtype === 'fp32' ? FP32_CHAT_RATIO : ratios[backend];
+  return {
+    bytes: Math.round(weights * ratio),
+    basis: 'estimate',
+    from: `the weights × ${ratio} (an estimate for ${family} on ${backend}: the bench has no measurement of it)`,
+  };
+}

@@ -1,0 +1,49 @@
+import type { DeviceFacts, GpuFacts } from './decide';
+
+interface NavigatorFacts {
+  deviceMemory?: number;
+  connection?: { saveData?: boolean; effectiveType?: string; downlink?: number };
+  gpu?: { requestAdapter(): Promise<{ features: Set<string>; limits: Record<string, number> } | null> };
+  storage?: { estimate?(): Promise<{ quota?: number; usage?: number }>; persisted?(): Promise<boolean> };
+  onLine?: boolean;
+}
+
+const GIB = 2 ** 30;
+
+async function adapterFacts(nav: NavigatorFacts): Promise<GpuFacts | null | undefined> {
+  if (!nav.gpu) return undefined;
+  try {
+    const adapter = await nav.gpu.requestAdapter();
+    if (!adapter) return null;
+    return {
+      f16: adapter.features.has('shader-f16'),
+      maxBufferSize: adapter.limits.maxBufferSize ?? 0,
+      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize ?? 0,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** What this browser reports of its memory, GPU, storage and network; nothing it lacks is guessed. */
+export async function deviceFacts(): Promise<DeviceFacts> {
+  const nav = (globalThis.navigator ?? {}) as NavigatorFacts;
+  const memory = typeof nav.deviceMemory === 'number' ? nav.deviceMemory * GIB : undefined;
+  const connection = nav.connection;
+  const [gpu, estimate, persisted] = await Promise.all([
+    adapterFacts(nav),
+    nav.storage?.estimate?.().catch(() => undefined),
+    nav.storage?.persisted?.().catch(() => undefined),
+  ]);
+  return {
+    memory,
+    gpu,
+    crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    storage:
+      estimate || persisted !== undefined ? { quota: estimate?.quota, usage: estimate?.usage, persisted } : undefined,
+    network: connection
+      ? { saveData: connection.saveData, effectiveType: connection.effectiveType, downlink: connection.downlink }
+      : undefined,
+    online: nav.onLine !== false,
+  };
+}

@@ -1,0 +1,276 @@
+import { defaultModel, entryOf, findModel, layoutOf, PRODUCTS, sourceOf, type Product } from '../../catalogue/families';
+import { downloadFigure, memoryFigure, type Basis } from '../../catalogue/fit';
+import { filesOwner, modelSource, sourceBase } from '../../catalogue/sources';
+import { backendAttempts } from '../../common/backends/plan';
+import { decide, downloadSeconds, unreported, type Decision, type DeviceFacts } from '../../common/fit/decide';
+import { deviceFacts } from '../../common/fit/device';
+import { fetchFolderManifest, isFolderBase, recordedFiles, type Models } from '../../common/weights';
+import { DTYPE_SUFFIX } from '../../common/layouts/onnx';
+import type { ModelSource, VaaniOptions } from '../../protocol/options';
+import type { EngineChoice } from '../../protocol/options';
+
+/** The model a product plans by default (`ai.plan('chat')`). */
+const PRODUCT_ROLE: Readonly<Record<Product, string>> = {
+  chat: 'widget:chat',
+  voice: 'widget:transcription',
+  image: '/images/generations',
+  code: '/code/completions',
+  agents: '/agents/run',
+  memory: '/memory',
+  data: '/files',
+};
+
+/** `ai.plan(…)` and GET /v1/models/{id}'s `x_vaani`: what running a model here takes, decided before any byte moves. */
+export interface ModelPlan {
+  model: string;
+  /** The id whose files it reads (agent-v1 → chat-v2). */
+  files_of: string;
+  decision: Decision;
+  download: {
+    /** Bytes of every file it would read (null: unknown). */
+    bytes: number | null;
+    cached_bytes: number;
+    /** Bytes still to fetch (null: unknown). */
+    remaining_bytes: number | null;
+    /** True when every file's size is known (a manifest, `files`, or the cache); false for a rounded or estimated figure. */
+    exact: boolean;
+    basis: 'manifest' | 'files' | 'cache' | Basis | 'none' | 'unknown';
+    from: string;
+    /** Whole seconds for `remaining_bytes` at the reported downlink (null: not reported). */
+    seconds: number | null;
+    files?: { name: string; size: number | null; cached_bytes: number }[];
+  };
+  memory: { bytes: number | null; basis: Basis | 'unknown'; from: string };
+  device: {
+    memory_bytes: number | null;
+    gpu: {
+      adapter: boolean | null;
+      f16: boolean;
+      max_buffer_size: number;
+      max_storage_buffer_binding_size: number;
+    } | null;
+    cross_origin_isolated: boolean;
+    wasm_threads: boolean;
+    storage: { quota: number | null; usage: number | null; persisted: boolean | null } | null;
+  };
+  network: { online: boolean; save_data: boolean | null; effective_type: string | null; downlink_mbps: number | null };
+  /** What this browser does not report: 'memory', 'network', 'gpu', 'storage'. */
+  unknown: string[];
+}
+
+export interface PlanContext {
+  options: VaaniOptions;
+  models: Models;
+  remote: boolean;
+  order(modelId: string): EngineChoice[];
+  builtin(): Promise<string>;
+  /** Whether a local engine answers the id in this build. */
+  local(modelId: string): boolean;
+  /** For tests: the facts instead of the browser's. */
+  device?: () => Promise<DeviceFacts>;
+}
+
+/** The catalogue id an id, an alias or a product names; undefined for an unknown one. */
+export function planTarget(idOrProduct: string): string | undefined {
+  if ((PRODUCTS as readonly string[]).includes(idOrProduct)) return defaultModel(PRODUCT_ROLE[idOrProduct as Product]);
+  return findModel(idOrProduct)?.id;
+}
+
+const DTYPE_OF_SUFFIX = Object.fromEntries(Object.entries(DTYPE_SUFFIX).map(([dtype, suffix]) => [suffix, dtype]));
+/** The dtype of a file list: the suffix of its ONNX graphs (`model_quantized.onnx` → q8). */
+function dtypeOf(names: string[]): string | undefined {
+  for (const name of names) {
+    const suffix = name.match(/model(_[a-z0-9]+)?\.onnx$/)?.[1] ?? (name.endsWith('.onnx') ? '' : undefined);
+    if (suffix !== undefined && DTYPE_OF_SUFFIX[suffix] !== undefined) return DTYPE_OF_SUFFIX[suffix];
+  }
+  return undefined;
+}
+
+/** Voices and transforms run on the voice catalogue's files, which depend on the voice. */
+const needsSource = (id: string) =>
+  (entryOf(id)?.engines ?? []).some((kind) => kind !== 'speech' && kind !== 'transform');
+
+interface Sized {
+  bytes: number | null;
+  cached: number;
+  exact: boolean;
+  basis: ModelPlan['download']['basis'];
+  from: string;
+  dtype: string | null;
+  files?: ModelPlan['download']['files'];
+}
+
+/** The download: from a listing (source `files`, a folder manifest) via the store's status, else the cache's record, else the catalogue. */
+async function sized(
+  ctx: PlanContext,
+  id: string,
+  owner: string,
+  source: ModelSource,
+  base: string,
+  dtype: string | undefined,
+): Promise<Sized> {
+  const listing = source.files
+    ? 'files'
+    : isFolderBase(base) && (await fetchFolderManifest(base).catch(() => undefined))
+      ? 'manifest'
+      : undefined;
+  if (listing) {
+    const status = await ctx.models.status(id).catch(() => undefined);
+    if (status) {
+      // A manifest lists every file the folder has: an optional file it lacks is not read.
+      const files = status.files
+        .filter((f) => listing === 'files' || f.size !== undefined || f.bytes > 0)
+        .map((f) => ({ name: f.file, size: f.size ?? null, cached_bytes: f.bytes }));
+      const exact = files.every((f) => f.size !== null);
+      return {
+        bytes: exact ? files.reduce((sum, f) => sum + f.size!, 0) : null,
+        cached: files.reduce((sum, f) => sum + f.cached_bytes, 0),
+        exact,
+        basis: listing,
+        from: listing === 'files' ? "the source's `files`" : `${base}vaani-manifest.json`,
+        dtype: dtypeOf(files.map((f) => f.name)) ?? dtype ?? null,
+        files,
+      };
+    }
+  }
+  const recorded = await recordedFiles(owner, base).catch(() => []);
+  const cached = recorded.reduce((sum, f) => sum + f.bytes, 0);
+  const recordedDtype = dtypeOf(recorded.map((f) => f.file));
+  if (
+    recorded.length &&
+    recorded.every((f) => f.state === 'cached') &&
+    recordedDtype &&
+    (!dtype || recordedDtype === dtype || !source.dtype)
+  )
+    return {
+      bytes: cached,
+      cached,
+      exact: true,
+      basis: 'cache',
+      from: 'the files this browser cached for it',
+      dtype: recordedDtype,
+      files: recorded.map((f) => ({ name: f.file, size: f.size ?? null, cached_bytes: f.bytes })),
+    };
+  const catalogueSource = sourceOf(owner);
+  const isDefault = !source.baseURL && !source.files && source.repo === catalogueSource?.repo;
+  const figure = isDefault ? downloadFigure(owner, dtype) : undefined;
+  if (figure)
+    return { bytes: figure.bytes, cached, exact: false, basis: figure.basis, from: figure.from, dtype: dtype ?? null };
+  return {
+    bytes: null,
+    cached,
+    exact: false,
+    basis: 'unknown',
+    from: isFolderBase(base)
+      ? `${base} has no vaani-manifest.json (npx vaani pull writes one) and the source lists no files`
+      : 'the catalogue has no size for this source and dtype: list its files with sizes in createVaani({ models })',
+    dtype: dtype ?? null,
+  };
+}
+
+const deviceView = (device: DeviceFacts): ModelPlan['device'] => ({
+  memory_bytes: device.memory ?? null,
+  gpu:
+    device.gpu === undefined
+      ? null
+      : device.gpu === null
+        ? { adapter: false, f16: false, max_buffer_size: 0, max_storage_buffer_binding_size: 0 }
+        : {
+            adapter: true,
+            f16: device.gpu.f16,
+            max_buffer_size: device.gpu.maxBufferSize,
+            max_storage_buffer_binding_size: device.gpu.maxStorageBufferBindingSize,
+          },
+  cross_origin_isolated: device.crossOriginIsolated,
+  wasm_threads: device.crossOriginIsolated,
+  storage: device.storage
+    ? {
+        quota: device.storage.quota ?? null,
+        usage: device.storage.usage ?? null,
+        persisted: device.storage.persisted ?? null,
+      }
+    : null,
+});
+
+/** Plans a catalogue id (resolve aliases and products with `planTarget` first). Reads no model file. */
+export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan> {
+  const device = await (ctx.device ?? deviceFacts)();
+  const order = ctx.order(id);
+  const remote = ctx.remote && order.includes('remote');
+  const owner = filesOwner(id, ctx.options.models);
+  const entry = entryOf(id);
+  let source: ModelSource | undefined;
+  try {
+    source = modelSource(id, ctx.options.models);
+  } catch {
+    source = undefined;
+  }
+  const base = source ? sourceBase(source) : '';
+  const choice = ctx.options.backend ?? 'auto';
+  let noSource: string | undefined;
+  let attempt: { backend: 'webgpu' | 'wasm'; dtypes: readonly string[] } = { backend: 'wasm', dtypes: [] };
+  try {
+    attempt = backendAttempts(choice, device.gpu ? { f16: device.gpu.f16 } : undefined, source?.dtype)[0]!;
+  } catch (error) {
+    noSource = (error as Error).message;
+  }
+  if (!source && needsSource(id))
+    noSource ??= `No weights are configured for ${id}: name an export in createVaani({ models: { '${id}': { baseURL } } }).`;
+  const size: Sized =
+    source && !noSource
+      ? await sized(ctx, id, owner, source, base, attempt.dtypes[0])
+      : {
+          bytes: needsSource(id) ? null : 0,
+          cached: 0,
+          exact: !needsSource(id),
+          basis: needsSource(id) ? 'unknown' : 'none',
+          from: needsSource(id) ? 'no source' : "the voice's files (see GET /v1/audio/voices)",
+          dtype: null,
+        };
+  const remaining = size.bytes === null ? null : Math.max(0, size.bytes - size.cached);
+  const weights = size.bytes ?? 0;
+  const memory =
+    size.bytes === null
+      ? undefined
+      : memoryFigure(owner, layoutOf(owner), attempt.backend, size.dtype ?? undefined, weights);
+  const decision = decide({
+    model: id,
+    local: ctx.local(id) && order.includes('local'),
+    remote,
+    remoteFirst: order.indexOf('remote') !== -1 && order.indexOf('remote') < order.indexOf('local'),
+    builtin: entry?.builtin && order.includes('builtin') ? await ctx.builtin() : undefined,
+    noSource,
+    backend: attempt.backend,
+    dtype: size.dtype,
+    source: base,
+    remaining,
+    memory: memory?.bytes ?? null,
+    device,
+  });
+  return {
+    model: id,
+    files_of: owner,
+    decision,
+    download: {
+      bytes: size.bytes,
+      cached_bytes: size.cached,
+      remaining_bytes: remaining,
+      exact: size.exact,
+      basis: size.basis,
+      from: size.from,
+      seconds: downloadSeconds(remaining, device.network),
+      ...(size.files ? { files: size.files } : {}),
+    },
+    memory: memory
+      ? { bytes: memory.bytes, basis: memory.basis, from: memory.from }
+      : { bytes: null, basis: 'unknown', from: 'no figure for this model, backend and dtype' },
+    device: deviceView(device),
+    network: {
+      online: device.online,
+      save_data: device.network?.saveData ?? null,
+      effective_type: device.network?.effectiveType ?? null,
+      downlink_mbps: device.network?.downlink ?? null,
+    },
+    unknown: unreported(device),
+  };
+}

@@ -1,0 +1,286 @@
+import { createHash } from 'node:crypto';
+import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { FOLDER_MANIFEST, type FolderManifest } from '../../src/common/weights';
+import type { ModelPlan } from '../../src/page/services/plan';
+import { ensureDecoderFixture, fixturesRoot } from '../fixtures/llm/fixture-dir';
+import { tinyQwen2 } from '../fixtures/llm/spec';
+import { openHarness } from './support/page';
+
+const folder = join(fixturesRoot, `plan-${process.pid}`);
+const url = `/test/.fixtures/${relative(fixturesRoot, folder)}/`;
+let manifest: FolderManifest;
+
+async function listFiles(dir: string, under = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(join(dir, under), { withFileTypes: true })) {
+    const path = under ? `${under}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...(await listFiles(dir, path)));
+    else if (entry.name !== 'fixture.json') out.push(path);
+  }
+  return out;
+}
+
+// A copy of the generated tiny Qwen2 export with the vaani-manifest.json `vaani pull` would write.
+test.beforeAll(async () => {
+  const fixture = await ensureDecoderFixture('tiny-qwen2', tinyQwen2);
+  await rm(folder, { recursive: true, force: true });
+  await cp(fixture.dir, folder, { recursive: true });
+  const files = await Promise.all(
+    (await listFiles(folder)).map(async (name) => ({
+      name,
+      size: (await stat(join(folder, name))).size,
+      sha256: createHash('sha256')
+        .update(await readFile(join(folder, name)))
+        .digest('hex'),
+    })),
+  );
+  manifest = {
+    vaani: 1,
+    model: 'chat-v2',
+    source: { host: 'https://huggingface.co', repo: 'test-org/tiny-qwen2', revision: 'main' },
+    dtypes: ['fp32'],
+    files,
+  };
+  await writeFile(join(folder, FOLDER_MANIFEST), JSON.stringify(manifest));
+});
+test.afterAll(() => rm(folder, { recursive: true, force: true }));
+
+/** Device profiles, installed before the page's scripts: what navigator reports. */
+interface Profile {
+  deviceMemory?: number | null;
+  connection?: { saveData: boolean; effectiveType: string; downlink: number } | null;
+  /** null: the WebGPU API gives no adapter; an object: an adapter with these limits. */
+  gpu?: { f16: boolean; maxBufferSize: number; maxStorageBufferBindingSize: number } | null | 'absent';
+}
+
+function fakeDevice(profile: Profile) {
+  const define = (name: string, value: unknown) =>
+    value === null
+      ? delete (Navigator.prototype as unknown as Record<string, unknown>)[name]
+      : Object.defineProperty(Navigator.prototype, name, { get: () => value, configurable: true });
+  if (profile.deviceMemory !== undefined) define('deviceMemory', profile.deviceMemory);
+  if (profile.connection !== undefined) define('connection', profile.connection);
+  const gpu = profile.gpu;
+  if (gpu === 'absent') define('gpu', null);
+  else if (gpu !== undefined) {
+    const adapter = gpu && {
+      features: new Set(gpu.f16 ? ['shader-f16'] : []),
+      limits: { maxBufferSize: gpu.maxBufferSize, maxStorageBufferBindingSize: gpu.maxStorageBufferBindingSize },
+    };
+    define('gpu', { requestAdapter: async () => adapter });
+  }
+}
+
+const LOW: Profile = {
+  deviceMemory: 2,
+  gpu: null,
+  connection: { saveData: true, effectiveType: '4g', downlink: 10 },
+};
+const MID: Profile = { deviceMemory: 4, gpu: null, connection: { saveData: false, effectiveType: '4g', downlink: 10 } };
+const HIGH: Profile = {
+  deviceMemory: 8,
+  gpu: { f16: true, maxBufferSize: 2 ** 32, maxStorageBufferBindingSize: 2 ** 31 },
+  connection: { saveData: false, effectiveType: '4g', downlink: 10 },
+};
+const SILENT: Profile = { deviceMemory: null, connection: null, gpu: 'absent' };
+
+/** Every request the page and its workers make for model files: the folder's (its manifest aside) and the hub's. */
+async function watchModelFiles(page: Page) {
+  const seen: string[] = [];
+  page.context().on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith(url) && !path.endsWith(FOLDER_MANIFEST)) seen.push(`${request.method()} ${path}`);
+  });
+  // The hub is out of reach in tests: any request to it is a model file the planner should not have asked for.
+  await page.context().route(/huggingface\.co/, (route) => {
+    seen.push(`${route.request().method()} ${route.request().url()}`);
+    return route.abort();
+  });
+  return seen;
+}
+
+async function openWith(page: Page, profile: Profile) {
+  await page.addInitScript(fakeDevice, profile);
+  return openHarness(page);
+}
+
+/** ai.plan and the SDK's models.retrieve for each id, on a Vaani made with `options`. */
+async function plans(page: Page, ids: string[], options: Record<string, unknown>) {
+  return page.evaluate(
+    async ({ ids, options }) => {
+      const ai = window.Vaani.createVaani(options);
+      const client = new window.OpenAI({
+        baseURL: ai.baseURL,
+        apiKey: 'k',
+        fetch: ai.fetch,
+        dangerouslyAllowBrowser: true,
+      });
+      const out: Record<string, { plan: unknown; retrieved: unknown }> = {};
+      for (const id of ids) {
+        const retrieved = (await client.models.retrieve(id)) as unknown as { x_vaani: unknown };
+        out[id] = { plan: await ai.plan(id), retrieved: retrieved.x_vaani };
+      }
+      return out;
+    },
+    { ids, options },
+  ) as Promise<Record<string, { plan: ModelPlan; retrieved: ModelPlan }>>;
+}
+
+test('a pulled folder: exact bytes from its manifest, no model file fetched while planning, cached bytes after a load', async ({
+  page,
+}) => {
+  const errors = await openWith(page, MID);
+  const seen = await watchModelFiles(page);
+  const result = await page.evaluate(async (base) => {
+    const ai = window.Vaani.createVaani({ models: { 'chat-v2': { baseURL: base } } });
+    const client = new window.OpenAI({
+      baseURL: ai.baseURL,
+      apiKey: 'k',
+      fetch: ai.fetch,
+      dangerouslyAllowBrowser: true,
+    });
+    await ai.models.clear();
+    const before = await ai.plan('chat-v2');
+    const retrieved = (await client.models.retrieve('chat-v2')) as unknown as { x_vaani: unknown };
+    const agent = await ai.plan('agents');
+    return { before, retrieved: retrieved.x_vaani, agent };
+  }, url);
+  expect(seen, 'planning requested model files').toEqual([]);
+  const { before, retrieved, agent } = result as unknown as {
+    before: ModelPlan;
+    retrieved: ModelPlan;
+    agent: ModelPlan;
+  };
+  const listed = new Map(manifest.files.map((f) => [f.name, f.size]));
+  const read = before.download.files!;
+  expect(read.map((f) => f.name)).toEqual(
+    expect.arrayContaining(['tokenizer.json', 'onnx/model.onnx', 'onnx/model.onnx_data']),
+  );
+  for (const file of read) expect(file.size).toBe(listed.get(file.name));
+  expect(before.download).toMatchObject({
+    exact: true,
+    basis: 'manifest',
+    cached_bytes: 0,
+    bytes: read.reduce((sum, f) => sum + listed.get(f.name)!, 0),
+  });
+  expect(before.download.remaining_bytes).toBe(before.download.bytes);
+  expect(before.decision).toMatchObject({ run: 'local', backend: 'wasm', dtype: 'fp32', code: 'fits' });
+  expect(before.device).toMatchObject({ memory_bytes: 4 * 2 ** 30, gpu: { adapter: false } });
+  expect(before.network).toMatchObject({ save_data: false, effective_type: '4g', downlink_mbps: 10 });
+  expect(before.device.storage!.quota).toBeGreaterThan(0);
+  expect({ ...retrieved, device: null }).toEqual({ ...before, device: null });
+  expect(agent).toMatchObject({ model: 'agent-v1', files_of: 'chat-v2', download: { bytes: before.download.bytes } });
+
+  // Loading fetches the files (that is allowed); the plan then says they are cached.
+  const after = await page.evaluate(async (base) => {
+    const ai = window.Vaani.createVaani({ models: { 'chat-v2': { baseURL: base } } });
+    await ai.models.load('chat-v2');
+    return ai.plan('chat');
+  }, url);
+  expect(seen.length).toBeGreaterThan(0);
+  expect(after.download).toMatchObject({ cached_bytes: before.download.bytes, remaining_bytes: 0, seconds: 0 });
+  expect(after.decision).toMatchObject({ run: 'local', code: 'cached' });
+  expect(errors).toEqual([]);
+});
+
+test('low profile (2 GB, no adapter, Save-Data): chat goes to the remote with a reason, embeddings stay local; no byte fetched', async ({
+  page,
+}) => {
+  const errors = await openWith(page, LOW);
+  const seen = await watchModelFiles(page);
+  const result = await plans(page, ['chat-v2', 'embed-v1'], { remote: { baseURL: 'http://127.0.0.1:9/v1' } });
+  expect(seen).toEqual([]);
+  const chat = result['chat-v2']!;
+  // The storage estimate moves as the page's own IndexedDB is opened: the rest is the same object.
+  expect({ ...chat.retrieved, device: { ...chat.retrieved.device, storage: null } }).toEqual({
+    ...chat.plan,
+    device: { ...chat.plan.device, storage: null },
+  });
+  expect(chat.plan.decision).toMatchObject({ run: 'remote', code: 'memory' });
+  expect(chat.plan.decision.reason).toMatch(/this device reports 2 GB \(navigator\.deviceMemory\)/);
+  expect(chat.plan.download).toMatchObject({ exact: false, basis: 'estimate' });
+  expect(chat.plan.memory.basis).toBe('estimate');
+  expect(chat.plan.network.save_data).toBe(true);
+  const embed = result['embed-v1']!.plan;
+  expect(embed.download).toMatchObject({ bytes: 135e6, exact: false, basis: 'catalogue', seconds: 108 });
+  expect(embed.decision).toMatchObject({ run: 'remote', code: 'save_data' });
+  expect(errors).toEqual([]);
+});
+
+test('mid profile without a remote: local on WASM; code-v1 with the measured memory', async ({ page }) => {
+  const errors = await openWith(page, MID);
+  const seen = await watchModelFiles(page);
+  const result = await plans(page, ['code-v1', 'chat-v2'], {});
+  expect(seen).toEqual([]);
+  const code = result['code-v1']!.plan;
+  expect(code.decision).toMatchObject({ run: 'local', backend: 'wasm', dtype: 'q8', code: 'fits' });
+  expect(code.memory).toMatchObject({ bytes: 1382 * 2 ** 20, basis: 'measured' });
+  expect(code.download).toMatchObject({ bytes: 0.5e9, basis: 'catalogue', seconds: 400 });
+  expect(result['chat-v2']!.plan.decision).toMatchObject({ run: 'local', backend: 'wasm', dtype: 'q8' });
+  expect(errors).toEqual([]);
+});
+
+test('high profile (8 GB, a WebGPU adapter with shader-f16): WebGPU, q4f16, the adapter limits reported', async ({
+  page,
+}) => {
+  const errors = await openWith(page, HIGH);
+  const seen = await watchModelFiles(page);
+  const plan = (await plans(page, ['chat-v2'], {}))['chat-v2']!.plan;
+  expect(seen).toEqual([]);
+  expect(plan.decision).toMatchObject({ run: 'local', backend: 'webgpu', dtype: 'q4f16', code: 'fits' });
+  expect(plan.download).toMatchObject({ bytes: 0.55e9, basis: 'catalogue', exact: false });
+  expect(plan.device.gpu).toEqual({
+    adapter: true,
+    f16: true,
+    max_buffer_size: 2 ** 32,
+    max_storage_buffer_binding_size: 2 ** 31,
+  });
+  expect(errors).toEqual([]);
+});
+
+test('a browser that reports nothing: a conservative plan with the reason unknown, never a crash', async ({ page }) => {
+  const errors = await openWith(page, SILENT);
+  const seen = await watchModelFiles(page);
+  const result = await page.evaluate(async () => {
+    const local = await window.Vaani.createVaani({}).plan('chat');
+    const remote = await window.Vaani.createVaani({ remote: { baseURL: 'http://127.0.0.1:9/v1' } }).plan('voice');
+    return { local, remote };
+  });
+  expect(seen).toEqual([]);
+  expect(result.local.decision).toMatchObject({ run: 'local', backend: 'wasm', code: 'unknown' });
+  expect(result.local.decision.reason).toMatch(/^unknown: /);
+  expect(result.local.unknown).toEqual(expect.arrayContaining(['memory', 'network', 'gpu']));
+  expect(result.local.device).toMatchObject({ memory_bytes: null, gpu: null });
+  expect(result.local.download.seconds).toBeNull();
+  expect(result.remote).toMatchObject({ model: 'speech-stt-v1', decision: { run: 'remote', code: 'unknown' } });
+  expect(errors).toEqual([]);
+});
+
+test('an unknown model: 404 from the route as before, a NotFoundError from ai.plan', async ({ page }) => {
+  const errors = await openWith(page, MID);
+  const result = await page.evaluate(async () => {
+    const ai = window.Vaani.createVaani({});
+    const client = new window.OpenAI({
+      baseURL: ai.baseURL,
+      apiKey: 'k',
+      fetch: ai.fetch,
+      dangerouslyAllowBrowser: true,
+    });
+    const caught = (error: unknown) => {
+      const e = error as { name: string; status: number; code: string; message: string };
+      return { name: e.name, status: e.status, code: e.code, message: e.message };
+    };
+    return {
+      route: await client.models.retrieve('no-such-model').then(() => null, caught),
+      plan: await ai.plan('no-such-model').then(() => null, caught),
+      next: (await ai.plan('memory')).model,
+    };
+  });
+  expect(result.route).toMatchObject({ status: 404, code: 'model_not_found' });
+  expect(result.plan).toMatchObject({ name: 'NotFoundError', status: 404, code: 'model_not_found' });
+  expect(result.plan!.message).toMatch(/no-such-model/);
+  expect(result.next).toBe('embed-v1');
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it, vi } from 'vitest';
+import { planModel, planTarget, type PlanContext } from '../../../src/page/services/plan';
+import type { DeviceFacts } from '../../../src/common/fit/decide';
+import type { Models } from '../../../src/common/weights';
+
+const GB = 2 ** 30;
+const mid: DeviceFacts = {
+  memory: 4 * GB,
+  gpu: null,
+  crossOriginIsolated: false,
+  storage: { quota: 50e9, usage: 0, persisted: false },
+  network: { saveData: false, effectiveType: '4g', downlink: 10 },
+  online: true,
+};
+
+function context(device: DeviceFacts, overrides: Partial<PlanContext> = {}): PlanContext {
+  return {
+    options: {},
+    models: { status: vi.fn(async () => Promise.reject(new Error('not listed'))) } as unknown as Models,
+    remote: false,
+    order: () => ['local', 'remote'],
+    builtin: async () => 'absent',
+    local: (id) => id !== 'builtin-chat',
+    device: async () => device,
+    ...overrides,
+  };
+}
+
+describe('planTarget', () => {
+  it('resolves ids, aliases and products; unknown is undefined', () => {
+    expect(planTarget('chat-v2')).toBe('chat-v2');
+    expect(planTarget('whisper-1')).toBe('speech-stt-v1');
+    expect(planTarget('chat')).toBe('chat-v2');
+    expect(planTarget('memory')).toBe('embed-v1');
+    expect(planTarget('code-v1-base')).toBeUndefined();
+    expect(planTarget('nope')).toBeUndefined();
+  });
+});
+
+describe('planModel (catalogue sources, no listing)', () => {
+  it('code-v1 on WASM: the listed q8 size, the measured memory, local', async () => {
+    const plan = await planModel(context(mid), 'code-v1');
+    expect(plan.decision).toMatchObject({ run: 'local', backend: 'wasm', dtype: 'q8', code: 'fits' });
+    expect(plan.download).toMatchObject({ bytes: 0.5e9, exact: false, basis: 'catalogue', seconds: 400 });
+    expect(plan.memory).toMatchObject({ bytes: 1382 * 2 ** 20, basis: 'measured' });
+    expect(plan.unknown).toEqual([]);
+  });
+
+  it('chat-v2 on WASM: q8 has no listed size, so both figures say estimate', async () => {
+    const plan = await planModel(context(mid), 'chat-v2');
+    expect(plan.decision).toMatchObject({ run: 'local', dtype: 'q8' });
+    expect(plan.download.basis).toBe('estimate');
+    expect(plan.memory.basis).toBe('estimate');
+    expect(plan.memory.from).toMatch(/measured ratio/);
+  });
+
+  it('agent-v1 reads chat-v2 files', async () => {
+    expect((await planModel(context(mid), 'agent-v1')).files_of).toBe('chat-v2');
+  });
+
+  it('a 2 GB device with Save-Data and a remote: chat goes to the remote, saying why', async () => {
+    const low = { ...mid, memory: 2 * GB, network: { saveData: true, effectiveType: '4g', downlink: 10 } };
+    const plan = await planModel(context(low, { remote: true }), 'chat-v2');
+    expect(plan.decision).toMatchObject({ run: 'remote', code: 'memory' });
+    expect(plan.network.save_data).toBe(true);
+  });
+
+  it('image-v1 without weights: none, naming the option', async () => {
+    const plan = await planModel(context(mid), 'image-v1');
+    expect(plan.decision).toMatchObject({ run: 'none', code: 'no_source' });
+    expect(plan.decision.reason).toMatch(/createVaani\(\{ models/);
+    expect(plan.download.bytes).toBeNull();
+  });
+
+  it('a browser that reports nothing: a plan with reason unknown, never a throw', async () => {
+    const plan = await planModel(context({ crossOriginIsolated: false, online: true }), 'speech-stt-v1');
+    expect(plan.decision).toMatchObject({ run: 'local', code: 'unknown' });
+    expect(plan.decision.reason).toMatch(/^unknown: /);
+    expect(plan.device).toMatchObject({ memory_bytes: null, gpu: null, storage: null });
+    expect(plan.download.seconds).toBeNull();
+  });
+
+  it("backend 'webgpu' with no adapter: none, saying so", async () => {
+    const plan = await planModel(context(mid, { options: { backend: 'webgpu' } }), 'chat-v2');
+    expect(plan.decision).toMatchObject({ run: 'none' });
+    expect(plan.decision.reason).toMatch(/no WebGPU adapter/);
+  });
+
+  it('the browser model: local when available, the remote otherwise', async () => {
+    const order = () => ['builtin' as const, 'remote' as const];
+    const here = await planModel(context(mid, { order, builtin: async () => 'available' }), 'builtin-chat');
+    expect(here.decision).toMatchObject({ run: 'local', backend: 'builtin' });
+    const absent = await planModel(context(mid, { order, remote: true }), 'builtin-chat');
+    expect(absent.decision).toMatchObject({ run: 'remote', code: 'builtin_unavailable' });
+  });
+});
