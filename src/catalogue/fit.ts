@@ -111,22 +111,28 @@ export const MEMORY_RATIO: Readonly<Record<string, Readonly<Record<'wasm' | 'web
 };
 const FP32_CHAT_RATIO = 1.7;
 
-/** The memory a model needs on a backend for `weights` bytes of files. */
+/**
+ * The memory a model needs on a backend for `weights` bytes of files; `catalogueWeights`: the files
+ * are the default source's, so a measurement of that model applies as it is.
+ */
 export function memoryFigure(
   model: string,
   family: string | undefined,
   backend: 'wasm' | 'webgpu',
   dtype: string | undefined,
   weights: number,
+  catalogueWeights = true,
 ): Figure | undefined {
   const measured = MEASURED.find(
     (m) =>
+      catalogueWeights &&
       (m.model === model || (model === 'code-v1-base' && m.model === 'code-v1')) &&
       m.backend === backend &&
       m.dtype === dtype,
   );
   if (measured) return { bytes: measured.bytes, basis: 'measured', from: measured.from };
   const like = MEASURED.find((m) => family === 'chat' && m.backend === backend && m.dtype === dtype);
+  // The measured model's ratio: its weights and what the worker held beside them, per byte.
   if (like) {
     const ratio = like.bytes / like.weights;
     return {

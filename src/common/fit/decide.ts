@@ -199,6 +199,6 @@ export function decide(input: PlanInput): Decision {
       : local('unknown', `unknown: this browser reports neither its memory nor its connection; ${where}: ${size}.`);
   return local(
     'fits',
-    `${where}: ${size}${need ? `; ${need}` : ''}${device.memory ? ` of the ${deviceGb(device.memory)} reported` : ''}.`,
+    `${where}: ${size}${need ? `; ${need}${device.memory ? ` of the ${deviceGb(device.memory)} reported` : ''}` : ''}.`,
   );
 }

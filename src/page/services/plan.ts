@@ -164,7 +164,8 @@ async function sized(
     from: isFolderBase(base)
       ? `${base} has no vaani-manifest.json (npx vaani pull writes one) and the source lists no files`
       : 'the catalogue has no size for this source and dtype: list its files with sizes in createVaani({ models })',
-    dtype: dtype ?? null,
+    // Without a listing the engine takes the first dtype the source turns out to have.
+    dtype: source.dtype ?? null,
   };
 }
 
@@ -220,19 +221,24 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
     source && !noSource
       ? await sized(ctx, id, owner, source, base, attempt.dtypes[0])
       : {
-          bytes: needsSource(id) ? null : 0,
+          bytes: entry?.builtin ? 0 : null,
           cached: 0,
-          exact: !needsSource(id),
+          exact: Boolean(entry?.builtin),
           basis: needsSource(id) ? 'unknown' : 'none',
-          from: needsSource(id) ? 'no source' : "the voice's files (see GET /v1/audio/voices)",
+          from: entry?.builtin
+            ? "the browser's own model: nothing to download"
+            : needsSource(id)
+              ? 'no source'
+              : "the voice's files (see GET /v1/voices)",
           dtype: null,
         };
   const remaining = size.bytes === null ? null : Math.max(0, size.bytes - size.cached);
   const weights = size.bytes ?? 0;
+  const catalogueWeights = !!source && !source.baseURL && !source.files && source.repo === sourceOf(owner)?.repo;
   const memory =
     size.bytes === null
       ? undefined
-      : memoryFigure(owner, layoutOf(owner), attempt.backend, size.dtype ?? undefined, weights);
+      : memoryFigure(owner, layoutOf(owner), attempt.backend, size.dtype ?? undefined, weights, catalogueWeights);
   const decision = decide({
     model: id,
     local: ctx.local(id) && order.includes('local'),

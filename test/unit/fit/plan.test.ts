@@ -54,6 +54,41 @@ describe('planModel (catalogue sources, no listing)', () => {
     expect(plan.memory.from).toMatch(/measured ratio/);
   });
 
+  it("a source's `files`: exact bytes from the store's status, memory scaled from them (not the default's measurement)", async () => {
+    const status = vi.fn(async () => ({
+      id: 'code-v1',
+      state: 'partial',
+      bytes: 100,
+      total: 1100,
+      files: [
+        { file: 'tokenizer.json', state: 'cached', bytes: 100, size: 100 },
+        { file: 'onnx/model_quantized.onnx', state: 'absent', bytes: 0, size: 1000 },
+      ],
+    }));
+    const files = [
+      { name: 'tokenizer.json', size: 100 },
+      { name: 'onnx/model_quantized.onnx', size: 1000 },
+    ];
+    const plan = await planModel(
+      context(mid, {
+        options: { models: { 'code-v1': { baseURL: 'https://example.test/code/', files } } },
+        models: { status } as unknown as Models,
+      }),
+      'code-v1',
+    );
+    expect(status).toHaveBeenCalledWith('code-v1');
+    expect(plan.download).toMatchObject({
+      bytes: 1100,
+      cached_bytes: 100,
+      remaining_bytes: 1000,
+      exact: true,
+      basis: 'files',
+    });
+    expect(plan.decision).toMatchObject({ run: 'local', dtype: 'q8', source: 'https://example.test/code/' });
+    expect(plan.memory.basis).toBe('estimate');
+    expect(plan.memory.bytes).toBeLessThan(10_000);
+  });
+
   it('agent-v1 reads chat-v2 files', async () => {
     expect((await planModel(context(mid), 'agent-v1')).files_of).toBe('chat-v2');
   });
