@@ -4,7 +4,7 @@ import { fetchHint } from './sources';
 import { loadVoices } from './voice/voices';
 import type { Service } from './service';
 import { byId, describeError, el, formatBytes, say } from './ui';
-import { SHARED_FILES, type CachedModel, type ModelProgress } from './vaani';
+import { SHARED_FILES, type CachedModel, type ModelPlan, type ModelProgress } from './vaani';
 
 const kilo = (tokens: number) => (tokens < 1024 ? `${tokens}` : `${Math.round(tokens / 1024)}K`);
 /** The context the engine here reported once loaded; before that, the catalogue's figure is the remote's. */
@@ -22,8 +22,25 @@ const formatRate = (progress: ModelProgress) =>
     ? `done · ${formatBytes(progress.total ?? progress.loaded)}`
     : `${formatBytes(progress.loaded)} of ${formatBytes(progress.total)} · ${formatBytes(progress.rate)}/s${progress.eta !== undefined ? ` · ${Math.ceil(progress.eta)} s left` : ''}`;
 
+/** A model's plan in a line (where it would run and its download) and the reason in words. */
+function formatPlan({ decision, download }: ModelPlan): [string, string] {
+  if (decision.run !== 'local') return [decision.run === 'remote' ? 'remote' : 'cannot run here', decision.reason];
+  const where = `here · ${decision.backend}${decision.dtype ? ` ${decision.dtype}` : ''}`;
+  const size =
+    decision.backend === 'builtin'
+      ? 'no download'
+      : download.basis === 'none'
+        ? 'files per voice'
+        : download.bytes === null
+          ? 'size unknown'
+          : download.remaining_bytes === 0
+            ? `${formatBytes(download.bytes)} cached`
+            : `${download.exact ? '' : '≈ '}${formatBytes(download.remaining_bytes ?? download.bytes)} to download${download.seconds ? ` · ~${download.seconds < 90 ? `${download.seconds} s` : `${Math.ceil(download.seconds / 60)} min`}` : ''}`;
+  return [`${where} · ${size}`, decision.reason];
+}
+
 /** The table's columns: each cell carries its header, shown beside it where the table is stacked (phones). */
-type Column = 'Model' | 'Product' | 'Context' | 'Price' | 'Status' | 'Runs on' | 'Cache' | 'Actions';
+type Column = 'Model' | 'Product' | 'Context' | 'Price' | 'Status' | 'Runs on' | 'Plan here' | 'Cache' | 'Actions';
 
 /** A model the table lists: the catalogue's, a neural voice's weights, or anything else the cache holds. */
 type Listed = ModelInfo & { extra?: boolean };
@@ -79,6 +96,10 @@ export function mountModels(service: Service): void {
       cell('Status'),
       cell('Runs on'),
     ];
+    const planLine = el('span');
+    const planReason = el('div', { className: 'reason' });
+    const plan = cell('Plan here', planLine, planReason);
+    plan.classList.add('plan');
     const cache = cell('Cache', '…');
     cache.classList.add('cache');
     const bar = el('progress', { max: 1, value: 0, hidden: true });
@@ -95,6 +116,7 @@ export function mountModels(service: Service): void {
       price,
       state,
       places,
+      plan,
       cache,
       cell('Actions', el('div', {}, download, cancel, remove, bar, detail)),
     );
@@ -117,7 +139,24 @@ export function mountModels(service: Service): void {
       places.textContent = where.join(', ') || '—';
     };
 
+    /** What ai.plan says of it here: where it would run, its download, and why (it reads no model file). */
+    const showPlan = async () => {
+      if (extra) {
+        planLine.textContent = '—';
+        planReason.textContent = '';
+        return;
+      }
+      try {
+        [planLine.textContent, planReason.textContent] = formatPlan(await service.ai.plan(id));
+      } catch (error) {
+        // A neural voice's weights are no catalogue model: their sizes are in the voices list.
+        const unknown = (error as { status?: number }).status === 404;
+        [planLine.textContent, planReason.textContent] = ['—', unknown ? '' : describeError(error)];
+      }
+    };
+
     const check = async (cached: CachedModel[]) => {
+      void showPlan();
       const held = cached.find((model) => model.id === id);
       download.hidden = false;
       // agent-v1 reads chat-v2's files unless it has a folder of its own: that row downloads and counts them.

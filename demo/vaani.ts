@@ -6,6 +6,7 @@ export type {
   CachedModel,
   LevelDetail,
   ImagesProgress,
+  ModelPlan,
   ModelProgress,
   Recorder,
   Recording,

@@ -273,9 +273,14 @@ test('the models page downloads with a progress bar, shows the cache and deletes
     expect(state === 'not in this build').toBe(places === '—');
   }
   await expect(page.locator('#models-status')).toHaveText(/^\d+ models\.$/);
+  // Each model's plan here (ai.plan): where it would run and its size, exact from the folder's file list.
+  await expect(row.locator('.plan span')).toHaveText(/^here · wasm fp32 · 5\.\d MB to download/);
+  await expect(row.locator('.plan .reason')).toContainText(/^chat-v2 runs here on WASM \(fp32\): 6 MB to download/);
   await expect(row.locator('.cache')).toContainText('absent');
   await row.getByRole('button', { name: 'Download' }).click();
   await expect(row.locator('.cache')).toContainText('cached', { timeout: 60_000 });
+  await expect(row.locator('.plan span')).toHaveText(/^here · wasm fp32 · 5\.\d MB cached$/);
+  await expect(row.locator('.plan .reason')).toContainText('cached: nothing to download');
   await expect(row.locator('progress')).toHaveJSProperty('value', 1);
   await expect(row.locator('small')).toHaveText('done');
   await expect(page.locator('#models-usage')).toContainText(/Cache: 5\.\d MB in 1 model/);
