@@ -29,6 +29,8 @@ export type DeclineCode =
 
 export interface GpuFacts {
   f16: boolean;
+  /** A software adapter (`isFallbackAdapter`): 'auto' passes it by for WASM. */
+  fallback?: boolean;
   maxBufferSize: number;
   maxStorageBufferBindingSize: number;
 }

@@ -3,7 +3,14 @@ import type { DeviceFacts, GpuFacts } from './decide';
 interface NavigatorFacts {
   deviceMemory?: number;
   connection?: { saveData?: boolean; effectiveType?: string; downlink?: number };
-  gpu?: { requestAdapter(): Promise<{ features: Set<string>; limits: Record<string, number> } | null> };
+  gpu?: {
+    requestAdapter(): Promise<{
+      features: Set<string>;
+      limits: Record<string, number>;
+      info?: { isFallbackAdapter?: boolean };
+      isFallbackAdapter?: boolean;
+    } | null>;
+  };
   storage?: { estimate?(): Promise<{ quota?: number; usage?: number }>; persisted?(): Promise<boolean> };
   onLine?: boolean;
 }
@@ -17,6 +24,7 @@ async function adapterFacts(nav: NavigatorFacts): Promise<GpuFacts | null | unde
     if (!adapter) return null;
     return {
       f16: adapter.features.has('shader-f16'),
+      fallback: Boolean(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter),
       maxBufferSize: adapter.limits.maxBufferSize ?? 0,
       maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize ?? 0,
     };

@@ -211,7 +211,11 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
   let noSource: string | undefined;
   let attempt: { backend: 'webgpu' | 'wasm'; dtypes: readonly string[] } = { backend: 'wasm', dtypes: [] };
   try {
-    attempt = backendAttempts(choice, device.gpu ? { f16: device.gpu.f16 } : undefined, source?.dtype)[0]!;
+    attempt = backendAttempts(
+      choice,
+      device.gpu ? { f16: device.gpu.f16, fallback: device.gpu.fallback ?? false } : undefined,
+      source?.dtype,
+    )[0]!;
   } catch (error) {
     noSource = (error as Error).message;
   }
