@@ -146,6 +146,12 @@ export function mountModels(service: Service): void {
         planReason.textContent = '';
         return;
       }
+      // The folder lacks its files: planning would ask the folder for a manifest that is not there.
+      if (service.source.missing.includes(id)) {
+        planLine.textContent = '—';
+        planReason.textContent = 'its files are not in this folder (see Cache)';
+        return;
+      }
       try {
         [planLine.textContent, planReason.textContent] = formatPlan(await service.ai.plan(id));
       } catch (error) {
