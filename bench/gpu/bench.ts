@@ -39,6 +39,7 @@ import { yieldToEvents } from '../../src/protocol/cancel';
 import { ensureDecoderFixture } from '../../test/fixtures/llm/fixture-dir';
 import { onnxFileName, qwen25HalfBillionShape, tinyQwen2 } from '../../test/fixtures/llm/spec';
 import type { FixtureDtype } from '../../test/fixtures/llm/spec';
+import { createCaptureSession } from './capture';
 import { appDir, gpuCalls, importOrt, installDawn, installFileFetch, writeBufferStats } from './node-env';
 import type { OrtBuildName } from './node-env';
 
@@ -112,16 +113,20 @@ interface ModelSpec {
 interface Variant {
   dtype: FixtureDtype;
   gqa: boolean;
+  /** For graph capture (`-static`): no `num_logits_to_keep`, GQA's lengths as inputs (spec.ts `lengthInputs`). */
+  fixed: boolean;
 }
-const variantKey = (v: Variant) => `${v.dtype}${v.gqa ? '-gqa' : ''}`;
+const variantKey = (v: Variant) => `${v.dtype}${v.gqa ? '-gqa' : ''}${v.fixed ? '-static' : ''}`;
 const parseVariant = (key: string): Variant => ({
-  dtype: key.replace(/-gqa$/, '') as FixtureDtype,
-  gqa: key.endsWith('-gqa'),
+  dtype: key.split('-')[0] as FixtureDtype,
+  gqa: key.includes('-gqa'),
+  fixed: key.endsWith('-static'),
 });
 const modelOptions = (spec: ModelSpec, v: Variant) => ({
   ...(spec.tiny ? { ...tinyQwen2, headDim: 16 } : qwen25HalfBillionShape(spec.layers)),
   ...(spec.tiny ? { numHiddenLayers: spec.layers } : {}),
   ...(v.gqa ? { attention: 'group-query' as const } : {}),
+  ...(v.fixed ? { numLogitsToKeep: false, lengthInputs: true } : {}),
   dtypes: [v.dtype],
 });
 const modelName = (spec: ModelSpec, v: Variant) =>
@@ -266,6 +271,8 @@ interface GroupTask {
   dawnOptions: string[];
   compat: boolean;
   resultFile: string;
+  /** The native EP replaying a captured decode step (capture.ts): fused-GQA exports only. */
+  capture?: boolean;
   /** Epoch ms: no new measurement starts after it. */
   deadline: number;
 }
@@ -521,6 +528,66 @@ async function profileSteps(ort: Ort, decoder: KvDecoder, prompt: number[], step
   }
 }
 
+/** A group of the native EP replaying a captured step: rounds of prompt + new tokens, greedy, with the calls a step makes. */
+async function captureGroup(
+  ort: Ort,
+  task: GroupTask,
+  result: any,
+  save: () => void,
+  model: { graph: Uint8Array; externalData: { path: string; data: Uint8Array }[]; config: any },
+): Promise<void> {
+  const c = model.config;
+  const capacity = Math.max(...task.prompts) + task.newTokens;
+  const capture = await createCaptureSession(
+    ort,
+    {
+      graph: model.graph,
+      externalData: model.externalData,
+      layers: c.num_hidden_layers,
+      kvHeads: c.num_key_value_heads,
+      headDim: c.head_dim ?? c.hidden_size / c.num_attention_heads,
+      vocab: c.vocab_size,
+    },
+    capacity,
+  );
+  result.phases.createSessionMs = round(capture.createMs);
+  result.capacity = capacity;
+  save();
+  const cold = await capture.run(promptIds(4), 4);
+  result.cold = { ttftMs: round(cold.ttftMs, 2), stepMs: round(Math.max(...cold.stepsMs), 2) };
+  for (const length of task.prompts) {
+    const runs: RunTiming[] = [];
+    const rounds = length <= 256 ? task.roundsShort : task.roundsLong;
+    for (let r = 0; r < rounds; r++) {
+      if (r > 0 && Date.now() > task.deadline) break;
+      const calls = { ...gpuCalls };
+      const run = await capture.run(promptIds(length), task.newTokens);
+      const timing = summarise('bare', length, run.ttftMs, run.stepsMs, run.tokens);
+      const steps = length + task.newTokens - 1;
+      (timing as any).callsPerStep = Object.fromEntries(
+        Object.entries(gpuCalls).map(([k, v]) => [k, round((v - calls[k as keyof typeof gpuCalls]) / steps, 1)]),
+      );
+      runs.push(timing);
+      result.runs.push({ round: r, ...timing });
+      process.stdout.write(
+        `${task.id} L=${length} r${r}: TTFT ${timing.ttftMs} ms (one token a step), decode ${timing.decodeTpsMedianStep} tok/s (median step ${timing.stepMs.median} ms), calls a step ${JSON.stringify((timing as any).callsPerStep)}\n`,
+      );
+      save();
+    }
+    const reference = runs[0]?.tokens.join(',');
+    result.checks.push({
+      promptTokens: length,
+      runs: runs.length,
+      sameGreedyTokens: runs.every((run) => run.tokens.join(',') === reference),
+      tokens: runs[0]?.tokens,
+    });
+    save();
+  }
+  await capture.release();
+  result.totalMs = Date.now() - started;
+  save();
+}
+
 const threadCount = () => {
   try {
     return readdirSync('/proc/self/task').length;
@@ -587,6 +654,10 @@ async function childMode(task: GroupTask): Promise<void> {
       ] as const;
     });
     result.modelBytes = graph.byteLength + externalData.reduce((a, f) => a + f.data.byteLength, 0);
+    if (task.capture) {
+      await captureGroup(ort, task, result, save, { graph, externalData, config: configJson });
+      process.exit(0);
+    }
     const session = await phase('createSessionMs', () =>
       createSession(ort, { backend: task.backend, graph, externalData }),
     );
@@ -972,9 +1043,22 @@ async function orchestrate(): Promise<void> {
     dtype: string;
     prompts: number[];
     afterGeneration?: boolean;
+    capture?: boolean;
   };
   const all: Group[] = [];
   for (const model of dtypes) {
+    if (model.endsWith('-static')) {
+      // A fused-GQA export for graph capture: only the replaying group.
+      all.push({
+        id: `native-webgpu-${model}-capture`,
+        build: 'native',
+        backend: 'webgpu',
+        dtype: model,
+        prompts: list('BENCH_CAPTURE_PROMPTS', '128').map(Number),
+        capture: true,
+      });
+      continue;
+    }
     // MatMulInteger (q8) has no WebGPU kernel: the session would run it on the CPU.
     if (!model.startsWith('q8'))
       for (const build of ['jsep', 'native'] as const)
@@ -1000,7 +1084,7 @@ async function orchestrate(): Promise<void> {
   // What the library ships first, then the contenders, then the rest in the order built.
   const first = list(
     'BENCH_PRIORITY',
-    'jsep-webgpu-q4,jsep-webgpu-q4-gqa,native-webgpu-q4-gqa,wasm-q4,wasm-q8,wasm-q4-gqa,native-webgpu-q4',
+    'jsep-webgpu-q4,jsep-webgpu-q4-gqa,native-webgpu-q4-gqa,native-webgpu-q4-gqa-static-capture,wasm-q4,wasm-q8,wasm-q4-gqa,native-webgpu-q4',
   );
   const rank = (g: Group) => (first.includes(g.id) ? first.indexOf(g.id) : first.length + all.indexOf(g));
   all.sort((a, b) => rank(a) - rank(b));
@@ -1065,6 +1149,7 @@ async function orchestrate(): Promise<void> {
         dawnOptions: chosen?.options ?? [],
         compat: chosen?.compat ?? false,
         resultFile,
+        capture: group.capture,
         deadline: Math.min(deadline - 15000, Date.now() + groupCapMs - 20000),
       };
       entry.resultFile = resultFile;

@@ -121,6 +121,24 @@ function countCalls(globals: any): void {
   wrap(globals.GPUQueue?.prototype, 'submit', 'submits');
   wrap(globals.GPUBuffer?.prototype, 'mapAsync', 'maps');
   wrap(globals.GPUQueue?.prototype, 'writeBuffer', 'writes');
+  const device = globals.GPUDevice?.prototype;
+  if (device?.createBindGroup && !device.__explained) {
+    // dawn.node's refusal names no value: say what the failing entries held.
+    const create = device.createBindGroup;
+    device.createBindGroup = function (this: unknown, descriptor: any) {
+      try {
+        return create.call(this, descriptor);
+      } catch (error) {
+        const show = (r: any) =>
+          r && typeof r === 'object' && 'buffer' in r
+            ? `{buffer: ${r.buffer?.constructor?.name} size ${r.buffer?.size}, offset ${String(r.offset)} (${typeof r.offset}), size ${String(r.size)} (${typeof r.size})}`
+            : `${r?.constructor?.name}`;
+        const entries = (descriptor?.entries ?? []).map((e: any) => `${e.binding}: ${show(e.resource)}`);
+        throw new Error(`${(error as Error).message} [entries: ${entries.join('; ')}]`, { cause: error });
+      }
+    };
+    device.__explained = true;
+  }
 }
 
 export interface DawnSetup {
