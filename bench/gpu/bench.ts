@@ -588,6 +588,29 @@ async function captureGroup(
   save();
 }
 
+/**
+ * The process's memory with its model loaded and run: resident and peak resident (VmHWM) host
+ * memory, and on WebGPU the GPU memory in use on the device (nvidia-smi, the whole device: the bench
+ * runs one group at a time).
+ */
+function memoryNow(backend: 'webgpu' | 'wasm') {
+  const status = (() => {
+    try {
+      return readFileSync('/proc/self/status', 'utf8');
+    } catch {
+      return '';
+    }
+  })();
+  const kib = (key: string) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN);
+  const smi = existsSync('/usr/local/nvidia/bin/nvidia-smi') ? '/usr/local/nvidia/bin/nvidia-smi' : 'nvidia-smi';
+  const gpu = backend === 'webgpu' ? sh(smi, ['--query-gpu=memory.used', '--format=csv,noheader,nounits']) : undefined;
+  return {
+    rssMiB: round(kib('VmRSS') / 1024),
+    peakRssMiB: round(kib('VmHWM') / 1024),
+    ...(gpu !== undefined ? { gpuUsedMiB: Number.isFinite(Number(gpu)) ? Number(gpu) : gpu } : {}),
+  };
+}
+
 const threadCount = () => {
   try {
     return readdirSync('/proc/self/task').length;
@@ -736,6 +759,7 @@ async function childMode(task: GroupTask): Promise<void> {
     }
     if (task.backend === 'webgpu' && Date.now() < task.deadline)
       result.profile = await profileSteps(ort, decoder, promptIds(task.prompts[0] ?? 128), 12);
+    result.memory = memoryNow(task.backend);
     result.writeBuffer = { ...writeBufferStats };
     await session.release();
   } catch (error) {
@@ -1305,6 +1329,8 @@ function finish(reason: string): void {
         `group ${g.id}: create ${g.phases.createSessionMs} ms, cold run ${g.phases.coldRunMs} ms, first-at-length ${JSON.stringify(g.firstAtLength?.map((f: any) => [f.promptTokens, f.ttftMs]))}`,
       );
   }
+  for (const g of report.groups.filter((x: any) => x.memory))
+    log(`memory ${g.id}: ${JSON.stringify(g.memory)} for ${round((g.modelBytes ?? 0) / 2 ** 20)} MiB of model files`);
   for (const g of report.groups.filter((x: any) => x.profile))
     log(`profile ${g.id} (decode steps after ${g.prompts[0]} tokens): ${JSON.stringify(g.profile)}`);
   for (const a of agreement)
