@@ -69,6 +69,20 @@ describe('speech text tables', () => {
     expect(months ?? []).toHaveLength(months ? 12 : 0);
   });
 
+  it.each(NORMALISED_LANGUAGES)('%s writes every word in NFC (composed, as text is usually typed)', (language) => {
+    const words = JSON.stringify(speechTable(language));
+    expect(words.normalize('NFC')).toBe(words);
+  });
+
+  it.each(NORMALISED_LANGUAGES)('%s: a scale written onto its multiplier has a final sign to take off', (language) => {
+    const { below100, thousand, lakh, crore } = speechTable(language)!.numbers;
+    for (const scale of [thousand, lakh, crore])
+      if (typeof scale !== 'string' && scale.fused) {
+        expect(scale.word).toMatch(/^\p{M}/u);
+        expect(below100.slice(2).filter((word) => !/\p{M}$/u.test(word))).toEqual([]);
+      }
+  });
+
   it('passes languages without a table through unchanged, so digits reach the engine as written', () => {
     const without = LANGUAGES.map((language) => language.languageCode).filter((code) => !speechTable(code));
     expect(without).toEqual(['sd-IN', 'kok-IN', 'en-US', 'en-GB']);
