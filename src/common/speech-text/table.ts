@@ -28,7 +28,7 @@ export interface Scale {
   before?: string;
   /** Exactly one of it, `[alone, before more]` (Telugu వెయ్యి; Tamil ஆயிரம், ஆயிரத்து); default the multiplier 1 and `word`. */
   one?: readonly [alone: string, before: string];
-  /** `word` and `before` are written onto the multiplier, which loses its last letter (Tamil இரண்டு + ாயிரம் → இரண்டாயிரம்). */
+  /** `word` and `before` are written onto the multiplier, which loses its final sign (Tamil இரண்டு + ாயிரம் → இரண்டாயிரம்). */
   fused?: boolean;
   /** Multipliers said their own way before it, by value (Malayalam 10: പതിന → പതിനായിരം). */
   multipliers?: Readonly<Record<number, string>>;
