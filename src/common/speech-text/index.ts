@@ -8,17 +8,40 @@
 import { asciiDigits } from './digits';
 import { abbreviations, dates, money, numbers, percents, times, units } from './rules';
 import type { SpeechTable } from './table';
+import { AS } from './languages/as';
 import { BN } from './languages/bn';
 import { EN_IN } from './languages/en-in';
 import { GU } from './languages/gu';
 import { HI } from './languages/hi';
+import { KN } from './languages/kn';
+import { ML } from './languages/ml';
 import { MR } from './languages/mr';
 import { NE } from './languages/ne';
+import { OR } from './languages/or';
+import { PA } from './languages/pa';
+import { TA } from './languages/ta';
+import { TE } from './languages/te';
+import { UR } from './languages/ur';
 
 export type { SpeechTable } from './table';
 
 /** The tables by language (xx, or xx-YY where a country reads differently: only Indian English here). */
-const TABLES: Readonly<Record<string, SpeechTable>> = { 'en-IN': EN_IN, hi: HI, mr: MR, bn: BN, gu: GU, ne: NE };
+const TABLES: Readonly<Record<string, SpeechTable>> = {
+  'en-IN': EN_IN,
+  hi: HI,
+  mr: MR,
+  bn: BN,
+  gu: GU,
+  ne: NE,
+  ta: TA,
+  te: TE,
+  kn: KN,
+  ml: ML,
+  pa: PA,
+  or: OR,
+  as: AS,
+  ur: UR,
+};
 
 /** The table for a voice's language code (hi-IN → hi; en-IN only for English), or undefined. */
 export function speechTable(languageCode: string): SpeechTable | undefined {

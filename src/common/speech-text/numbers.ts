@@ -1,18 +1,31 @@
-import type { NumberWords } from './table';
+import type { NumberWords, Scale } from './table';
 
 /** Longer runs of digits are read one by one (a phone number, an account number). */
 const MAX_DIGITS = 9;
+
+/** The word for a scale (thousand, lakh, crore) as said after a multiplier with nothing after it. */
+export const scaleWord = (scale: string | Scale) => (typeof scale === 'string' ? scale : scale.word);
+
+/** `count` thousands, lakhs or crores, with `more` of the number after them. */
+export function scaled(count: number, scale: string | Scale, more: boolean, words: NumberWords): string {
+  if (typeof scale === 'string') return `${spellInteger(count, words)} ${scale}`;
+  if (count === 1 && scale.one) return scale.one[more ? 1 : 0];
+  const word = more ? (scale.before ?? scale.word) : scale.word;
+  const own = scale.multipliers?.[count];
+  if (scale.fused) return `${own ?? spellInteger(count, words).slice(0, -1)}${word}`;
+  return `${own ?? spellInteger(count, words)} ${word}`;
+}
 
 /** `n` (0 ≤ n < 10¹⁵) in words: crores, lakhs, thousands, hundreds, then the table's 0–99. */
 export function spellInteger(n: number, words: NumberWords): string {
   if (n < 100) return words.below100[n]!;
   const parts: string[] = [];
   const crores = Math.floor(n / 1e7);
-  if (crores) parts.push(`${spellInteger(crores, words)} ${words.crore}`);
+  if (crores) parts.push(scaled(crores, words.crore, n % 1e7 > 0, words));
   const lakhs = Math.floor((n % 1e7) / 1e5);
-  if (lakhs) parts.push(`${words.below100[lakhs]} ${words.lakh}`);
+  if (lakhs) parts.push(scaled(lakhs, words.lakh, n % 1e5 > 0, words));
   const thousands = Math.floor((n % 1e5) / 1e3);
-  if (thousands) parts.push(`${words.below100[thousands]} ${words.thousand}`);
+  if (thousands) parts.push(scaled(thousands, words.thousand, n % 1e3 > 0, words));
   const hundreds = Math.floor((n % 1e3) / 100);
   const rest = n % 100;
   if (hundreds) parts.push(((rest && words.hundredsBefore) || words.hundreds)[hundreds]!);

@@ -1,5 +1,5 @@
-import { spellInteger, spellNumber } from './numbers';
-import type { Counted, SpeechTable } from './table';
+import { scaled, scaleWord, spellInteger, spellNumber } from './numbers';
+import type { Counted, Scale, SpeechTable } from './table';
 
 /** A written number: digits, optional Indian or Western grouping, optional decimals. */
 const NUMBER = String.raw`\d+(?:,\d+)*(?:\.\d+)?`;
@@ -16,29 +16,37 @@ const fill = (pattern: string, values: Record<string, string>) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** ₹, Rs., INR and रु. amounts: rupees, then paise; "₹5 lakh" as lakhs of rupees. */
+/** The written forms of a lakh or crore after an amount: English, Hindi and the table's own. */
+const scaleForms = (english: string, hindi: string, scale: string | Scale) =>
+  typeof scale === 'string' ? [english, hindi, scale] : [english, hindi, scale.word, scale.before ?? scale.word];
+
+/** ₹, Rs., INR and रु. amounts: rupees, then paise; "₹5 lakh" (or the table's word) as lakhs of rupees. */
 export function money(text: string, table: SpeechTable): string {
   if (!table.money) return text;
-  const { rupee, paisa, and } = table.money;
+  const { rupee, paisa, and, one } = table.money;
   const words = table.numbers;
+  const lakhs = scaleForms('lakh', 'लाख', words.lakh);
+  const scales = [...lakhs, ...scaleForms('crore', 'करोड़', words.crore)].sort((a, b) => b.length - a.length);
   const amount = new RegExp(
-    String.raw`(?:₹|(?<![\p{L}\p{M}])(?:Rs\.?|INR|रु\.|रू\.))\s?(${NUMBER})(?:\s?(lakh|crore|लाख|करोड़))?(?:/-)?${END}`,
+    String.raw`(?:₹|(?<![\p{L}\p{M}])(?:Rs\.?|INR|रु\.|रू\.))\s?(${NUMBER})(?:\s?(${scales.map(escape).join('|')}))?(?:/-)?${END}`,
     'gu',
   );
   return text.replace(amount, (match, written: string, scale?: string) => {
     if (scale) {
-      const said = spellNumber(written, words);
-      const scaleWord = /lakh|लाख/.test(scale) ? words.lakh : words.crore;
-      return said ? `${said} ${scaleWord} ${rupee[1]}` : match;
+      const scaleWords = lakhs.includes(scale) ? words.lakh : words.crore;
+      const whole = /^\d{1,2}$/.test(written) ? Number(written) : 0;
+      const said = whole ? scaled(whole, scaleWords, false, words) : spellNumber(written, words);
+      if (!said) return match;
+      return whole ? `${said} ${rupee[1]}` : `${said} ${scaleWord(scaleWords)} ${rupee[1]}`;
     }
     const [whole = '', fraction = ''] = written.split('.');
     const rupees = spellNumber(whole, words);
     if (!rupees || fraction.length > 2) return match;
     const count = Number(digitsOf(whole));
     const paise = Number(fraction.padEnd(2, '0'));
-    const saidRupees = `${rupees} ${counted(count, rupee)}`;
+    const saidRupees = `${(count === 1 && one) || rupees} ${counted(count, rupee)}`;
     if (!paise) return saidRupees;
-    const saidPaise = `${spellInteger(paise, words)} ${counted(paise, paisa)}`;
+    const saidPaise = `${(paise === 1 && one) || spellInteger(paise, words)} ${counted(paise, paisa)}`;
     return count === 0 ? saidPaise : [saidRupees, and, saidPaise].filter(Boolean).join(' ');
   });
 }

@@ -8,13 +8,30 @@ export interface NumberWords {
   hundreds: readonly string[];
   /** Index 1–9: a hundred with more of the number after it, where that differs from `hundreds`. */
   hundredsBefore?: readonly string[];
-  thousand: string;
-  lakh: string;
-  crore: string;
+  thousand: string | Scale;
+  lakh: string | Scale;
+  crore: string | Scale;
   /** Said between a number and its decimal digits (each read alone); without it a decimal is left as written. */
   point?: string;
   /** Said before a negative number; without it a negative is left as written. */
   minus?: string;
+}
+
+/**
+ * A thousand, lakh or crore where the word changes with what stands around it (the Dravidian
+ * languages); a plain string is said after its multiplier as it is.
+ */
+export interface Scale {
+  /** After a multiplier, nothing after it (Telugu రెండు వేల). */
+  word: string;
+  /** After a multiplier, more of the number after it (Kannada ಎರಡು ಸಾವಿರದ ಒಂದು); default `word`. */
+  before?: string;
+  /** Exactly one of it, `[alone, before more]` (Telugu వెయ్యి; Tamil ஆயிரம், ஆயிரத்து); default the multiplier 1 and `word`. */
+  one?: readonly [alone: string, before: string];
+  /** `word` and `before` are written onto the multiplier, which loses its final sign (Tamil இரண்டு + ாயிரம் → இரண்டாயிரம்). */
+  fused?: boolean;
+  /** Multipliers said their own way before it, by value (Malayalam 10: പതിന → പതിനായിരം). */
+  multipliers?: Readonly<Record<number, string>>;
 }
 
 /** `[one, other]`: the word after 1, and after any other amount. */
@@ -46,7 +63,13 @@ export interface SpeechTable {
     dayParts?: readonly (readonly [fromHour: number, word: string])[];
   };
   /** Rupees and paise; without them a ₹ amount's number is read and the sign left to the engine. */
-  money?: { rupee: Counted; paisa: Counted; and: string };
+  money?: {
+    rupee: Counted;
+    paisa: Counted;
+    and: string;
+    /** The amount 1 before the rupee or paisa word, where it differs from counting (Tamil ஒரு, not ஒன்று). */
+    one?: string;
+  };
   /** Units read after a number, by their written form. */
   units?: Readonly<Record<string, Counted>>;
   /** Abbreviations read as words wherever they stand as a word of their own. */

@@ -1,9 +1,9 @@
 /**
  * Bengali. Numbers: AI4Bharat indic-numtowords (MIT), ben/data/nums.py, first form of each entry
- * (0–99 each its own word; একশো … নশো; হাজার, লাখ, কোটি), 100 crore and more read as crores. It gives
- * no words for a decimal point or minus: those stay as written. Months, percent (শতাংশ) and units:
- * Unicode CLDR 48 bn. No rupee or clock table yet: ₹ amounts read their number and leave the sign
- * to the engine; times stay as written.
+ * (0–99 each its own word; একশো … নশো; হাজার, লাখ, কোটি), 100 crore and more read as crores; decimal
+ * point and minus (দশমিক, ঋণ): Unicode CLDR 48 RBNF bn. Months, percent (শতাংশ), rupee (টাকা, CLDR's
+ * Bengali name for the rupee) and units: CLDR 48 bn; paise (পয়সা) is ordinary usage. No clock
+ * table: times stay as written.
  */
 import type { SpeechTable } from '../table';
 
@@ -117,6 +117,8 @@ export const BN: SpeechTable = {
     thousand: 'হাজার',
     lakh: 'লাখ',
     crore: 'কোটি',
+    point: 'দশমিক',
+    minus: 'ঋণ',
   },
   percent: 'শতাংশ',
   months: [
@@ -134,6 +136,7 @@ export const BN: SpeechTable = {
     'ডিসেম্বর',
   ],
   date: { pattern: '{d} {month} {y}' },
+  money: { rupee: ['টাকা', 'টাকা'], paisa: ['পয়সা', 'পয়সা'], and: '' },
   units: {
     km: ['কিলোমিটার', 'কিলোমিটার'],
     kg: ['কিলোগ্রাম', 'কিলোগ্রাম'],

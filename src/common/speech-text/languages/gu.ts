@@ -1,8 +1,8 @@
 /**
  * Gujarati. Numbers: Unicode CLDR 48 RBNF, gu `%spellout-cardinal` (0–99 each its own word; સો,
  * હજાર, લાખ, કરોડ; દશાંશ, નકારાત્મક), with કરોડ written without the stray nukta CLDR has (કરોડ઼) and
- * 100 crore and more read as crores. Months, percent and units: CLDR 48 gu. No rupee or clock
- * table yet: ₹ amounts read their number and leave the sign to the engine; times stay as written.
+ * 100 crore and more read as crores. Months, percent, rupee (રૂપિયા) and units: CLDR 48 gu; paise
+ * (પૈસો, પૈસા) is ordinary usage. No clock table: times stay as written.
  */
 import type { SpeechTable } from '../table';
 
@@ -122,6 +122,7 @@ export const GU: SpeechTable = {
   percent: 'ટકા',
   months: ['જાન્યુઆરી', 'ફેબ્રુઆરી', 'માર્ચ', 'એપ્રિલ', 'મે', 'જૂન', 'જુલાઈ', 'ઑગસ્ટ', 'સપ્ટેમ્બર', 'ઑક્ટોબર', 'નવેમ્બર', 'ડિસેમ્બર'],
   date: { pattern: '{d} {month} {y}' },
+  money: { rupee: ['રૂપિયા', 'રૂપિયા'], paisa: ['પૈસો', 'પૈસા'], and: '' },
   units: {
     km: ['કિલોમીટર', 'કિલોમીટર'],
     kg: ['કિલોગ્રામ', 'કિલોગ્રામ'],

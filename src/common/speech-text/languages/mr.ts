@@ -1,9 +1,9 @@
 /**
  * Marathi. Numbers: AI4Bharat indic-numtowords (MIT), mar/data/nums.py, first form of each entry
  * (0–99 each its own word; शंभर alone, एकशे … नऊशे before more; हजार, लाख, कोटी), 100 crore and more
- * read as crores. It gives no words for a decimal point or minus: those stay as written. Months,
- * percent (टक्के) and units: Unicode CLDR 48 mr. No rupee or clock table yet: ₹ amounts read their
- * number and leave the sign to the engine; times stay as written.
+ * read as crores; decimal point and minus (दशांश, उणे): Unicode CLDR 48 RBNF mr. Months, percent
+ * (टक्के), rupee (रुपया, रुपये) and units: CLDR 48 mr; paise (पैसा, पैसे) is ordinary usage. No
+ * clock table: times stay as written.
  */
 import type { SpeechTable } from '../table';
 
@@ -120,10 +120,13 @@ export const MR: SpeechTable = {
     thousand: 'हजार',
     lakh: 'लाख',
     crore: 'कोटी',
+    point: 'दशांश',
+    minus: 'उणे',
   },
   percent: 'टक्के',
   months: ['जानेवारी', 'फेब्रुवारी', 'मार्च', 'एप्रिल', 'मे', 'जून', 'जुलै', 'ऑगस्ट', 'सप्टेंबर', 'ऑक्टोबर', 'नोव्हेंबर', 'डिसेंबर'],
   date: { pattern: '{d} {month} {y}' },
+  money: { rupee: ['रुपया', 'रुपये'], paisa: ['पैसा', 'पैसे'], and: '' },
   units: {
     km: ['किलोमीटर', 'किलोमीटर'],
     kg: ['किलोग्रॅम', 'किलोग्रॅम'],

@@ -1,8 +1,8 @@
 /**
  * Nepali. Numbers: Unicode CLDR 48 RBNF, ne `%spellout-numbering` (0–99 each its own word; सय,
  * हजार, लाख, करोड; दशमलव, ऋणात्मक), 100 crore and more read as crores where CLDR has अरब. Months,
- * percent and units: CLDR 48 ne. No rupee or clock table yet: ₹ amounts read their number and leave
- * the sign to the engine; times stay as written.
+ * percent, rupee (CLDR's रूपिँया for the Indian rupee) and units: CLDR 48 ne; paise (पैसा) is
+ * ordinary usage. No clock table: times stay as written.
  */
 import type { SpeechTable } from '../table';
 
@@ -122,6 +122,7 @@ export const NE: SpeechTable = {
   percent: 'प्रतिशत',
   months: ['जनवरी', 'फेब्रुअरी', 'मार्च', 'अप्रिल', 'मे', 'जुन', 'जुलाई', 'अगस्ट', 'सेप्टेम्बर', 'अक्टोबर', 'नोभेम्बर', 'डिसेम्बर'],
   date: { pattern: '{d} {month} {y}' },
+  money: { rupee: ['रूपिँया', 'रूपिँया'], paisa: ['पैसा', 'पैसा'], and: '' },
   units: {
     km: ['किलोमिटर', 'किलोमिटर'],
     kg: ['किलोग्राम', 'किलोग्राम'],
