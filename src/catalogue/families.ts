@@ -12,7 +12,7 @@ export interface Price {
 }
 
 /** A model's file list for `ai.models.load` and `vaani pull` (`src/common/layouts/`). */
-export type Layout = 'chat' | 'whisper' | 'embeddings' | 'kokoro' | 'vits';
+export type Layout = 'chat' | 'whisper' | 'embeddings' | 'kokoro' | 'vits' | 'piper' | 'sherpa-vits';
 
 interface EntryBase {
   product: Product;

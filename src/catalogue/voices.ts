@@ -1,6 +1,7 @@
 import { EngineError } from '../protocol/errors';
 import type { CatalogueVoice, Download, Voice } from '../protocol/speech';
 import { defaultModel } from './families';
+import { piperTeluguVoice, rasaVoices } from './neural-voices';
 
 /** The TTS model id every catalogue voice is spoken with (the engine is chosen per voice). */
 export const TTS_MODEL = defaultModel('voices');
@@ -174,6 +175,9 @@ const MALE_VARIANT = 'm2';
 export const FEMALE_FORMANT_SCALE = 1.17;
 export const MALE_FORMANT_SCALE = 1.0;
 
+/** eSpeak-NG is GPL-3.0 (the optional plug-in); the speech it makes carries no licence terms. */
+const ESPEAK_LICENSE = { license: 'GPL-3.0-or-later', commercial: true } as const;
+
 const espeakVoices = (language: Language): CatalogueVoice[] =>
   (['female', 'male'] as const).map((gender) => ({
     id: `${language.languageCode}-${gender}-1`,
@@ -189,6 +193,7 @@ const espeakVoices = (language: Language): CatalogueVoice[] =>
     medianF0: gender === 'female' ? language.f0[0] : language.f0[1],
     formantScale: gender === 'female' ? FEMALE_FORMANT_SCALE : MALE_FORMANT_SCALE,
     sampleText: language.sample,
+    ...ESPEAK_LICENSE,
   }));
 
 const HINDI_SAMPLE = LANGUAGES[0]!.sample;
@@ -226,6 +231,9 @@ const kokoroVoice = (style: string, gender: 'female' | 'male', label: string): C
   medianF0: gender === 'female' ? 210 : 110,
   formantScale: gender === 'female' ? FEMALE_FORMANT_SCALE : MALE_FORMANT_SCALE,
   sampleText: HINDI_SAMPLE,
+  /** hexgrad/Kokoro-82M's model card: Apache-2.0 weights. */
+  license: 'Apache-2.0',
+  commercial: true,
 });
 
 /** Xenova/mms-tts-hin: Meta's MMS-TTS Hindi VITS, quantised (38.4 MB), 16 kHz. */
@@ -254,6 +262,10 @@ const mmsHindi: CatalogueVoice = {
   medianF0: 150,
   formantScale: 1.08,
   sampleText: HINDI_SAMPLE,
+  /** facebook/mms-tts-hin's model card: CC-BY-NC-4.0, not for commercial use. */
+  license: 'CC-BY-NC-4.0',
+  attribution: 'Voice: MMS-TTS Hindi by Meta AI (facebook/mms-tts-hin), CC BY-NC 4.0.',
+  commercial: false,
 };
 
 /** Every voice of the catalogue, offline eSpeak voices first. */
@@ -264,6 +276,8 @@ export const VOICES: readonly CatalogueVoice[] = [
   kokoroVoice('hm_omega', 'male', 'Omega'),
   kokoroVoice('hm_psi', 'male', 'Psi'),
   mmsHindi,
+  ...rasaVoices({ model: TTS_MODEL }),
+  piperTeluguVoice({ model: TTS_MODEL }),
 ];
 
 export const findVoice = (id: string) => VOICES.find((voice) => voice.id === id);
@@ -288,7 +302,18 @@ export function voiceWeights(
 export const needsDownload = (voice: CatalogueVoice) => voice.spec.engine !== 'espeak';
 
 /** The public fields of GET /v1/voices' items plus the model, as the engines list them. */
-export const toVoice = ({ id, name, language, languageCode, gender, model, spec }: CatalogueVoice): Voice => ({
+export const toVoice = ({
+  id,
+  name,
+  language,
+  languageCode,
+  gender,
+  model,
+  spec,
+  license,
+  attribution,
+  commercial,
+}: CatalogueVoice): Voice => ({
   id,
   name,
   language,
@@ -296,6 +321,9 @@ export const toVoice = ({ id, name, language, languageCode, gender, model, spec 
   gender,
   model,
   ...(spec.engine === 'espeak' ? {} : { downloadBytes: spec.download.bytes, weights: spec.download.weights }),
+  license,
+  ...(attribution ? { attribution } : {}),
+  commercial,
 });
 
 /** The error for a voice id the catalogue does not have. */

@@ -47,8 +47,11 @@ const voiceWeights = () => {
 };
 
 /** The key a bare repo of a layout serves: the table's `pull:<layout>` default, else the first voice weights of it. */
+/** Layouts only neural voices have (no table model and no `pull:<layout>` default). */
+const VOICE_LAYOUTS: readonly Layout[] = ['kokoro', 'vits', 'piper', 'sherpa-vits'];
+
 const layoutKey = (layout: Layout) =>
-  layout === 'kokoro' || layout === 'vits'
+  VOICE_LAYOUTS.includes(layout)
     ? [...voiceWeights()].find(([, weights]) => weights.layout === layout)![0]
     : defaultModel(`pull:${layout}`);
 
@@ -119,6 +122,8 @@ async function filesFor(layout: Layout, names: Set<string>, dtype: string, targe
   if (layout === 'whisper') return whisperFiles(loader, [dtype]);
   if (layout === 'embeddings') return encoderFiles(loader, [dtype]);
   const voice = voiceWeights().get(target.id);
+  // Piper and sherpa-onnx voices ship one graph each: the catalogue's files, whatever the dtype.
+  if (layout === 'piper' || layout === 'sherpa-vits') return [...(voice?.files ?? [])].map((name) => ({ name }));
   const graph = modelFile(dtype);
   if (!names.has(graph)) throw new Error(`no ${graph}`);
   const listed = voice ? [...voice.files] : layout === 'kokoro' ? [...names].filter((n) => /^voices\//.test(n)) : [];
@@ -138,7 +143,7 @@ export async function planPull(target: Target, dtypes: string[] = [], fetchImpl:
   const known = Boolean(layoutOf(target.id)) || voiceWeights().has(target.id);
   const layout = known ? target.layout : guessLayout(names);
   if (!layout) throw new Error(`${target.repo.repo} has no ONNX model this library runs (no model*.onnx files).`);
-  const tryDtypes = dtypes.length ? dtypes : layout === 'kokoro' || layout === 'vits' ? ['q8'] : WASM_DTYPES;
+  const tryDtypes = dtypes.length ? dtypes : VOICE_LAYOUTS.includes(layout) ? ['q8'] : WASM_DTYPES;
   const chosen: string[] = [];
   const files = new Map<string, PlannedFile>();
   const failures: string[] = [];

@@ -97,6 +97,7 @@ export function createVaaniWith(
     self: async (path, init) => app.fetch(new Request(`${baseURL}${path}`, init)),
     deliveries: new Map(),
     plan: (id) => planModel(planning, id),
+    licences: options.licences ?? 'commercial',
   };
   const app = createApp(ctx, base.pathname, options.auth ?? 'required');
 

@@ -95,6 +95,12 @@ export interface VaaniOptions {
    * moves to the next tab that needs it). Default half the device memory the browser reports, at least 1 GiB.
    */
   engineBudget?: number;
+  /**
+   * Which voices Vaani may pick on its own (the widgets' voice for a language): 'commercial' (the
+   * default) only voices whose licence allows commercial use; 'any' every voice. A voice named in a
+   * request is spoken whatever its licence (GET /voices lists each one's `license` and `commercial`).
+   */
+  licences?: 'commercial' | 'any';
   /** Requests that may wait for one engine before new ones get a 429. Default 16. */
   maxQueue?: number;
   /** The weight store: chunk size, download concurrency, retries, byte budget. */

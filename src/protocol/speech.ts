@@ -16,6 +16,12 @@ export interface Voice {
   downloadBytes?: number;
   /** A neural voice's weights: the model id its files are cached under (`ai.models.load(weights)`). */
   weights?: string;
+  /** The licence of what speaks it (the model's weights; eSpeak-NG's for its voices), as an SPDX id. */
+  license: string;
+  /** The credit line a licence such as CC-BY asks for wherever the speech is used; absent when none is asked. */
+  attribution?: string;
+  /** Whether the licence allows commercial use; `createVaani({ licences: 'commercial' })` never picks one that does not unless named. */
+  commercial: boolean;
 }
 
 /** The `response_format`s of /audio/speech, WAV first (the spec's default). */
@@ -102,7 +108,29 @@ export interface VitsSpec {
   download: Download;
 }
 
-export type EngineSpec = EspeakSpec | KokoroSpec | VitsSpec;
+/** Piper (rhasspy): `<voice>.onnx` + `<voice>.onnx.json`, eSpeak-NG phonemes or characters → phoneme ids → audio. */
+export interface PiperSpec {
+  engine: 'piper';
+  /** The graph's file name; its config is the same name plus `.json`. */
+  file: string;
+  /** A multi-speaker model's speaker (`speaker_id_map`'s value). */
+  speaker?: number;
+  download: Download;
+}
+
+/** sherpa-onnx's VITS layout: `model.onnx` (settings in its metadata) + `tokens.txt`, character tokens. */
+export interface SherpaVitsSpec {
+  engine: 'sherpa-vits';
+  /** The `sid` fed to a multi-speaker model. */
+  speaker: number;
+  /** The `emotion_id` fed to a graph that takes one (AI4Bharat's Rasa export). */
+  emotion?: number;
+  /** The model's true rate where its metadata's sample_rate is wrong. */
+  sampleRate?: number;
+  download: Download;
+}
+
+export type EngineSpec = EspeakSpec | KokoroSpec | VitsSpec | PiperSpec | SherpaVitsSpec;
 
 export interface CatalogueVoice extends Voice {
   spec: EngineSpec;

@@ -75,20 +75,37 @@ export async function synthesize(ai: Vaani, input: string, options: SpeechOption
 export interface Voice {
   id: string;
   languageCode: string;
+  commercial?: boolean;
+  attribution?: string;
+}
+
+interface VoiceList {
+  voices: Voice[];
+  licences?: 'commercial' | 'any';
 }
 
 const voiceLists = new WeakMap<Vaani, Promise<Voice[]>>();
 
-/** The voice for a language tag: the first voice of that locale, else of that language, else the first of all. */
-export async function voiceFor(ai: Vaani, lang: string): Promise<string> {
+/** GET /voices' voices Vaani may pick unnamed: under `licences: 'commercial'` (the default) only commercial ones. */
+function pickable(ai: Vaani): Promise<Voice[]> {
   let list = voiceLists.get(ai);
   if (!list) {
-    list = ai
-      .fetch(`${ai.baseURL}/voices`, { headers: authorization() })
-      .then(async (response) => (response.ok ? ((await response.json()) as { voices: Voice[] }).voices : []));
+    list = ai.fetch(`${ai.baseURL}/voices`, { headers: authorization() }).then(async (response) => {
+      if (!response.ok) return [];
+      const body = (await response.json()) as VoiceList;
+      return body.licences === 'any' ? body.voices : body.voices.filter((voice) => voice.commercial !== false);
+    });
     voiceLists.set(ai, list);
   }
-  const voices = await list;
+  return list;
+}
+
+/**
+ * The voice for a language tag: the first voice of that locale, else of that language, else the
+ * first of all — among those `createVaani({ licences })` lets Vaani pick.
+ */
+export async function voiceFor(ai: Vaani, lang: string): Promise<string> {
+  const voices = await pickable(ai);
   const tag = lang.toLowerCase();
   const primary = tag.split('-')[0];
   const pick =

@@ -26,11 +26,27 @@ export async function loadFile(loader: FileLoader, file: string): Promise<Uint8A
   }
 }
 
-export const loadJson = async <T>(loader: FileLoader, file: string): Promise<T> =>
-  JSON.parse(new TextDecoder().decode(await loadFile(loader, file))) as T;
+/** A JSON file of the voice's; one that does not parse is a 503 naming it. */
+export async function loadJson<T>(loader: FileLoader, file: string): Promise<T> {
+  const text = new TextDecoder().decode(await loadFile(loader, file));
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    throw brokenFile(file, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** A voice file that loaded but cannot be read: a 503 naming it and why. */
+export const brokenFile = (file: string, why: string) =>
+  new EngineError('unavailable', `The voice's file ${file} is not usable: ${why}`, 'model_load_failed', 'voice');
 
 export async function openSession(loader: FileLoader, file: string): Promise<Session> {
-  const [runtime, bytes] = await Promise.all([loadOrt(), loadFile(loader, file)]);
+  return sessionFromBytes(await loadFile(loader, file), file);
+}
+
+/** A session over a model's bytes already loaded (`file` names it in the error). */
+export async function sessionFromBytes(bytes: Uint8Array, file: string): Promise<Session> {
+  const runtime = await loadOrt();
   try {
     return await runtime.InferenceSession.create(bytes, { executionProviders: ['wasm'], ...sharedSessionOptions() });
   } catch (error) {

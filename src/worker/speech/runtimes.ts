@@ -4,6 +4,8 @@ import type { Runtime } from './job';
 import { pcm16Audio } from '../../common/audio/pcm16';
 import { speakKokoro } from './kokoro';
 import { speakVits } from './vits';
+import { speakPiper } from './piper';
+import { speakSherpaVits } from './sherpa-vits';
 
 const speakEspeak: Runtime = async (job, context) => {
   if (job.voice.spec.engine !== 'espeak')
@@ -18,4 +20,6 @@ export const RUNTIMES: Record<EngineSpec['engine'], Runtime> = {
   espeak: speakEspeak,
   kokoro: speakKokoro,
   vits: speakVits,
+  piper: speakPiper,
+  'sherpa-vits': speakSherpaVits,
 };

@@ -14,6 +14,8 @@ const voice = (id: string): Voice => ({
   languageCode: 'en-US',
   gender: 'female',
   model: 'speech-tts-v1',
+  license: 'GPL-3.0-or-later',
+  commercial: true,
 });
 
 /** A speech engine that records what it is asked and answers 0.1 s of silence. */

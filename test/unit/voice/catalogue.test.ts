@@ -49,4 +49,23 @@ describe('voice catalogue', () => {
       expect(voice!.spec.download.bytes).toBeGreaterThan(90e6);
     }
   });
+
+  it('gives every voice a licence, whether it may be used commercially, and the credit CC-BY asks for', () => {
+    for (const voice of VOICES) {
+      expect(voice.license, voice.id).toMatch(/^[A-Za-z0-9.+-]+$/);
+      expect(typeof voice.commercial).toBe('boolean');
+      if (/^CC-BY/.test(voice.license)) expect(voice.attribution, voice.id).toMatch(/\S/);
+      if (/-NC-|NOASSERTION/.test(voice.license)) expect(voice.commercial, voice.id).toBe(false);
+    }
+    expect(findVoice('hi-IN-mms-1')).toMatchObject({ license: 'CC-BY-NC-4.0', commercial: false });
+  });
+
+  it('lists a permissive neural voice (AI4Bharat Rasa, CC-BY-4.0) for 13 scheduled languages', () => {
+    const rasa = VOICES.filter((voice) => voice.spec.engine === 'sherpa-vits');
+    expect(new Set(rasa.map((voice) => voice.languageCode.split('-')[0])).size).toBe(13);
+    for (const voice of rasa) expect(voice).toMatchObject({ license: 'CC-BY-4.0', commercial: true });
+    const sids = rasa.map((voice) => (voice.spec.engine === 'sherpa-vits' ? voice.spec.speaker : -1));
+    expect(new Set(sids).size).toBe(rasa.length);
+    expect(findVoice('pa-IN-rasa-male')!.spec).toMatchObject({ speaker: 16 });
+  });
 });

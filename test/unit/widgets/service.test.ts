@@ -102,4 +102,15 @@ describe('widget route calls', () => {
     expect(await voiceFor(ai, 'hi')).toBe('hi-IN-female-1');
     expect(await voiceFor(ai, 'ta')).toBe('en-US-female-1');
   });
+
+  it("voiceFor never picks a non-commercial voice under licences: 'commercial'; 'any' may", async () => {
+    const voices = [
+      { id: 'hi-IN-mms-1', languageCode: 'hi-IN', commercial: false },
+      { id: 'hi-IN-female-1', languageCode: 'hi-IN', commercial: true },
+    ];
+    const strict = fakeVaani(() => Response.json({ voices, licences: 'commercial' }));
+    expect(await voiceFor(strict.ai, 'hi-IN')).toBe('hi-IN-female-1');
+    const open = fakeVaani(() => Response.json({ voices, licences: 'any' }));
+    expect(await voiceFor(open.ai, 'hi-IN')).toBe('hi-IN-mms-1');
+  });
 });

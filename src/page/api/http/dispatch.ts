@@ -38,6 +38,8 @@ export interface Services {
    * completed events (see api/images/stream.ts).
    */
   deliveries?: Map<string, (images: Uint8Array[]) => void>;
+  /** `createVaani({ licences })`: which voices Vaani may pick unnamed (GET /voices says it). */
+  licences?: 'commercial' | 'any';
   /** The plan for a catalogue id (`x_vaani` on GET /models/{model}): reads no model file. */
   plan?(modelId: string): Promise<ModelPlan>;
 }
