@@ -20,6 +20,7 @@ test('GET /v1/voices lists the catalogue without starting a worker, with downloa
     return client.get('/voices') as Promise<{
       voices: Record<string, unknown>[];
       models: { id: string; kind: string }[];
+      licences: string;
     }>;
   });
   expect(body.voices.length).toBe(VOICES.length);
@@ -30,7 +31,10 @@ test('GET /v1/voices lists the catalogue without starting a worker, with downloa
       language: voice.language,
       languageCode: voice.languageCode,
       gender: voice.gender,
+      license: voice.license,
+      commercial: voice.commercial,
     });
+    expect(listed!.attribution).toBe(voice.attribution);
     expect(listed!.languageCode).toMatch(/^[a-z]{2,3}-[A-Z]{2}$/);
     if (voice.spec.engine === 'espeak') expect(listed!.downloadBytes).toBeUndefined();
     else expect(listed!.downloadBytes).toBe(voice.spec.download.bytes);
@@ -42,6 +46,13 @@ test('GET /v1/voices lists the catalogue without starting a worker, with downloa
     'male',
   ]);
   expect(body.models).toEqual(expect.arrayContaining([{ id: 'speech-tts-v1', kind: 'tts' }]));
+  expect(body.licences).toBe('commercial');
+  expect(body.voices.find((v) => v.id === 'ta-IN-rasa-female')).toMatchObject({
+    license: 'CC-BY-4.0',
+    commercial: true,
+    attribution: expect.stringContaining('AI4Bharat'),
+  });
+  expect(body.voices.find((v) => v.id === 'hi-IN-mms-1')).toMatchObject({ commercial: false });
   expect(workers.filter((url) => url.includes('speech.worker'))).toEqual([]);
 });
 
