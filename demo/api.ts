@@ -35,6 +35,11 @@ export interface VoiceInfo {
   /** A neural voice's weights: the model id its files are cached under. */
   weights?: string;
   downloadBytes?: number;
+  /** SPDX id of the voice's licence; `commercial`: whether it allows commercial use. */
+  license?: string;
+  commercial?: boolean;
+  /** The credit line the licence asks for (CC-BY). */
+  attribution?: string;
 }
 
 export interface VoiceList {

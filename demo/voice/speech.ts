@@ -36,7 +36,7 @@ export function mountSpeech(service: Service): void {
         list.models.filter((m) => m.kind === 'tts').map((m) => ({ value: m.id, label: m.id })),
       );
       if (list.models.some((m) => m.id === DEFAULT_MODEL)) model.value = DEFAULT_MODEL;
-      voicePickers(language, voice, list.voices);
+      voicePickers(language, voice, list.voices, byId<HTMLElement>('speech-credit'));
       button.disabled = list.voices.length === 0;
       const missing = list.voices.length ? await offerFormats() : [];
       say(

@@ -7,8 +7,23 @@ export async function loadVoices(service: Service): Promise<VoiceList> {
   return getJson<VoiceList>(`${service.ai.baseURL}/voices`, service.key);
 }
 
-/** A language picker and a voice picker that shows the chosen language's voices. */
-export function voicePickers(language: HTMLSelectElement, voice: HTMLSelectElement, voices: VoiceInfo[]): void {
+const licenceLabel = (v: VoiceInfo) =>
+  v.license ? ` · ${v.license}${v.commercial === false ? ' (not for commercial use)' : ''}` : '';
+
+/**
+ * A language picker and a voice picker that shows the chosen language's voices with their licence;
+ * `credit`, when given, shows the chosen voice's credit line (CC-BY voices ask for one).
+ */
+export function voicePickers(
+  language: HTMLSelectElement,
+  voice: HTMLSelectElement,
+  voices: VoiceInfo[],
+  credit?: HTMLElement,
+): void {
+  const showCredit = () => {
+    if (credit) credit.textContent = voices.find((v) => v.id === voice.value)?.attribution ?? '';
+  };
+  voice.onchange = showCredit;
   const languages = [...new Map(voices.map((v) => [v.languageCode, v.language])).entries()];
   fillSelect(
     language,
@@ -19,8 +34,12 @@ export function voicePickers(language: HTMLSelectElement, voice: HTMLSelectEleme
       voice,
       voices
         .filter((v) => v.languageCode === language.value)
-        .map((v) => ({ value: v.id, label: `${v.name} · ${v.gender}` })),
+        .map((v) => ({ value: v.id, label: `${v.name} · ${v.gender}${licenceLabel(v)}` })),
     );
-  language.onchange = showVoices;
+  language.onchange = () => {
+    showVoices();
+    showCredit();
+  };
   showVoices();
+  showCredit();
 }

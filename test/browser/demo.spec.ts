@@ -386,6 +386,22 @@ test('the voice studio speaks a WAV, records the microphone, transcribes, isolat
   expect(errors).toEqual([]);
 });
 
+test("the voice studio lists each voice's licence and shows a CC-BY voice's credit line", async ({ page }) => {
+  const errors: string[] = [];
+  await openDemo(page, errors);
+  await page.click('nav a[href="#voice"]');
+  await expect(page.locator('#speech-status')).toContainText('voices in');
+  await page.selectOption('#speech-language', 'ta-IN');
+  await expect(page.locator('#speech-voice option[value="ta-IN-rasa-female"]')).toContainText('CC-BY-4.0');
+  await page.selectOption('#speech-voice', 'ta-IN-rasa-female');
+  await expect(page.locator('#speech-credit')).toContainText('AI4Bharat');
+  await page.selectOption('#speech-language', 'hi-IN');
+  await expect(page.locator('#speech-voice option[value="hi-IN-mms-1"]')).toContainText('not for commercial use');
+  await page.selectOption('#speech-voice', 'hi-IN-female-1');
+  await expect(page.locator('#speech-credit')).toHaveText('');
+  expect(errors).toEqual([]);
+});
+
 test('the Speak format menu offers exactly the formats the route writes in this browser; MP3 through the served LGPL plug-in decodes to the WAV duration', async ({
   page,
 }) => {
