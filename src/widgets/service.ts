@@ -84,21 +84,29 @@ interface VoiceList {
   licences?: 'commercial' | 'any';
 }
 
-const voiceLists = new WeakMap<Vaani, Promise<Voice[]>>();
+const voiceLists = new WeakMap<Vaani, Promise<VoiceList>>();
 
-/** GET /voices' voices Vaani may pick unnamed: under `licences: 'commercial'` (the default) only commercial ones. */
-function pickable(ai: Vaani): Promise<Voice[]> {
+/** GET /voices, once per instance (an empty list when it fails). */
+function voiceList(ai: Vaani): Promise<VoiceList> {
   let list = voiceLists.get(ai);
   if (!list) {
-    list = ai.fetch(`${ai.baseURL}/voices`, { headers: authorization() }).then(async (response) => {
-      if (!response.ok) return [];
-      const body = (await response.json()) as VoiceList;
-      return body.licences === 'any' ? body.voices : body.voices.filter((voice) => voice.commercial !== false);
-    });
+    list = ai
+      .fetch(`${ai.baseURL}/voices`, { headers: authorization() })
+      .then(async (response) => (response.ok ? ((await response.json()) as VoiceList) : { voices: [] }));
     voiceLists.set(ai, list);
   }
   return list;
 }
+
+/** GET /voices' voices Vaani may pick unnamed: under `licences: 'commercial'` (the default) only commercial ones. */
+async function pickable(ai: Vaani): Promise<Voice[]> {
+  const body = await voiceList(ai);
+  return body.licences === 'any' ? body.voices : body.voices.filter((voice) => voice.commercial !== false);
+}
+
+/** The credit line a voice's licence asks for (CC-BY), from GET /voices; undefined when none. */
+export const voiceCredit = async (ai: Vaani, id: string): Promise<string | undefined> =>
+  (await voiceList(ai)).voices.find((voice) => voice.id === id)?.attribution;
 
 /**
  * The voice for a language tag: the first voice of that locale, else of that language, else the

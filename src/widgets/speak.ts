@@ -2,13 +2,15 @@ import { DEFAULT_MODELS } from '../index';
 import { VaaniElement } from './base';
 import { SpeechQueue } from './player';
 import { splitSentences, type Sentence } from './sentences';
-import { synthesize, voiceFor } from './service';
+import { synthesize, voiceCredit, voiceFor } from './service';
 import { ICONS, sheet } from './styles';
 import { setMarkup } from './trusted';
 
 const STYLES = `
 :host { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
 .status { inline-size: 10em; }
+.credit { flex-basis: 100%; font-size: 0.8em; opacity: 0.8; }
+.credit:empty { display: none; }
 slot { display: block; flex-basis: 100%; }
 `;
 
@@ -49,6 +51,7 @@ export class VaaniSpeak extends VaaniElement {
       <button part="button play" type="button" aria-pressed="false">${ICONS.play}</button>
       <button part="button stop" class="secondary" type="button" disabled>${ICONS.stop}</button>
       <span part="status" class="status" role="status" aria-live="polite"></span>
+      <small part="credit" class="credit"></small>
       <slot part="text"></slot>`,
     );
     this.piece('play').addEventListener('click', () => this.toggle());
@@ -115,13 +118,15 @@ export class VaaniSpeak extends VaaniElement {
       style: this.numberAttribute('style'),
     };
     let played = 0;
+    const voice = (async () =>
+      this.getAttribute('voice') || (await voiceFor(this.vaani, this.speechLanguage || 'en')))();
+    // The credit line a CC-BY voice asks for, shown while the element speaks with it.
+    void voice
+      .then((id) => voiceCredit(this.vaani, id))
+      .then((credit) => (this.piece('credit').textContent = credit ?? ''))
+      .catch(() => undefined);
     const queue = (this.queue = new SpeechQueue(
-      async (input, signal) =>
-        synthesize(this.vaani, input, {
-          ...options,
-          voice: this.getAttribute('voice') || (await voiceFor(this.vaani, this.speechLanguage || 'en')),
-          signal,
-        }),
+      async (input, signal) => synthesize(this.vaani, input, { ...options, voice: await voice, signal }),
       {
         sentence: (index) => {
           played = index + 1;

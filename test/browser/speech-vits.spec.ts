@@ -15,6 +15,7 @@ import {
   writeVitsFixtures,
 } from '../fixtures/tts-vits/files';
 import { openHarness } from './support/page';
+import { PAGE } from './support/widgets';
 import { readWav } from './support/wav';
 
 /**
@@ -161,4 +162,26 @@ test('a broken .onnx.json is an OpenAI-shaped 503 naming it; the next request sp
   const unknown = await speak(page, { model: 'speech-tts-v1', voice: 'ta-IN-rasa-nobody', input: 'வணக்கம்' });
   expect(unknown.status).toBe(404);
   expect(unknown.error).toMatchObject({ code: 'voice_not_found' });
+});
+
+test('<vaani-speak> shows the credit line of a CC-BY voice it speaks with, and none for an eSpeak voice', async ({
+  page,
+}) => {
+  await openHarness(page, PAGE);
+  await page.evaluate(
+    (models) => {
+      const ai = window.Vaani.createVaani({ auth: 'optional', models });
+      window.Vaani.widgets.use(ai);
+      document.querySelector('#root')!.innerHTML =
+        '<vaani-speak id="rasa" voice="ta-IN-rasa-female" text="வணக்கம்."></vaani-speak>' +
+        '<vaani-speak id="espeak" voice="ta-IN-female-1" text="வணக்கம்."></vaani-speak>';
+    },
+    { 'espeak-ng': { baseURL: ESPEAK_BASE }, 'vits-rasa-13': { baseURL: fixtures.sherpa } },
+  );
+  const played = (id: string) =>
+    page.evaluate((id) => (document.getElementById(id) as unknown as { play(): Promise<unknown> }).play(), id);
+  expect(await played('rasa')).toMatchObject({ sentences: 1, stopped: false });
+  await expect(page.locator('#rasa [part~=credit]')).toContainText('AI4Bharat');
+  expect(await played('espeak')).toMatchObject({ sentences: 1, stopped: false });
+  await expect(page.locator('#espeak [part~=credit]')).toHaveText('');
 });
