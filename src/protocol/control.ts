@@ -6,6 +6,11 @@ export interface EngineControl {
   cancel(): void;
   /** Bytes of the model files the worker holds loaded (the host's memory budget counts them). */
   footprint(): number;
+  /**
+   * A port on which the worker asks its page for onnxruntime-web's WASM (a `WasmSource`,
+   * src/common/backends/ort-wasm.ts): the page prepares each build once for all its workers.
+   */
+  runtime(port: MessagePort): void;
 }
 
 /** The message a busy worker posts to say it is still working (the host's watchdog counts it as an answer). */

@@ -5,6 +5,7 @@ import { registerEngineErrors } from '../../protocol/wire';
 import { PROGRESS_MESSAGE, type BlockingNotice, type EngineControl } from '../../protocol/control';
 import type { EngineSlots, Slot } from './slots';
 import { startTrusted } from '../../common/trusted-types';
+import type { WasmSource } from '../../common/backends/wasm-source';
 
 export interface WorkerHostOptions {
   /**
@@ -32,6 +33,14 @@ interface Live<T> {
   progressAt: number;
   kill(reason: string): void;
 }
+
+/**
+ * onnxruntime-web's WASM for this page's workers: each build fetched, inflated and compiled once
+ * (src/common/backends/ort-wasm.ts, loaded on first use), the compiled module sent to each worker.
+ */
+const pageWasm: WasmSource = {
+  wasm: async (build) => (await import('../../common/backends/ort-wasm')).prepareWasm(build),
+};
 
 interface Waiting {
   start(): void;
@@ -68,7 +77,7 @@ export class WorkerHost<T> implements Slot {
     if (!live || !this.idle) return;
     this.live = undefined;
     this.slots?.gone(this);
-    live.worker.terminate();
+    live.kill(`The ${this.options.name} engine was released.`);
     this.onRelease?.();
   }
 
@@ -146,10 +155,12 @@ export class WorkerHost<T> implements Slot {
   private worker(): Live<T> {
     if (this.live) return this.live;
     const worker = startTrusted(() => this.options.create());
+    const runtime = new MessageChannel();
     let kill!: (reason: string) => void;
     const dead = new Promise<never>((_, reject) => {
       kill = (reason) => {
         worker.terminate();
+        runtime.port1.close();
         if (this.live?.worker === worker) {
           this.live = undefined;
           this.slots?.gone(this);
@@ -172,7 +183,11 @@ export class WorkerHost<T> implements Slot {
     worker.addEventListener('messageerror', () =>
       kill(`The ${name} engine sent an unreadable message; it will restart on the next request.`),
     );
-    this.live = { worker, api: Comlink.wrap<T & EngineControl>(worker), dead, kill, progressAt: 0 };
+    const api = Comlink.wrap<T & EngineControl>(worker);
+    // Sent before any job: a job that loads onnxruntime-web asks this page for the WASM.
+    Comlink.expose(pageWasm, runtime.port1);
+    api.runtime(Comlink.transfer(runtime.port2, [runtime.port2])).catch(() => {});
+    this.live = { worker, api, dead, kill, progressAt: 0 };
     this.slots?.starting(this);
     return this.live;
   }

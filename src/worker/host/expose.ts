@@ -4,6 +4,7 @@ import { EngineError } from '../../protocol/errors';
 import { registerEngineErrors } from '../../protocol/wire';
 import { footprint } from './footprint';
 import { trustWorkerStarts } from '../../common/trusted-types';
+import { useWasmSource, type WasmSource } from '../../common/backends/wasm-source';
 
 /** Marks an endpoint that already answers; a symbol in the global registry, so every copy of this module sees it. */
 const EXPOSED = Symbol.for('vaani.engine-exposed');
@@ -12,7 +13,7 @@ const EXPOSED = Symbol.for('vaani.engine-exposed');
  * Exposes an engine's handlers (a `Served<…Worker>`, src/protocol/worker.ts) from inside a worker:
  * EngineErrors cross whole (src/protocol/wire.ts), each call gets a fresh AbortSignal as its
  * first argument (the host runs one job at a time; its `cancel` aborts the running call's signal
- * with an `aborted` EngineError), and `ping`, `cancel` and `footprint` are added. Once per endpoint: a worker's lazily loaded chunks (onnxruntime-web,
+ * with an `aborted` EngineError), and `ping`, `cancel`, `footprint` and `runtime` are added. Once per endpoint: a worker's lazily loaded chunks (onnxruntime-web,
  * XGrammar) import helpers from the worker's entry, and where the worker was started under another
  * URL (vite's dev server adds `?worker_file`) that import evaluates a second copy of the worker;
  * exposing it too would run every job twice, interleaving the two copies' output.
@@ -41,6 +42,7 @@ export function exposeEngine(handlers: object, endpoint: Comlink.Endpoint = glob
     ping: () => true,
     cancel: () => running.abort(new EngineError('aborted', 'The request was cancelled.', 'cancelled')),
     footprint,
+    runtime: (port) => useWasmSource(Comlink.wrap<WasmSource>(port)),
   };
   Comlink.expose(Object.assign(api, control), endpoint);
 }
