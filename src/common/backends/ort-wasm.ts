@@ -14,6 +14,9 @@ const GZIP = [0x1f, 0x8b];
  * shipped file (dev servers, tests of src/) onnxruntime-web loads its own.
  */
 export async function provideWasm(ort: Ort, build: OrtBuild): Promise<void> {
+  // Nothing shipped (dev servers, tests of src/): onnxruntime-web loads its own, and a page's
+  // source, which has nothing to give either, is not asked.
+  if (!shipped[build]) return;
   const source = wasmSource();
   const wasm = source ? await source.wasm(build) : await prepareWasm(build);
   if (wasm instanceof WebAssembly.Module) startFrom(ort, wasm);
