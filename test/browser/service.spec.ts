@@ -50,17 +50,23 @@ test.describe('the service through the openai SDK', () => {
       const res = await ai.fetch('/v1/voices', { headers: { authorization: 'Bearer k' } });
       return res.json();
     });
-    expect(Object.keys(voices).sort()).toEqual(['models', 'voices']);
+    expect(Object.keys(voices).sort()).toEqual(['licences', 'models', 'voices']);
+    expect(voices.licences).toBe('commercial');
     expect(voices.voices.length).toBeGreaterThan(30);
     for (const voice of voices.voices) {
       const extra = Object.keys(voice).filter(
         (key) => !['gender', 'id', 'language', 'languageCode', 'name'].includes(key),
       );
-      // Beyond §2.6: downloadBytes and weights (a neural voice's model id), and aliases (OpenAI's voice
-      // names for it), all in docs/api.md.
-      expect(extra.every((key) => ['downloadBytes', 'weights', 'aliases'].includes(key))).toBe(true);
+      // Beyond §2.6: downloadBytes and weights (a neural voice's model id), aliases (OpenAI's voice
+      // names for it), license, commercial and a CC-BY voice's attribution, all in docs/api.md.
+      const beyond = ['downloadBytes', 'weights', 'aliases', 'license', 'commercial', 'attribution'];
+      expect(extra.every((key) => beyond.includes(key))).toBe(true);
       expect('weights' in voice).toBe('downloadBytes' in voice);
-      if (voice.weights) expect(['kokoro-82m', 'mms-tts-hin']).toContain(voice.weights);
+      if (voice.weights)
+        expect(['kokoro-82m', 'mms-tts-hin', 'vits-rasa-13', 'piper-te-padmavathi']).toContain(voice.weights);
+      expect(typeof voice.license).toBe('string');
+      expect(typeof voice.commercial).toBe('boolean');
+      if (/^CC-BY-\d/.test(voice.license)) expect(voice.attribution).toEqual(expect.any(String));
       for (const alias of voice.aliases ?? []) expect(alias).toMatch(/^[a-z]+$/);
       expect(voice).toMatchObject({
         id: expect.any(String),
