@@ -1,5 +1,5 @@
-import { getFloat16 } from '@petamoriken/float16';
 import type { Ort, OrtSession } from '../../common/backends/ort';
+import { float16ToFloat32 } from '../../common/float16';
 import { planBatches, type BatchLimits } from './batches';
 import type { EncoderConfig } from './config';
 import { normalizeL2 } from '../../common/retrieval/vectors';
@@ -137,9 +137,6 @@ function rowsOf(data: Float32Array, batch: number): Float32Array[] {
 async function floatData(tensor: Tensor): Promise<Float32Array> {
   const data = tensor.location === 'cpu' ? tensor.data : await tensor.getData();
   if (data instanceof Float32Array) return data;
-  if (tensor.type === 'float16') {
-    const view = new DataView((data as Uint16Array).buffer, (data as Uint16Array).byteOffset);
-    return Float32Array.from({ length: (data as Uint16Array).length }, (_, i) => getFloat16(view, i * 2, true));
-  }
+  if (tensor.type === 'float16') return float16ToFloat32(data as Uint16Array);
   throw new Error(`Unsupported embedding output type ${tensor.type}.`);
 }

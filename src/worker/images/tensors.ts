@@ -1,5 +1,5 @@
-import { getFloat16, setFloat16 } from '@petamoriken/float16';
 import type { Ort, OrtSession } from '../../common/backends/ort';
+import { float16ToFloat32, float32ToFloat16 } from '../../common/float16';
 
 type Tensor = import('onnxruntime-web').Tensor;
 
@@ -12,9 +12,7 @@ export function inputType(session: Pick<OrtSession, 'inputMetadata'>, name: stri
 /** A float tensor in the dtype the session wants for `name` (float16 or float32). */
 export function floatFeed(ort: Ort, session: OrtSession, name: string, data: Float32Array, dims: number[]): Tensor {
   if (inputType(session, name) !== 'float16') return new ort.Tensor('float32', data, dims);
-  const view = new DataView(new ArrayBuffer(data.length * 2));
-  data.forEach((x, i) => setFloat16(view, i * 2, x, true));
-  return new ort.Tensor('float16', new Uint16Array(view.buffer), dims);
+  return new ort.Tensor('float16', float32ToFloat16(data), dims);
 }
 
 /** An integer tensor in the dtype the session wants for `name` (int64, int32 or a float type). */
@@ -29,6 +27,5 @@ export function intFeed(ort: Ort, session: OrtSession, name: string, values: num
 export async function floats(tensor: Tensor): Promise<Float32Array> {
   const data = (tensor.location === 'cpu' ? tensor.data : await tensor.getData(true)) as Float32Array | Uint16Array;
   if (data instanceof Float32Array) return data;
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  return Float32Array.from({ length: data.length }, (_, i) => getFloat16(view, i * 2, true));
+  return float16ToFloat32(data);
 }

@@ -1,4 +1,5 @@
 import type { Ort, OrtSession } from '../../../common/backends/ort';
+import { float16ToFloat32 } from '../../../common/float16';
 import { checkpoint } from '../../../protocol/cancel';
 import type { WhisperConfig } from './config';
 import { applyWhisperRules, logSumExp, pickToken } from './logits';
@@ -32,17 +33,8 @@ export interface DecodeResult {
 async function floats(tensor: Tensor): Promise<Float32Array> {
   const data = await tensor.getData();
   if (data instanceof Float32Array) return data;
-  if (data instanceof Uint16Array) return Float32Array.from(data, halfToFloat);
+  if (data instanceof Uint16Array) return float16ToFloat32(data);
   return Float32Array.from(data as ArrayLike<number>);
-}
-
-function halfToFloat(bits: number): number {
-  const exponent = (bits >>> 10) & 0x1f;
-  const mantissa = bits & 0x3ff;
-  const sign = bits & 0x8000 ? -1 : 1;
-  if (exponent === 0) return sign * mantissa * 2 ** -24;
-  if (exponent === 0x1f) return mantissa ? Number.NaN : sign * Infinity;
-  return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
 }
 
 /**
