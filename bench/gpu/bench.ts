@@ -26,7 +26,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSession, sharedSessionOptions, wasmThreads } from '../../src/common/backends/ort';
+import { createSession, wasmThreads } from '../../src/common/backends/ort';
 import type { Ort, OrtSession } from '../../src/common/backends/ort';
 import { probeWebGpu } from '../../src/common/backends/webgpu';
 import { WEBGPU_F16_DTYPES, WEBGPU_F32_DTYPES, WASM_DTYPES } from '../../src/common/backends/plan';
@@ -890,7 +890,6 @@ async function orchestrate(): Promise<void> {
     },
     vaaniDtypeOrder: { webgpuF16: WEBGPU_F16_DTYPES, webgpuF32: WEBGPU_F32_DTYPES, wasm: WASM_DTYPES },
     sessionOptions: {
-      ...sharedSessionOptions(),
       graphOptimizationLevel: 'all',
       webgpu: { preferredOutputLocation: 'gpu-buffer' },
     },

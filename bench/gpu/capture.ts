@@ -10,7 +10,6 @@
  * (the captured shape). Only an export with fused GQA can do this.
  */
 import type { Ort } from '../../src/common/backends/ort';
-import { sharedSessionOptions } from '../../src/common/backends/ort';
 
 export interface CaptureModel {
   graph: Uint8Array;
@@ -39,7 +38,6 @@ export async function createCaptureSession(ort: Ort, model: CaptureModel, capaci
     executionProviders: ['webgpu'],
     externalData: model.externalData,
     graphOptimizationLevel: 'all',
-    ...sharedSessionOptions(),
     enableGraphCapture: true,
     preferredOutputLocation: 'gpu-buffer',
     freeDimensionOverrides: {

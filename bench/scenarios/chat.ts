@@ -103,7 +103,7 @@ async function vaani(
   };
 }
 
-async function bare(base: string, threads: number, promptTokens: number, spinning = false): Promise<Contender> {
+async function bare(base: string, threads: number, promptTokens: number): Promise<Contender> {
   const worker = new Worker(new URL('../support/chat-bare.worker.ts', import.meta.url), { type: 'module' });
   const call = <T>(message: { load?: BareLoad; run?: BareRun }) =>
     new Promise<T>((resolve, reject) => {
@@ -111,7 +111,7 @@ async function bare(base: string, threads: number, promptTokens: number, spinnin
         data.error ? reject(new Error(`bare loop: ${data.error}`)) : resolve(data as T);
       worker.postMessage(message);
     });
-  await call({ load: { base, graph: 'onnx/model.onnx', externalData: ['onnx/model.onnx_data'], threads, spinning } });
+  await call({ load: { base, graph: 'onnx/model.onnx', externalData: ['onnx/model.onnx_data'], threads } });
   await call<BareTiming>({ run: { promptTokens, steps: 2 } });
   return {
     async round() {
@@ -293,7 +293,8 @@ const chat: Scenario = async (env) => {
       ),
     );
   }
-  if (env.isolated && threads > 1) {
+  const cores = Math.min(4, navigator.hardwareConcurrency);
+  if (env.isolated && cores !== threads) {
     /** The bare loop as it runs (`floor`) against a variant of it: a decode row and a prefill row. */
     const against = async (id: string, what: string, variant: Contender, name: string) => {
       const [ours, theirs] = (await interleave([floor, variant], env)) as [Figures, Figures];
@@ -316,16 +317,9 @@ const chat: Scenario = async (env) => {
     };
     await against(
       'chat.wasm.threads',
-      ` with ${threads} WASM threads`,
-      await bare(base, 1, promptTokens),
-      'the same with 1 thread',
-    );
-    // Vaani's pool threads block while they wait; onnxruntime's default lets them spin.
-    await against(
-      'chat.wasm.threads.blocking',
-      `, ${threads} threads that block while they wait (Vaani's session option)`,
-      await bare(base, threads, promptTokens, true),
-      "the same with spinning threads (onnxruntime's default)",
+      ` with ${threads} WASM thread${threads > 1 ? 's' : ''} (the default: half the cores)`,
+      await bare(base, cores, promptTokens),
+      `the same with ${cores} threads (every core up to 4)`,
     );
   }
   await floor.dispose();

@@ -5,15 +5,12 @@
  * Messages: { load: BareLoad } → { loaded: true, heapBytes }; { run: BareRun } → BareTiming.
  */
 import * as ort from 'onnxruntime-web/wasm';
-import { sharedSessionOptions } from '../../src/common/backends/ort';
 
 export interface BareLoad {
   base: string;
   graph: string;
   externalData: string[];
   threads: number;
-  /** Let onnxruntime's pool threads spin while they wait (its own default) instead of Vaani's blocking threads. */
-  spinning?: boolean;
 }
 
 export interface BareRun {
@@ -66,7 +63,6 @@ async function load(request: BareLoad): Promise<void> {
   session = await ort.InferenceSession.create(await bytes(request.base + request.graph), {
     executionProviders: ['wasm'],
     graphOptimizationLevel: 'all',
-    ...(request.spinning ? {} : sharedSessionOptions()),
     externalData: await Promise.all(
       request.externalData.map(async (file) => ({
         path: file.slice(folder.length),

@@ -122,6 +122,8 @@ test('under a strict CSP and Trusted Types every product answers: chat, speech, 
     ({ urls, whisper, espeak, diffusion }) => {
       const ai = window.Vaani.createVaani({
         backend: 'wasm',
+        // Two threads (the default on this 2-core machine is one): onnxruntime's threads start under the CSP too.
+        threads: 2,
         models: {
           'chat-v2': { baseURL: urls.random },
           'agent-v1': { baseURL: urls.caller },

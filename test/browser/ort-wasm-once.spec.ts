@@ -40,8 +40,9 @@ test("onnxruntime-web's WASM is fetched once per page: two chat engines, Whisper
         'speech-stt-v1': { baseURL: stt, dtype: 'fp32' as const, indic: false },
       };
       // Unshared: each instance runs its own workers.
-      const one = window.Vaani.createVaani({ backend: 'wasm', share: false, models });
-      const two = window.Vaani.createVaani({ backend: 'wasm', share: false, baseURL: '/two/v1', models });
+      // Two threads (the default on this 2-core machine is one): onnxruntime's threads get the module too.
+      const one = window.Vaani.createVaani({ backend: 'wasm', share: false, threads: 2, models });
+      const two = window.Vaani.createVaani({ backend: 'wasm', share: false, threads: 2, baseURL: '/two/v1', models });
       const headers = { authorization: 'Bearer k', 'content-type': 'application/json' };
       const chatOn = async (ai: typeof one) => {
         const response = await ai.fetch(`${ai.baseURL}/chat/completions`, {

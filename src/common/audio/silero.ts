@@ -1,4 +1,4 @@
-import { sharedSessionOptions, type Ort, type OrtSession } from '../backends/ort';
+import type { Ort, OrtSession } from '../backends/ort';
 import { yieldToEvents } from '../../protocol/cancel';
 import { VAD_FRAME } from './vad-frame';
 
@@ -68,7 +68,6 @@ export async function loadSilero(ort: Ort, modelURL: string): Promise<SileroVad>
   if (!response.ok) throw new Error(`Could not load the Silero VAD model from ${modelURL}: HTTP ${response.status}.`);
   const session = await ort.InferenceSession.create(new Uint8Array(await response.arrayBuffer()), {
     executionProviders: ['wasm'],
-    ...sharedSessionOptions(),
   });
   return new SileroVad(ort, session);
 }

@@ -5,13 +5,14 @@ export type OrtSession = import('onnxruntime-web').InferenceSession;
 
 /**
  * WASM threads: 1 unless the page is cross-origin isolated; then `requested` (a positive integer),
- * else every core up to 4. Decoding is bound by memory bandwidth, which a second core nearly
- * doubles (bench/scenarios/chat.ts).
+ * else half the cores, rounded up, up to 4 (onnxruntime-web's own default). onnxruntime-web runs
+ * every session on one global pool whose threads spin while they wait, and no session option
+ * changes that: the other half is left to the page, the browser and the page's other engines.
  */
 export function wasmThreads(requested?: number): number {
   if (!globalThis.crossOriginIsolated) return 1;
   if (requested !== undefined && Number.isInteger(requested) && requested > 0) return requested;
-  return Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 1));
+  return Math.max(1, Math.min(4, Math.ceil((globalThis.navigator?.hardwareConcurrency ?? 1) / 2)));
 }
 
 let loaded: Promise<Ort> | undefined;
@@ -58,13 +59,6 @@ export function loadOrt(withWebGpu: boolean, threads?: number): Promise<Ort> {
   return loaded;
 }
 
-/**
- * Options every engine's sessions share: the threads of onnxruntime's pool block while they wait
- * for work instead of spinning. A page runs several engines at once (the voice assistant: VAD,
- * Whisper, chat and a voice), and a spinning thread takes the core another engine, or the page, needs.
- */
-export const sharedSessionOptions = () => ({ extra: { session: { intra_op: { allow_spinning: '0' } } } });
-
 export interface SessionRequest {
   backend: RuntimeBackend;
   graph: Uint8Array;
@@ -76,7 +70,6 @@ export async function createSession(ort: Ort, request: SessionRequest): Promise<
     executionProviders: [request.backend],
     externalData: request.externalData,
     graphOptimizationLevel: 'all',
-    ...sharedSessionOptions(),
     // On WebGPU outputs stay on the GPU: the KV cache is fed back without a copy; logits are read out.
     ...(request.backend === 'webgpu' ? { preferredOutputLocation: 'gpu-buffer' as const } : {}),
   });

@@ -1,4 +1,4 @@
-import { loadOrt, sharedSessionOptions, type Ort } from '../../common/backends/ort';
+import { loadOrt, type Ort } from '../../common/backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../common/backends/plan';
 import { probeWebGpu } from '../../common/backends/webgpu';
 import { isStoreFull } from '../../common/weights';
@@ -111,7 +111,6 @@ export async function loadEncoder(
         executionProviders: request.ort ? undefined : [attempt.backend],
         externalData,
         graphOptimizationLevel: 'all',
-        ...sharedSessionOptions(),
       });
       const encoder = new Encoder(ort, session, config, tokenizer.padId, request.limits, kvShape);
       const probe = await encoder.embed([tokenizer.encode('a').ids]);

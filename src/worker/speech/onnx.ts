@@ -1,5 +1,5 @@
 import type { FileLoader } from '../../protocol/weights';
-import { loadOrt as loadRuntime, sharedSessionOptions, type Ort } from '../../common/backends/ort';
+import { loadOrt as loadRuntime, type Ort } from '../../common/backends/ort';
 import { EngineError } from '../../protocol/errors';
 import { storeFull } from '../host/model-slot';
 
@@ -48,7 +48,7 @@ export async function openSession(loader: FileLoader, file: string): Promise<Ses
 export async function sessionFromBytes(bytes: Uint8Array, file: string): Promise<Session> {
   const runtime = await loadOrt();
   try {
-    return await runtime.InferenceSession.create(bytes, { executionProviders: ['wasm'], ...sharedSessionOptions() });
+    return await runtime.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
   } catch (error) {
     throw new EngineError(
       'unavailable',

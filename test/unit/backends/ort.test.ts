@@ -14,8 +14,12 @@ describe('wasmThreads', () => {
     expect(wasmThreads(4)).toBe(1);
   });
 
-  it('uses every core up to 4 by default when isolated', () => {
+  it('uses half the cores, rounded up, up to 4 by default when isolated (onnxruntime-web’s default)', () => {
     page(true, 2);
+    expect(wasmThreads()).toBe(1);
+    page(true, 3);
+    expect(wasmThreads()).toBe(2);
+    page(true, 4);
     expect(wasmThreads()).toBe(2);
     page(true, 16);
     expect(wasmThreads()).toBe(4);
@@ -26,8 +30,8 @@ describe('wasmThreads', () => {
   it('honours a positive integer and ignores anything else', () => {
     page(true, 2);
     expect(wasmThreads(3)).toBe(3);
-    expect(wasmThreads(0)).toBe(2);
-    expect(wasmThreads(1.5)).toBe(2);
-    expect(wasmThreads(Number.NaN)).toBe(2);
+    expect(wasmThreads(0)).toBe(1);
+    expect(wasmThreads(1.5)).toBe(1);
+    expect(wasmThreads(Number.NaN)).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { loadOrt, sharedSessionOptions, type Ort, type OrtSession } from '../../../common/backends/ort';
+import { loadOrt, type Ort, type OrtSession } from '../../../common/backends/ort';
 import type { RuntimeBackend } from '../../../common/backends/plan';
 import { probeWebGpu } from '../../../common/backends/webgpu';
 import { isStoreFull } from '../../../common/weights';
@@ -43,7 +43,6 @@ const session = (
     executionProviders: [backend],
     externalData,
     graphOptimizationLevel: 'all',
-    ...sharedSessionOptions(),
   });
 
 /** config.json's values with the published script's defaults (SOS 5632, 10 symbols a frame, 2 × 640 LSTM). */
