@@ -47,6 +47,7 @@ export type {
   RecorderState,
   Recording,
   SpeechEventDetail,
+  SpeechPauseDetail,
 } from './page/recorder/recorder';
 export type { SpeechSpan, VadOptions } from './page/recorder/vad';
 export type { ImportedFile, ModelLoadOptions, Models } from './common/weights';

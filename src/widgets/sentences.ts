@@ -46,3 +46,12 @@ export class SentenceStream {
     return rest || undefined;
   }
 }
+
+/**
+ * Whether a transcript ends a sentence: its last mark (after closing quotes and brackets) is a
+ * sentence terminator in any script. An ellipsis (`...`, `…`) trails off rather than ends.
+ */
+export function endsSentence(text: string): boolean {
+  const end = text.replace(/[\s\p{Pe}\p{Pf}"']+$/u, '');
+  return /\p{Sentence_Terminal}$/u.test(end) && !/\.\.$/.test(end);
+}

@@ -1,9 +1,15 @@
-import { DEFAULT_MODELS, type Recorder, type Recording, type SpeechEventDetail } from '../index';
+import {
+  DEFAULT_MODELS,
+  type Recorder,
+  type Recording,
+  type SpeechEventDetail,
+  type SpeechPauseDetail,
+} from '../index';
 import { VaaniElement } from './base';
 import { renderMarkdown, speakable } from './markdown';
 import { closeMicrophone, openMicrophone, recordingOf } from './microphone';
 import { SpeechQueue } from './player';
-import { SentenceStream } from './sentences';
+import { SentenceStream, endsSentence } from './sentences';
 import { streamChat, synthesize, transcribe, voiceFor } from './service';
 import { ICONS } from './styles';
 import { setMarkup } from './trusted';
@@ -23,6 +29,12 @@ const STYLES = `
 .turn > :last-child { margin-block-end: 0; }
 `;
 
+/**
+ * The pause at which the speech so far is transcribed: past the recorder's 100 ms padding (so the
+ * transcript is of the same samples the turn would send) and past most gaps between words.
+ */
+const TRANSCRIBE_AFTER_MS = 150;
+
 /** When one turn's stages happened (performance.now() milliseconds) and what it said. */
 export interface AssistantTurn {
   heard: string;
@@ -34,6 +46,11 @@ export interface AssistantTurn {
   speechEnd: number;
   /** The turn's end was detected (the VAD's silence reached the page, or the release). */
   detected: number;
+  /**
+   * What ended the utterance: `transcript` (taken at a `final-silence-ms` pause and judged final by
+   * `endsTurn`), `silence` (`silence-ms`) or `release` (push-to-talk).
+   */
+  ended: 'transcript' | 'silence' | 'release';
   transcribed: number;
   /** First chat token. */
   firstToken?: number;
@@ -50,6 +67,17 @@ interface Heard {
   recording: Recording;
   speechEnd: number;
   detected: number;
+  ended: AssistantTurn['ended'];
+  /** Its transcript, begun at a pause of the same speech. */
+  transcript?: Promise<string>;
+}
+
+/** A transcription of the speech so far, begun at a pause. */
+interface Early {
+  speech: number;
+  samples: number;
+  transcript: Promise<string>;
+  controller: AbortController;
 }
 
 /**
@@ -58,12 +86,18 @@ interface Heard {
  * microphone stays open, speaking over the answer stops it and starts the next turn) or
  * `mode="push-to-talk"` (hold the button, or Space/Enter on it). Attributes: `stt-model`
  * (speech-stt-v1), `chat-model` (chat-v2), `tts-model` (speech-tts-v1), `voice`, `language`,
- * `system`, `max-tokens` (256), `silence-ms` (700), `no-barge-in`. `messages`, `start()`, `end()`,
- * `lastTurn`; `vaani-result` carries each AssistantTurn with its latency.
+ * `system`, `max-tokens` (256), `silence-ms` (700), `final-silence-ms` (300: the silence that ends a turn
+ * whose transcript, begun at a 150 ms pause, `endsTurn` — by default, ends a sentence), `no-barge-in`. `messages`, `start()`, `end()`,
+ * `lastTurn`, `endsTurn`; `vaani-result` carries each AssistantTurn with its latency.
  */
 export class VaaniVoiceAssistant extends VaaniElement {
   static observedAttributes = ['lang', 'mode'];
   messages: ChatMessage[] = [];
+  /**
+   * Whether a transcript taken at a `final-silence-ms` pause ends the turn there. Default: it ends a
+   * sentence; a page can judge otherwise (a command list, a form field's expected answer).
+   */
+  endsTurn: (transcript: string) => boolean = endsSentence;
   /** A stream to listen to instead of the microphone. Not stopped by the element. */
   stream: MediaStream | undefined;
   lastTurn: AssistantTurn | undefined;
@@ -73,6 +107,8 @@ export class VaaniVoiceAssistant extends VaaniElement {
   private queue: SpeechQueue | undefined;
   private released: number | undefined;
   private holding = false;
+  /** The words of a turn its transcript ended that the speaker went on from: they lead the next turn. */
+  private carried: { turn: AssistantTurn; words: string } | undefined;
   private session = 0;
 
   constructor() {
@@ -201,12 +237,40 @@ export class VaaniVoiceAssistant extends VaaniElement {
   /** One utterance. Hands-free, speech starting while an answer is on its way is a barge-in. */
   private async listen(vad: boolean): Promise<Heard> {
     const silenceMs = this.numberAttribute('silence-ms', 700)!;
-    const recorder = (this.recorder = this.vaani.recorder({ stream: this.active, vad: vad ? { silenceMs } : false }));
+    const finalMs = this.numberAttribute('final-silence-ms', 300)!;
+    // Transcription starts at a shorter pause, so it runs while the final silence passes.
+    const pauseMs = Math.min(finalMs, TRANSCRIBE_AFTER_MS);
+    const recorder = (this.recorder = this.vaani.recorder({
+      stream: this.active,
+      vad: vad ? { silenceMs, ...(finalMs < silenceMs && { pauseMs }) } : false,
+    }));
     let speechEnd: number | undefined;
     let detected: number | undefined;
+    let early: Early | undefined;
+    let atPause = false;
     const stopped = recordingOf(recorder);
-    recorder.addEventListener('speechstart', () => {
+    // At a pause the speech so far is transcribed; a transcript judged final (endsTurn) ends the turn
+    // then, and one of speech that went on no further is the turn's own.
+    recorder.addEventListener('pause', (event) => {
+      const pause = (event as CustomEvent<SpeechPauseDetail>).detail;
+      early?.controller.abort();
+      const controller = new AbortController();
+      const transcript = this.transcribe(pause.recording.file, controller.signal);
+      const mine = (early = { speech: pause.time, samples: pause.recording.samples.length, transcript, controller });
+      transcript.then(
+        async (text) => {
+          if (early === mine && text && this.endsTurn(text) && (await pause.end(finalMs))) atPause = true;
+        },
+        () => undefined,
+      );
+    });
+    recorder.addEventListener('speechstart', (event) => {
       if (this.turn && !this.hasAttribute('no-barge-in')) {
+        // An early end the speaker talked on from within silence-ms is undone: one utterance, one turn.
+        const last = this.lastTurn;
+        const at = (event as CustomEvent<SpeechEventDetail>).detail.at;
+        if (last?.ended === 'transcript' && last.heard && at - last.speechEnd < silenceMs)
+          this.carried = { turn: last, words: last.heard };
         this.interrupt();
         this.setState('listening');
       }
@@ -218,11 +282,22 @@ export class VaaniVoiceAssistant extends VaaniElement {
     await recorder.start();
     if (!vad && this.released !== undefined) void recorder.stop().catch(() => undefined);
     if (!this.turn) this.setState('listening');
-    const recording = await stopped;
+    const recording = await stopped.catch((error: unknown) => {
+      early?.controller.abort();
+      throw error;
+    });
     if (this.recorder === recorder) this.recorder = undefined;
     // Push-to-talk (or a stop before the VAD's silence): the release, else the stop, ends the speech.
     detected ??= this.released ?? performance.now();
-    return { recording, speechEnd: speechEnd ?? detected, detected };
+    const same = early && recording.speech?.end === early.speech && recording.samples.length === early.samples;
+    if (!same) early?.controller.abort();
+    return {
+      recording,
+      speechEnd: speechEnd ?? detected,
+      detected,
+      ended: atPause ? 'transcript' : vad ? 'silence' : 'release',
+      ...(same && { transcript: early!.transcript }),
+    };
   }
 
   /** Stops the turn in flight: its chat stream, synthesis and playback. */
@@ -234,7 +309,10 @@ export class VaaniVoiceAssistant extends VaaniElement {
     this.queue = undefined;
   }
 
-  private runTurn({ recording, speechEnd, detected }: Heard): void {
+  private runTurn(heard: Heard): void {
+    const { speechEnd, detected, ended } = heard;
+    const carried = this.carried?.words;
+    this.carried = undefined;
     this.interrupt();
     const controller = (this.turn = new AbortController());
     const turn: AssistantTurn = {
@@ -242,11 +320,12 @@ export class VaaniVoiceAssistant extends VaaniElement {
       answer: '',
       speechEnd,
       detected,
+      ended,
       transcribed: 0,
       interrupted: false,
     };
     this.lastTurn = turn;
-    this.converse(recording, turn, controller).then(
+    this.converse(heard, turn, controller, carried).then(
       () => this.emit<AssistantTurn>('vaani-result', { ...turn, interrupted: controller.signal.aborted }),
       (error) => {
         if (controller.signal.aborted) this.emit<AssistantTurn>('vaani-result', { ...turn, interrupted: true });
@@ -255,15 +334,25 @@ export class VaaniVoiceAssistant extends VaaniElement {
     );
   }
 
-  private async converse(recording: Recording, turn: AssistantTurn, controller: AbortController): Promise<void> {
-    const signal = controller.signal;
-    this.setState('transcribing');
-    const language = this.getAttribute('language')?.split('-')[0] || undefined;
-    turn.heard = await transcribe(this.vaani, recording.file, {
+  private transcribe(file: File, signal: AbortSignal): Promise<string> {
+    return transcribe(this.vaani, file, {
       model: this.getAttribute('stt-model') || DEFAULT_MODELS.transcription,
-      language,
+      language: this.getAttribute('language')?.split('-')[0] || undefined,
       signal,
     });
+  }
+
+  private async converse(
+    { recording, transcript }: Heard,
+    turn: AssistantTurn,
+    controller: AbortController,
+    carried?: string,
+  ): Promise<void> {
+    const signal = controller.signal;
+    this.setState('transcribing');
+    const heard = await (transcript?.catch(() => this.transcribe(recording.file, signal)) ??
+      this.transcribe(recording.file, signal));
+    turn.heard = [carried, heard].filter(Boolean).join(' ');
     turn.transcribed = performance.now();
     if (signal.aborted) return;
     if (!turn.heard) {
@@ -271,7 +360,7 @@ export class VaaniVoiceAssistant extends VaaniElement {
       this.setState(this.active && this.handsFree ? 'listening' : 'idle', this.labels.noSpeech);
       return;
     }
-    this.line('user', turn.heard);
+    const asked = this.line('user', turn.heard);
     this.messages.push({ role: 'user', content: turn.heard });
     this.setState('thinking');
     const voice = this.getAttribute('voice') || (await voiceFor(this.vaani, this.speechLanguage || 'en'));
@@ -315,11 +404,14 @@ export class VaaniVoiceAssistant extends VaaniElement {
       queue.end();
       await queue.done;
     } finally {
-      // A turn cut off before any answer leaves no question behind: roles keep alternating.
-      if (turn.answer) this.messages.push({ role: 'assistant', content: turn.answer });
+      // A turn cut off before any answer leaves no question behind: roles keep alternating. One the
+      // speaker talked on from leaves neither: its words lead the next turn.
+      const undone = this.carried?.turn === turn;
+      if (turn.answer && !undone) this.messages.push({ role: 'assistant', content: turn.answer });
       else {
         this.messages.pop();
         line.remove();
+        if (undone) asked.remove();
       }
     }
     if (signal.aborted) return;

@@ -84,3 +84,58 @@ test('with Silero VAD: trims to the speech (boundaries within 100 ms), stops by 
   expect(result.transcription.status, result.transcription.body).toBe(200);
   expect(JSON.parse(result.transcription.body).duration).toBeCloseTo(result.duration, 3);
 });
+
+test('a pause (pauseMs) offers the speech so far; end() there stops the recording as the full silence would', async ({
+  page,
+}) => {
+  const errors = await openHarness(page);
+  hog.start();
+  const result = await page.evaluate(async () => {
+    const ai = window.Vaani.createVaani({ backend: 'wasm' });
+    // A silence far longer than the clip's trailing one: only an end() at a pause can stop it.
+    const recorder = ai.recorder({ vad: { silenceMs: 60_000, pauseMs: 300, padMs: 200 } });
+    const events: string[] = [];
+    const pauses: { time: number; samples: number[]; ended?: boolean }[] = [];
+    recorder.addEventListener('speechstart', () => events.push('speechstart'));
+    recorder.addEventListener('speechend', () => events.push('speechend'));
+    recorder.addEventListener('pause', (event) => {
+      const detail = (event as CustomEvent<import('../../src/index').SpeechPauseDetail>).detail;
+      events.push('pause');
+      const pause: (typeof pauses)[number] = { time: detail.time, samples: Array.from(detail.recording.samples) };
+      pauses.push(pause);
+      // Ends at the first pause it can: one followed by speech the VAD had not judged yet refuses.
+      void detail.end().then(async (ended) => {
+        pause.ended = ended;
+        if (ended) pause.ended = !(await detail.end());
+      });
+    });
+    const stopped = new Promise<import('../../src/index').Recording>((resolve) =>
+      recorder.addEventListener('stop', (event) => {
+        events.push('stop');
+        resolve((event as CustomEvent).detail);
+      }),
+    );
+    await recorder.start();
+    const recording = await Promise.race([
+      stopped,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no stop at a pause')), 60_000)),
+    ]);
+    ai.dispose();
+    return {
+      samples: Array.from(recording.samples),
+      speech: recording.speech,
+      recordedDuration: recording.recordedDuration,
+      events,
+      pauses,
+    };
+  });
+  expect(errors).toEqual([]);
+  const ended = result.pauses.filter((pause) => pause.ended);
+  // One pause ended it (and a second end() there changed nothing); the pauses before it had speech after them.
+  expect(ended, JSON.stringify(result.events)).toHaveLength(1);
+  expect(result.pauses.at(-1)).toBe(ended[0]);
+  expect(result.events.slice(-3)).toEqual(['pause', 'speechend', 'stop']);
+  // The pause's recording is the recording: the same speech, trimmed the same way.
+  expect(result.speech!.end).toBe(ended[0]!.time);
+  expect(result.samples).toEqual(ended[0]!.samples);
+});

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import type { AssistantTurn, VaaniChat, VaaniVoiceAssistant } from '../../src/widgets/index';
+import { endsSentence } from '../../src/widgets/sentences';
 import { microphone } from '../fixtures/whisper/microphone';
 import { cpuHog } from './support/hog';
 import {
@@ -332,8 +333,10 @@ test('the voice assistant completes a turn: hears, answers from the chat model, 
   expect(t.transcribed).toBeLessThan(t.firstToken);
   expect(t.firstToken).toBeLessThan(t.firstAudio);
   expect(t.latency).toBeCloseTo(t.firstAudio - t.speechEnd, 3);
-  // VAD waits 1200 ms of silence after the speech.
-  expect(t.detected - t.speechEnd).toBeGreaterThan(1000);
+  // The random model's transcript taken at the 300 ms pause ends the turn only where it ends a
+  // sentence; else the VAD waits 1200 ms of silence after the speech.
+  if (t.ended === 'silence') expect(t.detected - t.speechEnd).toBeGreaterThan(1000);
+  else expect([t.ended, endsSentence(t.heard)]).toEqual(['transcript', true]);
   test
     .info()
     .annotations.push({ type: 'latency', description: `${Math.round(t.latency)} ms end of speech → first audio` });
@@ -351,6 +354,63 @@ test('the voice assistant completes a turn: hears, answers from the chat model, 
   await assistant.evaluate((element: VaaniVoiceAssistant) => element.end());
   await expect(assistant).toHaveAttribute('state', 'idle');
   await expect(assistant.locator('[part~=talk]')).toHaveAttribute('aria-pressed', 'false');
+  expect(errors).toEqual([]);
+});
+
+test("a transcript judged final at a pause ends the turn there, and is the turn's own (not transcribed again)", async ({
+  page,
+}) => {
+  const errors = await openWidgets(
+    page,
+    models,
+    'short',
+    // A silence far longer than the clip's trailing one: only a final transcript ends the turn.
+    `<vaani-voice-assistant voice="en-US-female-1" language="en" silence-ms="60000" final-silence-ms="300"></vaani-voice-assistant>`,
+  );
+  const assistant = page.locator('vaani-voice-assistant');
+  await assistant.evaluate((element: VaaniVoiceAssistant) => {
+    // The random model's text ends no sentence: every transcript taken at a pause counts as final.
+    element.endsTurn = () => true;
+    type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+    const ai: { fetch: Fetch } = (window as unknown as { ai: { fetch: Fetch } }).ai;
+    const transcriptions: number[] = [];
+    const send: Fetch = ai.fetch.bind(ai);
+    ai.fetch = (input, init) => {
+      if (String(input).endsWith('/audio/transcriptions')) transcriptions.push(performance.now());
+      return send(input, init);
+    };
+    (window as unknown as { transcriptions: number[] }).transcriptions = transcriptions;
+  });
+  const answered = page.evaluate(
+    () =>
+      new Promise<AssistantTurn>((resolve, reject) => {
+        const element = document.querySelector('vaani-voice-assistant')!;
+        // A turn ended at a pause inside the clip is talked over (and its words lead the next one).
+        element.addEventListener('vaani-result', (event) => {
+          const turn = (event as CustomEvent<AssistantTurn>).detail;
+          if (!turn.interrupted) resolve(turn);
+        });
+        element.addEventListener('vaani-error', (event) =>
+          reject(new Error(JSON.stringify((event as CustomEvent).detail))),
+        );
+      }),
+  );
+  await assistant.locator('[part~=talk]').click();
+  const turn = await answered;
+  expect(turn.ended).toBe('transcript');
+  expect(turn.heard.length).toBeGreaterThan(0);
+  expect(turn.answer).toBe(SHORT_ANSWER.join(''));
+  // Every transcription began at a pause, before the turn's end was detected: none after it.
+  const transcriptions = await page.evaluate(() => (window as unknown as { transcriptions: number[] }).transcriptions);
+  expect(transcriptions.length).toBeGreaterThan(0);
+  expect(transcriptions.filter((at) => at > turn.detected)).toEqual([]);
+  const messages = await assistant.evaluate((element: VaaniVoiceAssistant) => element.messages);
+  expect(messages).toEqual([
+    { role: 'user', content: turn.heard },
+    { role: 'assistant', content: SHORT_ANSWER.join('') },
+  ]);
+  await expect(assistant.locator('.turn.user')).toHaveText([turn.heard]);
+  await assistant.evaluate((element: VaaniVoiceAssistant) => element.end());
   expect(errors).toEqual([]);
 });
 

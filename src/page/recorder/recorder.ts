@@ -54,6 +54,18 @@ export interface SpeechEventDetail {
   at: number;
 }
 
+/** 'pause' (VAD with `pauseMs`): a silence after speech, shorter than the one that stops the recording. */
+export interface SpeechPauseDetail extends SpeechEventDetail {
+  /** The recording so far, trimmed to the speech as the recording would be if it stopped now. */
+  recording: Recording;
+  /**
+   * Stops the recording as if the full silence had passed ('speechend', then 'stop') once this
+   * silence has lasted `afterMs` (default 0: where the VAD has got to), unless speech is heard first
+   * (or the recording stopped): then it resolves false and the recording goes on.
+   */
+  end(afterMs?: number): Promise<boolean>;
+}
+
 const RATE = 16000;
 const MIC: MediaTrackConstraints = {
   channelCount: 1,
@@ -64,7 +76,8 @@ const MIC: MediaTrackConstraints = {
 
 /**
  * Records 16 kHz mono PCM on an AudioWorklet. Events: 'level' (CustomEvent<LevelDetail> per 64 ms
- * block), 'speechstart' and 'speechend' (VAD, CustomEvent<SpeechEventDetail>), 'nospeech' (VAD: the recording ended with no speech
+ * block), 'speechstart' and 'speechend' (VAD, CustomEvent<SpeechEventDetail>), 'pause' (VAD with `pauseMs`,
+ * CustomEvent<SpeechPauseDetail>), 'nospeech' (VAD: the recording ended with no speech
  * heard, just before its 'stop'), 'stop' (CustomEvent<Recording>, also when VAD stops after a
  * silence or after `noSpeechMs` without speech), 'error' (CustomEvent<Error>: the VAD failed; the
  * recorder stops, `stop()` rejects with the error and no 'stop' follows).
@@ -119,6 +132,7 @@ export class Recorder extends EventTarget {
       ? new SpeechTracker(vad === true ? {} : vad, {
           speechStart: (sample) => speech('speechstart', sample),
           speechEnd: (sample) => speech('speechend', sample),
+          pause: (speechEnd, sample, end) => this.paused(speechEnd, sample, end),
           silence: (sample) => {
             this.cut ??= sample;
             void this.stop();
@@ -146,6 +160,20 @@ export class Recorder extends EventTarget {
     if (this.state !== 'recording') return;
     const { rms, peak } = message;
     this.dispatchEvent(new CustomEvent<LevelDetail>('level', { detail: { rms, peak, time: this.clock.seconds } }));
+  }
+
+  private paused(speechEnd: number, sample: number, end: (afterMs?: number) => Promise<boolean>): void {
+    const tracker = this.tracker!;
+    const speech = tracker.spanNow();
+    if (!speech) return;
+    const recording = this.recordingOf(concat(this.blocks).subarray(0, sample), speech);
+    const detail: SpeechPauseDetail = {
+      time: speechEnd / RATE,
+      at: this.clock.performanceTime(speechEnd),
+      recording,
+      end,
+    };
+    this.dispatchEvent(new CustomEvent<SpeechPauseDetail>('pause', { detail }));
   }
 
   private send(command: RecorderCommand): void {
@@ -187,8 +215,16 @@ export class Recorder extends EventTarget {
     } finally {
       this.tracker?.dispose();
     }
+    const recording = this.recordingOf(all, speech);
+    if (this.tracker && !speech) this.dispatchEvent(new Event('nospeech'));
+    this.dispatchEvent(new CustomEvent<Recording>('stop', { detail: recording }));
+    return recording;
+  }
+
+  /** `all` as a recording: trimmed to `speech` with VAD. */
+  private recordingOf(all: Float32Array, speech: SpeechSpan | null): Recording {
     const samples = this.tracker ? trim(all, speech, this.tracker.padMs) : all;
-    const recording: Recording = {
+    return {
       samples,
       sampleRate: RATE,
       duration: samples.length / RATE,
@@ -196,9 +232,6 @@ export class Recorder extends EventTarget {
       ...(this.tracker && { speech }),
       recordedDuration: all.length / RATE,
     };
-    if (this.tracker && !speech) this.dispatchEvent(new Event('nospeech'));
-    this.dispatchEvent(new CustomEvent<Recording>('stop', { detail: recording }));
-    return recording;
   }
 }
 

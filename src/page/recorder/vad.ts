@@ -25,6 +25,12 @@ export interface VadOptions {
    * `speech: null`). Default: no limit, the recorder waits for speech or `stop()`.
    */
   noSpeechMs?: number;
+  /**
+   * A shorter silence after speech at which a 'pause' comes with the speech so far; its listener may
+   * end the recording there (a transcript that already ends a sentence). Default: none, only
+   * `silenceMs` ends it.
+   */
+  pauseMs?: number;
 }
 
 export interface SpeechSpan {
@@ -39,6 +45,12 @@ export interface SpeechEvents {
   speechStart(sample: number): void;
   /** Speech ended `silenceMs` ago; `sample`: the end of the speech (the span's end). */
   speechEnd(sample: number): void;
+  /**
+   * `pauseMs` of silence after speech ending at `speechEnd`, decided at `sample`. `end(afterMs)` ends
+   * the speech once its silence reaches `afterMs` (now, if it has), unless speech comes back first:
+   * then (or when the recording stopped) false.
+   */
+  pause(speechEnd: number, sample: number, end: (afterMs?: number) => Promise<boolean>): void;
   /** Stop here: the silence after speech, or `noSpeechMs` without any, ends at `sample`. */
   silence(sample: number): void;
   error(error: Error): void;
@@ -53,14 +65,6 @@ const ms = (frames: number) => (frames * VAD_FRAME * 1000) / RATE;
  * and ends (hysteresis: speech continues while the probability stays above threshold − 0.15).
  */
 export class SpeechTracker {
-  private readonly host = new WorkerHost<VadWorker>({
-    create: () =>
-      new Worker(new URL('../../worker/recorder/vad.worker.ts', import.meta.url), {
-        type: 'module',
-        name: 'vaani-vad',
-      }),
-    name: 'voice activity detection',
-  });
   private pending = new Float32Array(0);
   /** A call to the worker is queued that will take what `pending` holds when it runs. */
   private scheduled = false;
@@ -69,6 +73,10 @@ export class SpeechTracker {
   private frames = 0;
   private firstSpeech: number | undefined;
   private lastSpeech: number | undefined;
+  /** The last speech frame whose silence has had its 'pause'. */
+  private paused: number | undefined;
+  /** An end asked for at a pause, waiting for the silence after `speech` to reach `afterMs`. */
+  private pendingEnd: { speech: number; afterMs: number; resolve: (ended: boolean) => void } | undefined;
   private speaking = false;
   /** Frames above threshold in the current stretch of likely speech; the first frame ever above it. */
   private run = 0;
@@ -81,16 +89,27 @@ export class SpeechTracker {
   readonly minSpeechMs: number;
   readonly padMs: number;
   readonly noSpeechMs: number;
+  readonly pauseMs: number;
 
+  /** `host`: Silero's worker (a stand-in in unit tests of the tracking). */
   constructor(
     options: VadOptions,
     private readonly events: SpeechEvents,
+    private readonly host: Pick<WorkerHost<VadWorker>, 'run' | 'dispose'> = new WorkerHost<VadWorker>({
+      create: () =>
+        new Worker(new URL('../../worker/recorder/vad.worker.ts', import.meta.url), {
+          type: 'module',
+          name: 'vaani-vad',
+        }),
+      name: 'voice activity detection',
+    }),
   ) {
     this.threshold = options.threshold ?? 0.5;
     this.silenceMs = options.silenceMs ?? 1600;
     this.minSpeechMs = options.minSpeechMs ?? 100;
     this.padMs = options.padMs ?? 100;
     this.noSpeechMs = options.noSpeechMs ?? Infinity;
+    this.pauseMs = options.pauseMs ?? Infinity;
     this.work = this.guard(this.host.run((api) => api.reset(new URL(sileroURL, globalThis.location?.href).href)));
   }
 
@@ -99,6 +118,7 @@ export class SpeechTracker {
     return step.catch((error: unknown) => {
       if (this.failure) return;
       this.failure = error instanceof Error ? error : new Error(String(error));
+      this.settle(false);
       this.events.error(this.failure);
     });
   }
@@ -145,11 +165,19 @@ export class SpeechTracker {
         this.speaking = true;
       }
       if (this.speaking && p >= this.threshold - 0.15) this.lastSpeech = frame;
-      if (this.speaking && this.lastSpeech !== undefined && ms(frame - this.lastSpeech) >= this.silenceMs) {
-        this.speaking = false;
-        this.ended = true;
-        this.events.speechEnd(this.endFrame() * VAD_FRAME);
-        this.events.silence((frame + 1) * VAD_FRAME);
+      const silent = this.speaking && this.lastSpeech !== undefined ? ms(frame - this.lastSpeech) : 0;
+      const pending = this.pendingEnd;
+      if (pending && pending.speech !== this.lastSpeech) this.settle(false);
+      if (silent >= this.silenceMs) this.endSpeech(frame + 1);
+      else if (pending && this.pendingEnd === pending && silent >= pending.afterMs) {
+        this.pendingEnd = undefined;
+        this.endSpeech(frame + 1);
+        pending.resolve(true);
+      } else if (silent >= this.pauseMs && this.paused !== this.lastSpeech) {
+        const speech = (this.paused = this.lastSpeech!);
+        this.events.pause(this.endFrame() * VAD_FRAME, (frame + 1) * VAD_FRAME, (afterMs = 0) =>
+          this.endAtPause(speech, afterMs),
+        );
       }
       if (this.firstSpeech === undefined && ms(frame + 1) >= this.noSpeechMs) {
         this.ended = true;
@@ -158,10 +186,45 @@ export class SpeechTracker {
     }
   }
 
+  private endSpeech(frames: number): void {
+    this.settle(false);
+    this.speaking = false;
+    this.ended = true;
+    this.events.speechEnd(this.endFrame() * VAD_FRAME);
+    this.events.silence(frames * VAD_FRAME);
+  }
+
+  /** Answers the end waiting at a pause, if any. */
+  private settle(ended: boolean): void {
+    const pending = this.pendingEnd;
+    this.pendingEnd = undefined;
+    pending?.resolve(ended);
+  }
+
+  /**
+   * Ends the speech at the pause after `speech` (its last frame) once the frames queued now are judged
+   * and its silence has reached `afterMs`, unless speech came back.
+   */
+  private async endAtPause(speech: number, afterMs: number): Promise<boolean> {
+    await this.work;
+    if (this.ended || this.failure || this.lastSpeech !== speech) return false;
+    if (ms(this.frames - 1 - speech) >= afterMs) {
+      this.endSpeech(this.frames);
+      return true;
+    }
+    this.settle(false);
+    return new Promise((resolve) => (this.pendingEnd = { speech, afterMs, resolve }));
+  }
+
   /** Waits for every queued frame; the speech span so far, or undefined when none was heard. Rejects when the VAD failed. */
   async span(): Promise<SpeechSpan | undefined> {
     await this.work;
     if (this.failure) throw this.failure;
+    return this.spanNow();
+  }
+
+  /** The speech span judged so far, without waiting for queued frames. */
+  spanNow(): SpeechSpan | undefined {
     if (this.firstSpeech === undefined || this.lastSpeech === undefined) return undefined;
     return { start: (this.firstSpeech * VAD_FRAME) / RATE, end: (this.endFrame() * VAD_FRAME) / RATE };
   }
@@ -172,6 +235,7 @@ export class SpeechTracker {
   }
 
   dispose(): void {
+    this.settle(false);
     this.host.dispose();
   }
 }

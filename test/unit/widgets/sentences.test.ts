@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SentenceStream, splitSentences } from '../../../src/widgets/sentences';
+import { SentenceStream, endsSentence, splitSentences } from '../../../src/widgets/sentences';
 
 describe('splitSentences', () => {
   it('cuts English and Hindi text at sentence ends, with offsets into the source', () => {
@@ -29,5 +29,26 @@ describe('SentenceStream', () => {
     const stream = new SentenceStream('en');
     expect(stream.push('It costs 3.5')).toEqual([]);
     expect(stream.push(' rupees. Next')).toEqual(['It costs 3.5 rupees.']);
+  });
+});
+
+describe('endsSentence (the voice assistant ends a turn at a short pause when its transcript does)', () => {
+  it('a sentence terminator in any script ends it, before closing quotes and brackets', () => {
+    for (const text of [
+      'What time is it?',
+      'Stop!',
+      ' Hello there. ',
+      'नमस्ते।',
+      'كيف حالك؟',
+      '你好。',
+      'He said "go."',
+      '(yes.)',
+    ])
+      expect(endsSentence(text), text).toBe(true);
+  });
+
+  it('a phrase, a comma or an ellipsis goes on', () => {
+    for (const text of ['', 'my fellow Americans', 'and so,', 'well...', 'well…', 'first of all:'])
+      expect(endsSentence(text), text).toBe(false);
   });
 });
