@@ -15,6 +15,8 @@ export function fp16Refusal(
   if (choice === 'wasm')
     return "its weights are fp16, which needs WebGPU with shader-f16, and backend 'wasm' was chosen.";
   if (!gpu) return 'its weights are fp16, which needs WebGPU with shader-f16, and this browser has no WebGPU adapter.';
+  if (gpu.fallback && choice === 'auto')
+    return "its weights are fp16, which needs WebGPU with shader-f16, and this browser's only adapter is a software one ('auto' passes it by).";
   if (!gpu.f16)
     return "its weights are fp16, which needs WebGPU with shader-f16, and this browser's adapter lacks shader-f16.";
   return undefined;

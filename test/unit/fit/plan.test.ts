@@ -112,6 +112,8 @@ describe('planModel (catalogue sources, no listing)', () => {
       const noF16 = await planModel(context({ ...mid, gpu: { ...gpu, f16: false } }, { remote: true }), 'image-v1');
       expect(noF16.decision).toMatchObject({ run: 'remote', code: 'needs_webgpu' });
       expect(noF16.decision.reason).toMatch(/lacks shader-f16/);
+      const software = await planModel(context({ ...mid, gpu: { ...gpu, fallback: true } }), 'image-v1');
+      expect(software.decision).toMatchObject({ run: 'none', code: 'needs_webgpu' });
     });
 
     it('WebGPU with shader-f16: local fp16, the listed size (rounded) and an estimated memory', async () => {
