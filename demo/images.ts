@@ -4,9 +4,8 @@ import { byId, describeError, say } from './ui';
 
 /**
  * Images tab: `ai.images.generate` (or `ai.images.edit` of an uploaded picture) with a style preset
- * and a seed, showing every denoising step from ai.images' `progress` events. image-v1 has no
- * default weights (see the README on licences): put a diffusers ONNX export in the models folder
- * as image-v1/, or set a remote in Settings.
+ * and a seed, showing every denoising step from ai.images' `progress` events, on image-v1's
+ * default (LCM Dreamshaper v7, WebGPU), the folder's image-v1/ or the remote.
  */
 export function mountImages(service: Service): void {
   const status = byId('images-status');

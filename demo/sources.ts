@@ -41,21 +41,16 @@ const LOCAL_MODELS = [
   'agent-v1',
   'speech-stt-v1',
   'embed-v1',
+  'image-v1',
   'kokoro-82m',
   'mms-tts-hin',
 ];
 
-/** Models with no default weights: their files come only from the folder (no hub, no `vaani pull`). */
-const FOLDER_ONLY = ['image-v1'];
-
 /** IndicConformer's folder beside speech-stt-v1's (Whisper) one. */
 const INDIC_FOLDER = 'speech-stt-v1.indic';
 
-/** How a model's files get into the folder: `vaani pull`, or for image-v1 an export put there by hand. */
-export const fetchHint = (source: FileSource, id: string) =>
-  FOLDER_ONLY.includes(id)
-    ? `put a diffusers ONNX export in ${source.folder}/${id}/`
-    : `npx vaani pull ${id} --to ${source.folder}`;
+/** How a model's files get into the folder. */
+export const fetchHint = (source: FileSource, id: string) => `npx vaani pull ${id} --to ${source.folder}`;
 
 async function readIndex(folder: string): Promise<{ base: URL; index: FolderIndex }> {
   const base = new URL(folder.replace(/\/?$/, '/'), location.href);
@@ -103,14 +98,9 @@ export async function chooseSource(mode: 'auto' | 'hub' | 'folder', folder: stri
   const hub = mode === 'hub' || (mode === 'auto' && (await hubReachable()));
   const { base, index } = await readIndex(folder);
   const on = { folder: index.folder ?? DEFAULT_FOLDER };
-  const absent = (ids: string[]) => ids.filter((id) => !index.models[id]);
   if (hub) {
-    // The hub has no weights for image-v1: the folder's, when it has them.
-    const models = Object.fromEntries(
-      FOLDER_ONLY.filter((id) => index.models[id]).map((id) => [id, folderModels(base, index)[id]!]),
-    );
     const reason = `Model files come from the model hub${mode === 'hub' ? ' (Settings)' : ''}.`;
-    return { mode: 'hub', reason, models, missing: absent(FOLDER_ONLY), ...on };
+    return { mode: 'hub', reason, models: {}, missing: [], ...on };
   }
   const models = folderModels(base, index);
   const ids = Object.keys(models).filter((id) => models[id]?.files);
@@ -120,10 +110,7 @@ export async function chooseSource(mode: 'auto' | 'hub' | 'folder', folder: stri
       ? `models ${ids.join(', ')}`
       : `no models found there (put one sub-folder per model id, e.g. chat-v2/: npx vaani pull chat-v2 --to ${on.folder})`;
   // An id that reads another's files (agent-v1 → chat-v2) is missing only when both folders are.
-  const missing = [
-    ...LOCAL_MODELS.filter((id) => !index.models[id] && !index.models[SHARED_FILES[id] ?? id]),
-    ...absent(FOLDER_ONLY),
-  ];
+  const missing = LOCAL_MODELS.filter((id) => !index.models[id] && !index.models[SHARED_FILES[id] ?? id]);
   return {
     mode: 'folder',
     reason: `${why} files come from the local folder ${folder} — ${what}.`,

@@ -1,5 +1,6 @@
 import type { EngineKind } from '../protocol/engines';
 import type { ModelSource } from '../protocol/options';
+import { OPENRAIL_M, type ModelLicence } from './model-licences';
 
 /** The spec's products (§1): /v1/models' `product`. */
 export const PRODUCTS = ['chat', 'voice', 'image', 'code', 'agents', 'memory', 'data'] as const;
@@ -12,7 +13,7 @@ export interface Price {
 }
 
 /** A model's file list for `ai.models.load` and `vaani pull` (`src/common/layouts/`). */
-export type Layout = 'chat' | 'whisper' | 'embeddings' | 'kokoro' | 'vits' | 'piper' | 'sherpa-vits';
+export type Layout = 'chat' | 'whisper' | 'embeddings' | 'diffusion' | 'kokoro' | 'vits' | 'piper' | 'sherpa-vits';
 
 interface EntryBase {
   product: Product;
@@ -33,6 +34,8 @@ interface EntryBase {
   defaultFor?: readonly string[];
   /** Answered by the browser's own model through this web API (routing `{ prefer: ['builtin'] }` by default). */
   builtin?: 'LanguageModel';
+  /** The default weights' licence, listed on /v1/models. */
+  licence?: ModelLicence;
 }
 
 /** A /v1/models id: its context window, price and status. */
@@ -98,15 +101,22 @@ const TABLE = {
     status: 'available',
     defaultFor: ['/audio/isolate', '/audio/voice-changer', '/audio/speech-to-speech'],
   },
-  /** No default weights (see the README on licences): the page names them. */
+  /**
+   * LCM Dreamshaper v7, fp16 ONNX in the diffusers layout (UNet and VAE decoder weights in
+   * `model.onnx_data`, CLIP's vocab.json + merges.txt): four LCM steps to a 512×512 image, WebGPU
+   * with shader-f16 only (ONNX Runtime's WASM backend lacks fp16 kernels and the UNet passes its budget).
+   */
   'image-v1': {
     product: 'image',
     route: '/images/generations',
     engines: ['images'],
+    layout: 'diffusion',
+    source: { repo: 'aislamov/lcm-dreamshaper-v7-onnx', revision: UNPINNED, dtype: 'fp16' },
+    licence: OPENRAIL_M,
     context: 4 * K,
     price: perMillion(15),
     status: 'available',
-    defaultFor: ['/images/generations', '/images/edits'],
+    defaultFor: ['/images/generations', '/images/edits', 'pull:diffusion'],
   },
   /** Qwen2.5-Coder 0.5B Instruct (Apache-2.0): explain, debug, optimise; the agent loop's tool calls. */
   'code-v1': {
@@ -215,6 +225,11 @@ export interface CatalogueEntry {
   price: Price;
   status: 'available' | 'coming_soon';
   builtin?: 'LanguageModel';
+  /** The default weights' licence (SPDX id), where the catalogue states it. */
+  license?: string;
+  commercial?: boolean;
+  use_restrictions?: string;
+  license_url?: string;
 }
 
 /** The ids /v1/models lists, in its order. */
@@ -230,6 +245,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = ENTRIES.flatMap(([id, entry]
           price: entry.price,
           status: entry.status,
           ...(entry.builtin ? { builtin: entry.builtin } : {}),
+          ...entry.licence,
         },
       ],
 );

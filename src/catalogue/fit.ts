@@ -32,6 +32,13 @@ export const DOWNLOADS: Readonly<Record<string, Readonly<Record<string, Figure>>
   },
   'speech-stt-v1': { q8: { bytes: 77 * MB, basis: 'catalogue', from: README } },
   'embed-v1': { q8: { bytes: 135 * MB, basis: 'catalogue', from: `${README}: q8 118 MB + tokenizer.json 17 MB` } },
+  'image-v1': {
+    fp16: {
+      bytes: 2150 * MB,
+      basis: 'catalogue',
+      from: "the hub's listing of aislamov/lcm-dreamshaper-v7-onnx (rounded): UNet 93.7 MB + 1.64 GB model.onnx_data, text encoder 247 MB, VAE decoder 2.11 MB + 97.4 MB, tokenizer 1.6 MB; the VAE encoder's ≈ 68 MB is an estimate (an fp16 VAE encoder of this model elsewhere)",
+    },
+  },
 };
 /** code-v1's completion model is the same export's base model. */
 const CODE_BASE = DOWNLOADS['code-v1']!;
@@ -108,6 +115,8 @@ export const MEMORY_RATIO: Readonly<Record<string, Readonly<Record<'wasm' | 'web
   chat: { wasm: 2.9, webgpu: 1.3 },
   whisper: { wasm: 2.5, webgpu: 1.3 },
   embeddings: { wasm: 2, webgpu: 1.3 },
+  /** Every stage's weights on the GPU plus a 512×512 image's activations; WASM as embeddings. */
+  diffusion: { wasm: 2, webgpu: 1.3 },
 };
 const FP32_CHAT_RATIO = 1.7;
 

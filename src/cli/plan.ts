@@ -2,6 +2,7 @@ import { WASM_DTYPES } from '../common/backends/plan';
 import { DEFAULT_HOST, SHARED_FILES } from '../catalogue/sources';
 import { defaultModel, layoutOf, MODEL_TABLE, sourceOf, type Layout } from '../catalogue/families';
 import { encoderFiles } from '../common/layouts/embeddings';
+import { diffusionFiles } from '../common/layouts/diffusion';
 import { llmFiles } from '../common/layouts/chat';
 import { whisperFiles } from '../common/layouts/whisper';
 import type { FileLoader, FileSpec } from '../protocol/weights';
@@ -109,6 +110,7 @@ const listingLoader = (names: Set<string>): FileLoader => ({
 const guessLayout = (names: Set<string>): Layout | undefined => {
   const all = [...names];
   if (all.some((name) => /^onnx\/encoder_model/.test(name))) return 'whisper';
+  if (names.has('unet/model.onnx')) return 'diffusion';
   if (all.some((name) => /^voices\/.*\.bin$/.test(name))) return 'kokoro';
   if (names.has('vocab.json') && !names.has('tokenizer.json')) return 'vits';
   if (all.some((name) => /(^|\/)model[\w]*\.onnx$/.test(name))) return 'chat';
@@ -121,6 +123,8 @@ async function filesFor(layout: Layout, names: Set<string>, dtype: string, targe
   if (layout === 'chat') return llmFiles(loader, [dtype]);
   if (layout === 'whisper') return whisperFiles(loader, [dtype]);
   if (layout === 'embeddings') return encoderFiles(loader, [dtype]);
+  // A diffusers export has one graph per stage, whatever its dtype.
+  if (layout === 'diffusion') return diffusionFiles(loader);
   const voice = voiceWeights().get(target.id);
   // Piper and sherpa-onnx voices ship one graph each: the catalogue's files, whatever the dtype.
   if (layout === 'piper' || layout === 'sherpa-vits') return [...(voice?.files ?? [])].map((name) => ({ name }));
@@ -143,7 +147,13 @@ export async function planPull(target: Target, dtypes: string[] = [], fetchImpl:
   const known = Boolean(layoutOf(target.id)) || voiceWeights().has(target.id);
   const layout = known ? target.layout : guessLayout(names);
   if (!layout) throw new Error(`${target.repo.repo} has no ONNX model this library runs (no model*.onnx files).`);
-  const tryDtypes = dtypes.length ? dtypes : VOICE_LAYOUTS.includes(layout) ? ['q8'] : WASM_DTYPES;
+  const tryDtypes = dtypes.length
+    ? dtypes
+    : VOICE_LAYOUTS.includes(layout)
+      ? ['q8']
+      : layout === 'diffusion'
+        ? [(known && sourceOf(target.id)?.dtype) || 'fp32']
+        : WASM_DTYPES;
   const chosen: string[] = [];
   const files = new Map<string, PlannedFile>();
   const failures: string[] = [];

@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { ensureEncoderFixture } from '../fixtures/encoder/fixture-dir';
 import { tinyXlmr } from '../fixtures/encoder/spec';
 import { ensureTinyIndicConformer } from '../fixtures/indic-conformer/ensure';
-import { ensureLcmDiffusion } from '../fixtures/diffusion/ensure';
+import { ensureDefaultLayoutDiffusion } from '../fixtures/diffusion/ensure';
 import { ensureDecoderFixture } from '../fixtures/llm/fixture-dir';
 import { tinyQwenCoder } from '../fixtures/llm/spec';
 import { ensureTinyWhisper } from '../fixtures/whisper/ensure';
@@ -28,7 +28,8 @@ async function models(): Promise<Record<string, string>> {
     'code-v1': coder,
     'code-v1-base': coder,
     'agent-v1': coder,
-    'image-v1': await ensureLcmDiffusion(),
+    // In the default export's own layout (external data, vocab.json + merges.txt).
+    'image-v1': await ensureDefaultLayoutDiffusion(),
   };
 }
 

@@ -17,7 +17,10 @@ test.describe('the service through the openai SDK', () => {
       const ids = [];
       for await (const model of client.models.list()) ids.push(model.id);
       const pro = await client.models.retrieve('chat-v2-pro');
-      return { baseURL: ai.baseURL, ids, pro };
+      const image = (await client.models.retrieve('image-v1')) as unknown as Record<string, unknown> & {
+        x_vaani: { decision: { run: string; code: string }; download: { bytes: number; exact: boolean } };
+      };
+      return { baseURL: ai.baseURL, ids, pro, image };
     });
     expect(result.baseURL).toBe('http://localhost:' + new URL(page.url()).port + '/v1');
     expect(result.ids).toEqual([
@@ -41,6 +44,11 @@ test.describe('the service through the openai SDK', () => {
       price: { currency: 'INR', amount: 60, per: '1M tokens' },
       status: 'available',
     });
+    // image-v1's default weights: their licence, and (no WebGPU adapter in this Chromium) a plan that downloads nothing.
+    expect(result.image).toMatchObject({ license: 'CreativeML-OpenRAIL-M', commercial: true });
+    expect(result.image.use_restrictions).toMatch(/^CreativeML OpenRAIL-M Attachment A: /);
+    expect(result.image.x_vaani.decision).toMatchObject({ run: 'none', code: 'needs_webgpu' });
+    expect(result.image.x_vaani.download).toMatchObject({ bytes: 2150e6, exact: false });
   });
 
   test('GET /voices answers the §2.6 shape', async ({ page }) => {

@@ -22,6 +22,7 @@ export type DeclineCode =
   | 'builtin_unavailable'
   | 'memory'
   | 'wasm_memory'
+  | 'needs_webgpu'
   | 'storage'
   | 'offline'
   | 'save_data'
@@ -59,6 +60,8 @@ export interface PlanInput {
   builtin?: string;
   /** Set when no weights are known for the model: why, in words. */
   noSource?: string;
+  /** Set when the weights cannot run on this browser's backends (fp16 without WebGPU shader-f16): why. */
+  needsWebGpu?: string;
   backend: 'webgpu' | 'wasm';
   dtype: string | null;
   source: string;
@@ -146,6 +149,8 @@ export function decide(input: PlanInput): Decision {
   if (input.noSource) return elsewhere('no_source', input.noSource);
   if (input.remoteFirst && input.remote)
     return { run: 'remote', code: 'routing', reason: `Routing tries the remote first for ${model}.` };
+
+  if (input.needsWebGpu) return elsewhere('needs_webgpu', `${model} cannot run here: ${input.needsWebGpu}`);
 
   const need = memory === null ? '' : `needs ~${formatSize(memory)} of memory`;
   if (input.backend === 'wasm' && memory !== null && memory > WASM_MEMORY)

@@ -23,7 +23,7 @@ const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
 const MAX_CHUNKS = 100;
 
 /** `model.onnx_data`, `model.onnx_data_1` …, or `model.onnx.data`, whichever the source has. */
-async function externalDataOf(loader: FileLoader, graph: string, options: LoadOptions): Promise<string[]> {
+export async function externalDataOf(loader: FileLoader, graph: string, options: LoadOptions): Promise<string[]> {
   if (await loader.has(`${graph}_data`, options)) {
     const chunks = [`${graph}_data`];
     while (chunks.length < MAX_CHUNKS && (await loader.has(`${graph}_data_${chunks.length}`, options))) {

@@ -24,6 +24,14 @@ export function describe(ctx: Services, model: CatalogueEntry, builtin: string) 
     price: model.price,
     status: model.status,
     ...(model.builtin ? { builtin: model.builtin } : {}),
+    ...(model.license
+      ? {
+          license: model.license,
+          commercial: model.commercial,
+          use_restrictions: model.use_restrictions,
+          license_url: model.license_url,
+        }
+      : {}),
     runs_on: {
       local,
       remote: order.includes('remote') && ctx.remote !== undefined,

@@ -1,12 +1,16 @@
 import * as Comlink from 'comlink';
 import { possibleBackends } from '../../common/backends/plan';
+import { fp16Refusal } from '../../common/backends/fp16';
+import { probedWebGpu, probeWebGpu } from '../../common/backends/webgpu';
+import { EngineError } from '../../protocol/errors';
 import { modelSource } from '../../catalogue/sources';
 import { modelsOf } from '../../catalogue/families';
 import type { ImagesEngine, ImagesWorker } from '../../protocol/images';
 import { type EngineFactory, defineEngine } from './_registry';
 import type { EngineHosts } from '../hosts/engine-hosts';
 import type { VaaniOptions } from '../../protocol/options';
-import { modelJob } from './_model-files';
+import { modelFiles, modelJob } from './_model-files';
+import { diffusionFiles } from '../../common/layouts/diffusion';
 
 function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: string }, hosts: EngineHosts) {
   const source = modelSource(modelId, options.models);
@@ -27,14 +31,31 @@ function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: 
     },
     `images:${JSON.stringify(job)}`,
   );
+  // An fp16 export (the default's) on a browser without WebGPU shader-f16 is refused before any fetch.
+  const runnable = async () => {
+    const refusal = fp16Refusal(
+      source.dtype,
+      options.backend ?? 'auto',
+      options.backend === 'wasm' ? undefined : await probeWebGpu(),
+    );
+    if (refusal)
+      throw new EngineError(
+        'unavailable',
+        `${modelId} cannot run in this browser: ${refusal} Name a smaller fp32 or 8-bit export (createVaani({ models: { '${modelId}': { baseURL } } })) or a remote (createVaani({ remote: { baseURL, apiKey } })).`,
+        'model_needs_webgpu',
+        'model',
+      );
+  };
   const engine: ImagesEngine & { dispose(): void } = {
     async generate(params, signal, onProgress) {
+      await runnable();
       const events = onProgress && Comlink.proxy({ progress: onProgress });
       const result = await host.run((api) => api.generate({ ...job, params }, events), signal);
       seen.backend = result.backend;
       return result;
     },
     async edit(params, signal, onProgress) {
+      await runnable();
       const events = onProgress && Comlink.proxy({ progress: onProgress });
       const result = await host.run((api) => api.edit({ ...job, params }, events), signal);
       seen.backend = result.backend;
@@ -45,23 +66,29 @@ function imagesEngine(modelId: string, options: VaaniOptions, seen: { backend?: 
   return engine;
 }
 
+/** The backends an images model can use here: none but WebGPU with shader-f16 for an fp16 export. */
+function imageBackends(modelId: string, options: VaaniOptions): string[] {
+  const backends = possibleBackends(options.backend);
+  if (modelSource(modelId, options.models).dtype !== 'fp16') return backends;
+  const gpu = probedWebGpu();
+  return gpu === 'unknown' || gpu?.f16 ? backends.filter((b) => b === 'webgpu') : [];
+}
+
 /**
- * image-v1 on a diffusers-layout ONNX export — only when the page names one in
- * `models['image-v1']`: no default weights are fetched (see the README on licences), so without it
- * the route forwards to the remote or answers 503.
+ * image-v1 on a diffusers-layout ONNX export: the catalogue's default (fp16, WebGPU) unless the
+ * page names another in `models['image-v1']`.
  */
 export function imagesEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'images'>[] {
-  return modelsOf('images')
-    .filter((modelId) => options.models?.[modelId])
-    .map((modelId) => {
-      const seen: { backend?: string } = {};
-      return {
-        kind: 'images',
-        models: [modelId],
-        info: () => ({ backends: seen.backend ? [seen.backend] : possibleBackends(options.backend) }),
-        create: () => imagesEngine(modelId, options, seen, hosts),
-      };
-    });
+  return modelsOf('images').map((modelId) => {
+    const seen: { backend?: string } = {};
+    return {
+      kind: 'images',
+      models: [modelId],
+      info: () => ({ backends: seen.backend ? [seen.backend] : imageBackends(modelId, options) }),
+      create: () => imagesEngine(modelId, options, seen, hosts),
+      files: () => modelFiles(modelId, options, diffusionFiles),
+    };
+  });
 }
 
 export default defineEngine({ kind: 'images', factories: ({ options, hosts }) => imagesEngines(options, hosts) });

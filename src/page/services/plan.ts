@@ -2,6 +2,7 @@ import { defaultModel, entryOf, findModel, layoutOf, PRODUCTS, sourceOf, type Pr
 import { downloadFigure, memoryFigure, type Basis } from '../../catalogue/fit';
 import { filesOwner, modelSource, sourceBase } from '../../catalogue/sources';
 import { backendAttempts } from '../../common/backends/plan';
+import { fp16Refusal } from '../../common/backends/fp16';
 import { decide, downloadSeconds, unreported, type Decision, type DeviceFacts } from '../../common/fit/decide';
 import { deviceFacts } from '../../common/fit/device';
 import { fetchFolderManifest, isFolderBase, recordedFiles, type Models } from '../../common/weights';
@@ -219,6 +220,15 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
   } catch (error) {
     noSource = (error as Error).message;
   }
+  // A diffusion export fixed to fp16 (image-v1's default) runs only on WebGPU with shader-f16.
+  const needsWebGpu =
+    layoutOf(owner) === 'diffusion'
+      ? fp16Refusal(
+          source?.dtype,
+          choice,
+          device.gpu ? { f16: device.gpu.f16, fallback: device.gpu.fallback ?? false } : undefined,
+        )
+      : undefined;
   if (!source && needsSource(id))
     noSource ??= `No weights are configured for ${id}: name an export in createVaani({ models: { '${id}': { baseURL } } }).`;
   const size: Sized =
@@ -250,6 +260,7 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
     remoteFirst: order.indexOf('remote') !== -1 && order.indexOf('remote') < order.indexOf('local'),
     builtin: entry?.builtin && order.includes('builtin') ? await ctx.builtin() : undefined,
     noSource,
+    needsWebGpu,
     backend: attempt.backend,
     dtype: size.dtype,
     source: base,

@@ -4,7 +4,7 @@ import { probeWebGpu } from '../../common/backends/webgpu';
 import { EngineError } from '../../protocol/errors';
 import type { FileLoader, LoadOptions } from '../../protocol/weights';
 import type { Backend } from '../../protocol/options';
-import { loadDiffusion } from './load';
+import { loadDiffusion, stageGraph } from './load';
 import type { DiffusionPipeline } from './pipeline';
 import type { SessionPolicy } from './stages';
 
@@ -50,8 +50,11 @@ export async function startDiffusion(
   const chosen = request.sessions ?? 'auto';
   let policy: SessionPolicy = chosen === 'auto' ? 'resident' : chosen;
   if (backend === 'wasm' || chosen === 'auto') {
-    const graphs = await Promise.all(STAGES.map((stage) => loader.load(`${stage}/model.onnx`, options)));
-    const sizes = graphs.map((graph) => graph.byteLength);
+    // A graph's size is its file and its external data together.
+    const graphs = await Promise.all(STAGES.map((stage) => stageGraph(loader, stage, options)));
+    const sizes = graphs.map(({ graph, externalData }) =>
+      externalData.reduce((sum, file) => sum + file.data.byteLength, graph.byteLength),
+    );
     const largest = Math.max(...sizes);
     if (backend === 'wasm' && largest > WASM_GRAPH_BUDGET)
       throw new EngineError(

@@ -25,3 +25,75 @@ export class PromptTokenizer {
     return [...kept, ...Array<number>(this.maxLength - kept.length).fill(this.padId)];
   }
 }
+
+const START = '<|startoftext|>';
+const END = '<|endoftext|>';
+
+/**
+ * CLIP's tokenizer.json (as `openai/clip-vit-large-patch14` ships it) from the slow tokenizer's
+ * vocab.json and merges.txt, for exports that carry only those (diffusers' own saves).
+ */
+export function clipTokenizerJson(vocab: Record<string, unknown>, mergesText: string): object {
+  const ids = vocab as Record<string, number>;
+  const special = (content: string) => {
+    if (ids[content] === undefined) throw new Error(`The tokenizer's vocab.json has no ${content}.`);
+    return {
+      id: ids[content],
+      content,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: true,
+      special: true,
+    };
+  };
+  const merges = mergesText.split('\n').filter((line) => line.trim() && !line.startsWith('#version'));
+  return {
+    version: '1.0',
+    truncation: null,
+    padding: null,
+    added_tokens: [special(START), special(END)],
+    normalizer: {
+      type: 'Sequence',
+      normalizers: [
+        { type: 'NFC' },
+        { type: 'Replace', pattern: { Regex: '\\s+' }, content: ' ' },
+        { type: 'Lowercase' },
+      ],
+    },
+    pre_tokenizer: {
+      type: 'Sequence',
+      pretokenizers: [
+        {
+          type: 'Split',
+          pattern: {
+            Regex:
+              "<\\|startoftext\\|>|<\\|endoftext\\|>|'s|'t|'re|'ve|'m|'ll|'d|[\\p{L}]+|[\\p{N}]|[^\\s\\p{L}\\p{N}]+",
+          },
+          behavior: 'Removed',
+          invert: true,
+        },
+        { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
+      ],
+    },
+    post_processor: {
+      type: 'RobertaProcessing',
+      sep: [END, ids[END]],
+      cls: [START, ids[START]],
+      trim_offsets: false,
+      add_prefix_space: false,
+    },
+    decoder: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: true, use_regex: true },
+    model: {
+      type: 'BPE',
+      dropout: null,
+      unk_token: END,
+      continuing_subword_prefix: '',
+      end_of_word_suffix: '</w>',
+      fuse_unk: false,
+      byte_fallback: false,
+      vocab: ids,
+      merges,
+    },
+  };
+}

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRemote } from '../../support/remote-server';
-import { service } from './helpers';
+import { imagesEngines } from '../../../src/page/engines/images';
+import type { EngineHosts } from '../../../src/page/hosts/engine-hosts';
+import { AUTH, BASE, postJson, service } from './helpers';
 
 let remote: Awaited<ReturnType<typeof startRemote>> | undefined;
 afterEach(() => remote?.close());
@@ -30,5 +32,53 @@ describe('ai.images through a remote', () => {
     expect(sent).toEqual({ prompt: 'a Warli peacock', seed: 7, style: 'warli', stream: true });
     // The in-page handover header stays in the page.
     expect(Object.keys(remote.requests[0]!.headers)).not.toContain('x-vaani-deliver');
+  });
+});
+
+describe('the default image-v1 (fp16) on a browser without WebGPU', () => {
+  /** The page's images engine over a host that records any start of its worker. */
+  const defaultEngine = () => {
+    const started: string[] = [];
+    const hosts = {
+      host: () => ({
+        run: async () => {
+          started.push('worker');
+          throw new Error('started');
+        },
+        dispose() {},
+      }),
+    } as unknown as EngineHosts;
+    return { started, factories: imagesEngines({}, hosts) };
+  };
+
+  it('answers 503 model_needs_webgpu before any worker starts or any file is fetched', async () => {
+    const { started, factories } = defaultEngine();
+    const ai = service({}, factories);
+    const response = await ai.fetch(
+      `${BASE}/images/generations`,
+      postJson({ prompt: 'a Warli peacock', style: 'warli' }),
+    );
+    expect(response.status).toBe(503);
+    const { error } = await response.json();
+    expect(error).toMatchObject({ code: 'model_needs_webgpu', param: 'model' });
+    expect(error.message).toMatch(/fp16, which needs WebGPU with shader-f16.*remote/);
+    expect(started).toEqual([]);
+    const { data } = await (await ai.fetch(`${BASE}/models`, { headers: AUTH })).json();
+    expect(data.find((m: { id: string }) => m.id === 'image-v1').runs_on.local).toEqual([]);
+  });
+
+  it('goes to the remote where one is configured, saying why', async () => {
+    remote = await startRemote((_seen, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ created: 1, data: [{ b64_json: 'iVBORw0KGgo=' }] }));
+      return true;
+    });
+    const { started, factories } = defaultEngine();
+    const ai = service({ remote: { baseURL: remote.url } }, factories);
+    const response = await ai.fetch(`${BASE}/images/generations`, postJson({ prompt: 'a Madhubani fish' }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-vaani-engine')).toBe('remote');
+    expect(response.headers.get('x-vaani-fallback')).toMatch(/local: .*shader-f16/);
+    expect(started).toEqual([]);
   });
 });

@@ -20,9 +20,7 @@ import type { EngineKind } from '../../../src/protocol/engines';
 const builtins = () => {
   const factories: EngineFactory<EngineKind>[] = [];
   const registry = { add: (factory: EngineFactory<EngineKind>) => factories.push(factory) };
-  // image-v1 has no default weights: its engine is registered only when the page names them.
-  const options = { models: { 'image-v1': { baseURL: '/images/' } } };
-  registerBuiltins(registry as unknown as EngineRegistry, options, {} as EngineHosts);
+  registerBuiltins(registry as unknown as EngineRegistry, {}, {} as EngineHosts);
   return factories;
 };
 
@@ -61,7 +59,15 @@ describe('the family table', () => {
       repo: 'onnx-community/Qwen2.5-Coder-0.5B',
       revision: 'main',
     });
-    expect(sourceOf('image-v1')).toBeUndefined();
+  });
+
+  it('gives image-v1 a default export whose licence allows commercial use, with its use restrictions', () => {
+    expect(sourceOf('image-v1')).toEqual({ repo: 'aislamov/lcm-dreamshaper-v7-onnx', revision: 'main', dtype: 'fp16' });
+    const image = findModel('image-v1')!;
+    expect(image).toMatchObject({ license: 'CreativeML-OpenRAIL-M', commercial: true });
+    expect(image.use_restrictions).toMatch(/Attachment A.*medical advice.*same restrictions/);
+    // Only models whose catalogue states a licence carry the fields.
+    expect(findModel('chat-v2')).not.toHaveProperty('license');
   });
 
   it('is the one place model ids are spelled in the routes and the widgets (comments aside)', () => {

@@ -100,11 +100,42 @@ describe('planModel (catalogue sources, no listing)', () => {
     expect(plan.network.save_data).toBe(true);
   });
 
-  it('image-v1 without weights: none, naming the option', async () => {
-    const plan = await planModel(context(mid), 'image-v1');
-    expect(plan.decision).toMatchObject({ run: 'none', code: 'no_source' });
-    expect(plan.decision.reason).toMatch(/createVaani\(\{ models/);
-    expect(plan.download.bytes).toBeNull();
+  describe('image-v1 (LCM Dreamshaper v7, fp16)', () => {
+    const gpu = { f16: true, maxBufferSize: 4 * GB, maxStorageBufferBindingSize: 2 * GB };
+
+    it('WASM only: nothing is downloaded; the remote where one is configured, else none naming the options', async () => {
+      const none = await planModel(context(mid), 'image-v1');
+      expect(none.decision).toMatchObject({ run: 'none', code: 'needs_webgpu' });
+      expect(none.decision.reason).toMatch(/fp16, which needs WebGPU with shader-f16.*no WebGPU adapter/);
+      const remote = await planModel(context(mid, { remote: true }), 'image-v1');
+      expect(remote.decision).toMatchObject({ run: 'remote', code: 'needs_webgpu' });
+      const noF16 = await planModel(context({ ...mid, gpu: { ...gpu, f16: false } }, { remote: true }), 'image-v1');
+      expect(noF16.decision).toMatchObject({ run: 'remote', code: 'needs_webgpu' });
+      expect(noF16.decision.reason).toMatch(/lacks shader-f16/);
+      const software = await planModel(context({ ...mid, gpu: { ...gpu, fallback: true } }), 'image-v1');
+      expect(software.decision).toMatchObject({ run: 'none', code: 'needs_webgpu' });
+    });
+
+    it('WebGPU with shader-f16: local fp16, the listed size (rounded) and an estimated memory', async () => {
+      const high = { ...mid, memory: 8 * GB, gpu };
+      const plan = await planModel(context(high), 'image-v1');
+      expect(plan.decision).toMatchObject({ run: 'local', backend: 'webgpu', dtype: 'fp16', code: 'fits' });
+      expect(plan.decision).toMatchObject({ source: expect.stringContaining('aislamov/lcm-dreamshaper-v7-onnx') });
+      expect(plan.download).toMatchObject({ bytes: 2150e6, exact: false, basis: 'catalogue' });
+      expect(plan.download.from).toMatch(/model\.onnx_data/);
+      expect(plan.memory).toMatchObject({ bytes: Math.round(2150e6 * 1.3), basis: 'estimate' });
+      // A 2 GB device with the adapter: short of memory.
+      const small = await planModel(context({ ...high, memory: 2 * GB }), 'image-v1');
+      expect(small.decision).toMatchObject({ run: 'none', code: 'memory' });
+    });
+
+    it('an fp32 export the page names runs on WASM as before', async () => {
+      const plan = await planModel(
+        context(mid, { options: { models: { 'image-v1': { baseURL: 'https://example.test/sd/' } } } }),
+        'image-v1',
+      );
+      expect(plan.decision).toMatchObject({ run: 'local', backend: 'wasm' });
+    });
   });
 
   it('a browser that reports nothing: a plan with reason unknown, never a throw', async () => {
