@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { routingOf, type DemoSettings } from './settings';
+import { fitOf, routingOf, type DemoSettings } from './settings';
 import { chooseSource, servedPlugins, type FileSource } from './sources';
 import { createVaani, serveServiceWorker, type ServedServiceWorker, type Vaani, type VaaniOptions } from './vaani';
 
@@ -27,6 +27,7 @@ export class Service extends EventTarget {
       routing: routingOf(settings.routing),
       backend: settings.backend,
       models: { ...plugins, ...this.source.models },
+      fit: fitOf(settings),
       ...(settings.remoteBaseURL
         ? { remote: { baseURL: settings.remoteBaseURL, apiKey: settings.remoteKey || undefined } }
         : {}),

@@ -1,4 +1,4 @@
-import type { Backend, Routing } from './vaani';
+import type { Backend, FitOptions, Routing } from './vaani';
 
 /** The routings the Settings tab offers: the named ones, and the browser's model first. */
 export type DemoRouting = Exclude<Routing, object> | 'builtin-first';
@@ -16,6 +16,10 @@ export interface DemoSettings {
   folder: string;
   /** Whether a Service Worker answers /v1 for the whole site (`serveServiceWorker`, offline copy on). */
   serviceWorker: 'off' | 'on';
+  /** `createVaani({ fit: { metered } })`: a large download on a metered connection. */
+  metered: 'ask' | 'remote' | 'local';
+  /** `fit.maxDownloadBytes` in MB; empty for the default (100 MB where metered or short of memory). */
+  maxDownloadMB: string;
 }
 
 const KEY = 'vaani-demo-settings';
@@ -28,6 +32,8 @@ export const DEFAULTS: DemoSettings = {
   modelFiles: 'auto',
   folder: '/models/',
   serviceWorker: 'off',
+  metered: 'ask',
+  maxDownloadMB: '',
 };
 
 export function loadSettings(): DemoSettings {
@@ -45,3 +51,18 @@ export function saveSettings(settings: DemoSettings): void {
 /** The `createVaani` routing of a Settings choice. */
 export const routingOf = (routing: DemoRouting): Routing =>
   routing === 'builtin-first' ? { prefer: ['builtin', 'local', 'remote'] } : routing;
+
+/** The `createVaani` download policy of the Settings choices; the demo asks with the browser's own dialog. */
+export function fitOf(settings: DemoSettings): FitOptions {
+  const mb = Number(settings.maxDownloadMB);
+  return {
+    metered: settings.metered,
+    ...(settings.maxDownloadMB.trim() && Number.isFinite(mb) && mb >= 0 ? { maxDownloadBytes: mb * 1e6 } : {}),
+    confirm: (plan) =>
+      window.confirm(
+        `Download ${plan.consent.size ?? 'a model of unknown size'} for ${plan.model}?` +
+          `${plan.consent.time ? ` ${plan.consent.time} on this connection.` : ''}\n\n${plan.consent.reason}` +
+          `${plan.consent.remote ? '\n\nCancel uses the server.' : ''}`,
+      ),
+  };
+}

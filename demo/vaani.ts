@@ -6,6 +6,7 @@ export type {
   CachedModel,
   LevelDetail,
   ImagesProgress,
+  FitOptions,
   ModelPlan,
   ModelProgress,
   Recorder,

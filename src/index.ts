@@ -53,8 +53,9 @@ export type { SpeechSpan, VadOptions } from './page/recorder/vad';
 export type { ImportedFile, ModelLoadOptions, Models } from './common/weights';
 export type { CachedModel, FileProgress, ModelProgress, ModelStatus } from './common/weights';
 export type { FileSpec } from './protocol/weights';
-export type { ModelPlan } from './page/services/plan';
-export type { Decision, DeviceFacts } from './common/fit/decide';
+export type { DeviceFacts } from './common/fit/decide';
+export type { Basis, ConsentWhy, Decision, DeclineCode, DownloadConsent, FitOptions, ModelPlan } from './protocol/fit';
+export type { PlanApi } from './page/vaani';
 
 export { SHARED_FILES } from './catalogue/sources';
 export { DEFAULT_MODELS } from './catalogue/families';

@@ -5,8 +5,10 @@
  * source's `files`; these figures stand in only where neither is known.
  */
 
-/** How a figure was found: read off a listing, measured by the bench, or estimated. */
-export type Basis = 'catalogue' | 'measured' | 'estimate';
+import type { Basis } from '../protocol/fit';
+import { VOICES } from './voices';
+
+export type { Basis };
 
 export interface Figure {
   bytes: number;
@@ -71,6 +73,8 @@ export const BYTES_PER_PARAMETER: Readonly<Record<string, number>> = {
 
 /** A default source's download for a dtype: the listed figure, else an estimate from its parameters. */
 export function downloadFigure(model: string, dtype: string | undefined): Figure | undefined {
+  const voice = voiceFigure(model);
+  if (voice) return voice;
   const listed = model === 'code-v1-base' ? CODE_BASE : model === 'agent-v1' ? DOWNLOADS['chat-v2'] : DOWNLOADS[model];
   const known = dtype ? listed?.[dtype] : undefined;
   if (known) return known;
@@ -82,6 +86,15 @@ export function downloadFigure(model: string, dtype: string | undefined): Figure
     basis: 'estimate',
     from: `${parameters / 1e9} B parameters × ${perParameter} bytes each for ${dtype} (code-v1's listed sizes per parameter)`,
   };
+}
+
+/** A neural voice family's weights (kokoro-82m, …): the largest of its voices' listed downloads (each voice adds its own style file). */
+function voiceFigure(weights: string): Figure | undefined {
+  const bytes = VOICES.flatMap((voice) =>
+    voice.spec.engine !== 'espeak' && voice.spec.download.weights === weights ? [voice.spec.download.bytes] : [],
+  );
+  if (!bytes.length) return undefined;
+  return { bytes: Math.max(...bytes), basis: 'catalogue', from: "the voice catalogue's listed files (rounded)" };
 }
 
 /** A bench measurement of a worker's peak memory for a model's weight file. */

@@ -23,6 +23,29 @@ import { routingOf } from './api/http/routing';
 import { planModel, planTarget, type ModelPlan, type PlanContext } from './services/plan';
 import { NotFoundError } from './clients/errors';
 import { builtinAvailability } from './builtin';
+import { FitGate, filesRead, type Confirmer } from './services/fit-gate';
+import { validateFit } from '../common/fit/policy';
+
+/** `ai.plan`: plans a model or product, and the download policy's answers (`createVaani({ fit })`). */
+export interface PlanApi {
+  /**
+   * What running a model here takes, before any byte of it moves: its download (exact where a
+   * manifest or the cache knows it), the memory it needs, what this device and network report, and
+   * the decision (local, remote or none) with its reason. A product ('chat', 'voice', …) plans its
+   * default model. An unknown id throws NotFoundError.
+   */
+  (idOrProduct: string): Promise<ModelPlan>;
+  /**
+   * Forgets the download policy's answers (a declined or accepted download) for one model or
+   * product, or for all: its next request plans and asks again.
+   */
+  reset(idOrProduct?: string): void;
+  /**
+   * Adds a consent dialog asked where `createVaani({ fit: { confirm } })` is not given (the widgets
+   * add theirs; the newest is asked); returns its removal.
+   */
+  confirmer(confirm: Confirmer): () => void;
+}
 
 export interface Vaani {
   readonly baseURL: string;
@@ -44,13 +67,8 @@ export interface Vaani {
   readonly builtin: BuiltinModel;
   /** Tools the page offers to `/v1/agents/run`: `register({ name, description, inputSchema, execute })` → unregister. */
   readonly tools: ToolRegistryApi;
-  /**
-   * What running a model here takes, before any byte of it moves: its download (exact where a
-   * manifest or the cache knows it), the memory it needs, what this device and network report, and
-   * the decision (local, remote or none) with its reason. A product ('chat', 'voice', …) plans its
-   * default model. An unknown id throws NotFoundError.
-   */
-  plan(idOrProduct: string): Promise<ModelPlan>;
+  /** Plans a model or product (`ai.plan('chat')`); `reset` and `confirmer` for the download policy. See PlanApi. */
+  readonly plan: PlanApi;
   install(): void;
   uninstall(): void;
   dispose(): void;
@@ -61,10 +79,14 @@ export function createVaaniWith(
   options: VaaniOptions,
   register: (registry: EngineRegistry, options: VaaniOptions, hosts: EngineHosts) => void,
 ): Vaani {
+  validateFit(options.fit);
   const base = new URL(options.baseURL ?? '/v1', globalThis.location?.href);
   const baseURL = base.href.replace(/\/+$/, '');
   const realFetch = globalThis.fetch.bind(globalThis);
-  const registry = new EngineRegistry();
+  const registry = new EngineRegistry((kind, id, args) => {
+    const reads = filesRead(kind, id, args);
+    return reads === undefined ? Promise.resolve() : gate.allow(kind, reads);
+  });
   const hosts = engineHosts(options.share, options.engineBudget);
   register(registry, options, hosts);
   const models = new ModelStore(
@@ -84,6 +106,12 @@ export function createVaaniWith(
     builtin: builtinAvailability,
     local: (id) => registry.info(id) !== undefined,
   };
+  const gate = new FitGate({
+    fit: options.fit ?? {},
+    owner: (id) => filesOwner(id, options.models),
+    remote: (id) => options.remote !== undefined && preference(routing(id)).includes('remote'),
+    plan: (id) => planModel(planning, id),
+  });
   const ctx: Services = {
     registry,
     routing,
@@ -136,18 +164,25 @@ export function createVaaniWith(
     builtin: builtinModel,
     data: dataClient(vaaniFetch, baseURL),
     images: imagesClient(vaaniFetch, baseURL, ctx.deliveries),
-    async plan(idOrProduct) {
-      const id = typeof idOrProduct === 'string' ? planTarget(idOrProduct) : undefined;
-      if (!id)
-        throw new NotFoundError(
-          404,
-          `The model or product '${String(idOrProduct)}' does not exist.`,
-          'model_not_found',
-          'model',
-          'invalid_request_error',
-        );
-      return planModel(planning, id);
-    },
+    plan: Object.assign(
+      async (idOrProduct: string) => {
+        const id = typeof idOrProduct === 'string' ? planTarget(idOrProduct) : undefined;
+        if (!id)
+          throw new NotFoundError(
+            404,
+            `The model or product '${String(idOrProduct)}' does not exist.`,
+            'model_not_found',
+            'model',
+            'invalid_request_error',
+          );
+        return planModel(planning, id);
+      },
+      {
+        reset: (idOrProduct?: string) =>
+          gate.reset(idOrProduct === undefined ? undefined : (planTarget(idOrProduct) ?? idOrProduct)),
+        confirmer: (confirm: Confirmer) => gate.confirmer(confirm),
+      },
+    ),
     install() {
       if (installed) return;
       installed = globalThis.fetch;

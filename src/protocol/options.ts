@@ -1,3 +1,4 @@
+import type { FitOptions } from './fit';
 import type { FileSpec } from './weights';
 import type { ApproveHook } from './approval';
 
@@ -118,6 +119,13 @@ export interface VaaniOptions {
    * denies it, undefined returns an approval request to the app.
    */
   approve?: ApproveHook;
+  /**
+   * When a model download may start without asking (see FitOptions): by default one over 100 MB on
+   * a metered or Save-Data connection, or on a device short of memory, waits for `fit.confirm`
+   * (else the remote answers where configured); a model the plan says cannot run here is never
+   * downloaded.
+   */
+  fit?: FitOptions;
 }
 
 /** The memory store's options (`VaaniOptions.memory`). */

@@ -1,4 +1,4 @@
-import { APIError, type Vaani } from '../index';
+import { APIError, type DownloadConsent, type Vaani } from '../index';
 import { sharedVaani } from './config';
 import { labelsFor, type Labels } from './labels';
 import { MISSING_MODEL, WidgetError } from './service';
@@ -32,6 +32,10 @@ export abstract class VaaniElement extends HTMLElement {
   private rendered = false;
   /** Whether the status line shows the state's own label (re-rendered when the labels change). */
   private ownMessage = false;
+  /** This element's download consent dialog, registered with the instance it uses (`ai.plan.confirmer`). */
+  private consentOff: (() => void) | undefined;
+  /** Answers the consent dialog shown, if any. */
+  private answerConsent: ((answer: boolean) => void) | undefined;
 
   constructor(css: string) {
     super();
@@ -46,6 +50,12 @@ export abstract class VaaniElement extends HTMLElement {
     }
     this.setAttribute('state', this.current);
     this.applyLabels();
+  }
+
+  disconnectedCallback(): void {
+    this.consentOff?.();
+    this.consentOff = undefined;
+    this.answerConsent?.(false);
   }
 
   /** Relabels the controls, and the status line unless it shows a message of its own. */
@@ -64,9 +74,18 @@ export abstract class VaaniElement extends HTMLElement {
   /** Applies the labels to buttons and regions (after render, and when labels or lang change). */
   protected abstract relabel(): void;
 
-  /** The instance this element uses; defaults to the shared one (`Vaani.widgets.use(ai)`). */
+  /**
+   * The instance this element uses; defaults to the shared one (`Vaani.widgets.use(ai)`). A connected
+   * element that reaches for it becomes the newest consent dialog of that instance: a download the
+   * policy (`createVaani({ fit })`) holds is asked here unless the app gave `fit.confirm`.
+   */
   get vaani(): Vaani {
-    return this.ownVaani ?? sharedVaani();
+    const ai = this.ownVaani ?? sharedVaani();
+    if (this.isConnected) {
+      this.consentOff?.();
+      this.consentOff = ai.plan.confirmer((plan) => this.askDownload(plan));
+    }
+    return ai;
   }
   set vaani(ai: Vaani) {
     this.ownVaani = ai;
@@ -127,6 +146,67 @@ export abstract class VaaniElement extends HTMLElement {
               : `${labels.engineError}: ${message}`;
     this.setState('error', summary);
     this.emit<ErrorDetail>('vaani-error', { code, message, status: known?.status });
+  }
+
+  /**
+   * Asks whether to download a model ("Download 512 MB for offline chat? ~7 min on this
+   * connection"): a non-modal alert dialog in the element with Download and "Use the server" (or
+   * "Not now" without a remote); focus moves to Download and returns after; Escape declines.
+   */
+  protected askDownload(plan: DownloadConsent): Promise<boolean> {
+    const labels = this.labels;
+    const use =
+      { chat: labels.forChat, transcription: labels.forTranscription, speech: labels.forSpeech }[plan.consent.for] ??
+      labels.forOther;
+    const { size, time: seconds } = plan.consent;
+    const question = labels.downloadAsk.replace('{size}', size ?? labels.sizeUnknown).replace('{use}', use);
+    const time = seconds ? labels.downloadTime.replace('{time}', seconds) : '';
+    this.answerConsent?.(false);
+    const box = document.createElement('div');
+    box.setAttribute('role', 'alertdialog');
+    box.setAttribute('part', 'consent');
+    box.className = 'consent';
+    box.setAttribute('aria-labelledby', 'vaani-consent-question');
+    box.setAttribute('aria-describedby', 'vaani-consent-time');
+    const text = document.createElement('p');
+    text.id = 'vaani-consent-question';
+    text.textContent = question;
+    const detail = document.createElement('p');
+    detail.id = 'vaani-consent-time';
+    detail.textContent = time;
+    const yes = document.createElement('button');
+    yes.type = 'button';
+    yes.setAttribute('part', 'consent-download');
+    yes.textContent = labels.download;
+    const no = document.createElement('button');
+    no.type = 'button';
+    no.className = 'secondary';
+    no.setAttribute('part', 'consent-decline');
+    no.textContent = plan.consent.remote ? labels.useServer : labels.notNow;
+    const actions = document.createElement('div');
+    actions.className = 'consent-actions';
+    actions.append(yes, no);
+    box.append(text, detail, actions);
+    const before = this.root.activeElement as HTMLElement | null;
+    this.root.append(box);
+    yes.focus();
+    return new Promise<boolean>((resolve) => {
+      const finish = (answer: boolean) => {
+        if (this.answerConsent !== finish) return;
+        this.answerConsent = undefined;
+        box.remove();
+        if (before?.isConnected) before.focus();
+        resolve(answer);
+      };
+      this.answerConsent = finish;
+      yes.addEventListener('click', () => finish(true));
+      no.addEventListener('click', () => finish(false));
+      box.addEventListener('keydown', (event) => {
+        if (event.key !== 'Escape') return;
+        event.stopPropagation();
+        finish(false);
+      });
+    });
   }
 
   /** A number attribute, or `fallback` when absent or not a number. */

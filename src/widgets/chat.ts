@@ -103,7 +103,8 @@ export class VaaniChat extends VaaniElement {
     this.applyLabels();
   }
 
-  disconnectedCallback(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
     this.stop();
   }
 

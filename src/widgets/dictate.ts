@@ -73,7 +73,8 @@ export class VaaniDictate extends VaaniElement {
     this.target();
   }
 
-  disconnectedCallback(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
     this.cancel();
     this.keeper?.dispose();
     this.keeper = this.keptFor = undefined;

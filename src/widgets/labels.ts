@@ -33,6 +33,18 @@ export interface Labels {
   nothingToRead: string;
   latency: string;
   tokensPerSecond: string;
+  /** The download consent: `{size}` and `{use}` (one of the `for…` labels) are filled in. */
+  downloadAsk: string;
+  /** `{time}`: the expected download time (~7 min). */
+  downloadTime: string;
+  forChat: string;
+  forTranscription: string;
+  forSpeech: string;
+  forOther: string;
+  sizeUnknown: string;
+  download: string;
+  useServer: string;
+  notNow: string;
 }
 
 const en: Labels = {
@@ -69,6 +81,16 @@ const en: Labels = {
   nothingToRead: 'Nothing to read',
   latency: 'First audio after',
   tokensPerSecond: 'tok/s',
+  downloadAsk: 'Download {size} for {use}?',
+  downloadTime: '{time} on this connection',
+  forChat: 'offline chat',
+  forTranscription: 'offline speech recognition',
+  forSpeech: 'offline speech',
+  forOther: 'offline use',
+  sizeUnknown: 'a model of unknown size',
+  download: 'Download',
+  useServer: 'Use the server',
+  notNow: 'Not now',
 };
 
 const hi: Labels = {
@@ -105,6 +127,16 @@ const hi: Labels = {
   nothingToRead: 'पढ़ने को कुछ नहीं',
   latency: 'पहली आवाज़',
   tokensPerSecond: 'टोकन/से',
+  downloadAsk: '{use} के लिए {size} डाउनलोड करें?',
+  downloadTime: 'इस कनेक्शन पर {time}',
+  forChat: 'ऑफ़लाइन चैट',
+  forTranscription: 'ऑफ़लाइन बोलकर लिखने',
+  forSpeech: 'ऑफ़लाइन आवाज़',
+  forOther: 'ऑफ़लाइन उपयोग',
+  sizeUnknown: 'अज्ञात आकार का मॉडल',
+  download: 'डाउनलोड करें',
+  useServer: 'सर्वर का उपयोग करें',
+  notNow: 'अभी नहीं',
 };
 
 export const LABELS: Record<string, Labels> = { en, hi };

@@ -76,7 +76,8 @@ export class VaaniSpeak extends VaaniElement {
     if (this.isConnected && this.piece('play')) this.applyLabels();
   }
 
-  disconnectedCallback(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
     this.stop();
   }
 

@@ -57,6 +57,17 @@ svg { inline-size: 1.25em; block-size: 1.25em; flex: none; fill: currentColor; }
   min-inline-size: 0;
 }
 :host([state='error']) .status { color: var(--_danger); }
+.consent {
+  margin-block: 0.5rem;
+  padding: 0.75rem;
+  border: 1px solid var(--_border);
+  border-radius: var(--_radius);
+  background: var(--_surface);
+  color: var(--_text);
+}
+.consent p { margin: 0 0 0.5rem; }
+.consent p:empty { display: none; }
+.consent-actions { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .visually-hidden {
   position: absolute;
   inline-size: 1px;

@@ -170,7 +170,8 @@ export class VaaniVoiceAssistant extends VaaniElement {
     if (this.isConnected && this.piece('talk')) this.applyLabels();
   }
 
-  disconnectedCallback(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
     void this.end();
   }
 

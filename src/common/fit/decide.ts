@@ -2,31 +2,9 @@
  * The planner's decision: a pure function of what is known about the model, the device and the
  * network (no browser API is read here), so that a download policy can reuse it.
  */
+import type { Decision, DeclineCode } from '../../protocol/fit';
 
-export type Decision =
-  | {
-      run: 'local';
-      backend: 'webgpu' | 'wasm' | 'builtin';
-      dtype: string | null;
-      /** Where the files come from: the base URL, or the browser's own model. */
-      source: string;
-      code: 'cached' | 'fits' | 'unknown' | 'save_data';
-      reason: string;
-    }
-  | { run: 'remote' | 'none'; code: DeclineCode; reason: string };
-
-export type DeclineCode =
-  | 'no_engine'
-  | 'no_source'
-  | 'routing'
-  | 'builtin_unavailable'
-  | 'memory'
-  | 'wasm_memory'
-  | 'needs_webgpu'
-  | 'storage'
-  | 'offline'
-  | 'save_data'
-  | 'unknown';
+export type { Decision, DeclineCode };
 
 export interface GpuFacts {
   f16: boolean;
@@ -44,7 +22,7 @@ export interface DeviceFacts {
   gpu?: GpuFacts | null;
   crossOriginIsolated: boolean;
   storage?: { quota?: number; usage?: number; persisted?: boolean };
-  network?: { saveData?: boolean; effectiveType?: string; downlink?: number };
+  network?: { saveData?: boolean; effectiveType?: string; downlink?: number; type?: string };
   online: boolean;
 }
 
@@ -98,7 +76,8 @@ export function formatSize(bytes: number): string {
 /** navigator.deviceMemory is in GiB, rounded to a power of two: said as the browser gives it. */
 const deviceGb = (bytes: number) => `${+(bytes / 2 ** 30).toFixed(2)} GB`;
 
-const formatTime = (seconds: number) =>
+/** Seconds in words: ~40 s, ~7 min, ~1.5 h. */
+export const formatTime = (seconds: number) =>
   seconds < 90
     ? `~${seconds} s`
     : seconds < 5400

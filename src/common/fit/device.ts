@@ -2,7 +2,7 @@ import type { DeviceFacts, GpuFacts } from './decide';
 
 interface NavigatorFacts {
   deviceMemory?: number;
-  connection?: { saveData?: boolean; effectiveType?: string; downlink?: number };
+  connection?: { saveData?: boolean; effectiveType?: string; downlink?: number; type?: string };
   gpu?: {
     requestAdapter(): Promise<{
       features: Set<string>;
@@ -50,7 +50,12 @@ export async function deviceFacts(): Promise<DeviceFacts> {
     storage:
       estimate || persisted !== undefined ? { quota: estimate?.quota, usage: estimate?.usage, persisted } : undefined,
     network: connection
-      ? { saveData: connection.saveData, effectiveType: connection.effectiveType, downlink: connection.downlink }
+      ? {
+          saveData: connection.saveData,
+          effectiveType: connection.effectiveType,
+          downlink: connection.downlink,
+          type: connection.type,
+        }
       : undefined,
     online: nav.onLine !== false,
   };

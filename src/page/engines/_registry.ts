@@ -42,10 +42,41 @@ export interface EngineModule<K extends EngineKind = EngineKind> {
 
 export const defineEngine = <K extends EngineKind>(engine: EngineModule<K>): EngineModule<K> => engine;
 
+/** The calls of each kind that read a model's files: the fit gate runs before each. */
+const READS_FILES: Partial<Record<EngineKind, readonly string[]>> = {
+  chat: ['complete'],
+  transcription: ['transcribe'],
+  speech: ['speak'],
+  embeddings: ['embed'],
+  images: ['generate', 'edit'],
+};
+
+/** Runs before a call that reads a model's files; throws to refuse it (the download policy). */
+export type EngineGate = (kind: EngineKind, modelId: string, args: unknown[]) => Promise<void>;
+
+/** `engine` with `gate` awaited before each call that reads model files. */
+function gated<T extends object>(engine: T, kind: EngineKind, modelId: string, gate: EngineGate): T {
+  const reads = READS_FILES[kind] ?? [];
+  return new Proxy(engine, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (!reads.includes(property as string)) return value.bind(target);
+      return async (...args: unknown[]) => {
+        await gate(kind, modelId, args);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
 /** Maps (kind, model id) to a lazily created local engine. */
 export class EngineRegistry {
   private readonly factories: EngineFactory<EngineKind>[] = [];
-  private readonly live = new Map<string, { dispose(): void }>();
+  private readonly live = new Map<string, { engine: { dispose(): void }; gated: object }>();
+
+  /** `gate`: the download policy, run before each call that reads a model's files. */
+  constructor(private readonly gate?: EngineGate) {}
 
   add<K extends EngineKind>(factory: EngineFactory<K>): void {
     this.factories.push(factory as unknown as EngineFactory<EngineKind>);
@@ -71,12 +102,13 @@ export class EngineRegistry {
   get<K extends EngineKind>(kind: K, modelId: string): EngineKinds[K] | undefined {
     const key = `${kind}:${modelId}`;
     const existing = this.live.get(key);
-    if (existing) return existing as unknown as EngineKinds[K];
+    if (existing) return existing.gated as EngineKinds[K];
     const factory = this.factory(kind, modelId);
     if (!factory) return undefined;
     const engine = factory.create(modelId);
-    this.live.set(key, engine);
-    return engine as unknown as EngineKinds[K];
+    const view = this.gate ? gated(engine, kind, modelId, this.gate) : engine;
+    this.live.set(key, { engine, gated: view });
+    return view as unknown as EngineKinds[K];
   }
 
   voices(): Voice[] {
@@ -85,7 +117,7 @@ export class EngineRegistry {
   }
 
   dispose(): void {
-    for (const engine of this.live.values()) engine.dispose();
+    for (const { engine } of this.live.values()) engine.dispose();
     this.live.clear();
   }
 }

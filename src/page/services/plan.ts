@@ -1,14 +1,16 @@
 import { defaultModel, entryOf, findModel, layoutOf, PRODUCTS, sourceOf, type Product } from '../../catalogue/families';
-import { downloadFigure, memoryFigure, type Basis } from '../../catalogue/fit';
+import { downloadFigure, memoryFigure } from '../../catalogue/fit';
 import { filesOwner, modelSource, sourceBase } from '../../catalogue/sources';
+import { voiceWeights } from '../../catalogue/voices';
 import { backendAttempts } from '../../common/backends/plan';
 import { fp16Refusal } from '../../common/backends/fp16';
-import { decide, downloadSeconds, unreported, type Decision, type DeviceFacts } from '../../common/fit/decide';
+import { decide, downloadSeconds, unreported, type DeviceFacts } from '../../common/fit/decide';
 import { deviceFacts } from '../../common/fit/device';
 import { fetchFolderManifest, isFolderBase, recordedFiles, type Models } from '../../common/weights';
 import { DTYPE_SUFFIX } from '../../common/layouts/onnx';
 import type { ModelSource, VaaniOptions } from '../../protocol/options';
 import type { EngineChoice } from '../../protocol/options';
+import type { ModelPlan } from '../../protocol/fit';
 
 /** The model a product plans by default (`ai.plan('chat')`). */
 const PRODUCT_ROLE: Readonly<Record<Product, string>> = {
@@ -21,43 +23,7 @@ const PRODUCT_ROLE: Readonly<Record<Product, string>> = {
   data: '/files',
 };
 
-/** `ai.plan(…)` and GET /v1/models/{id}'s `x_vaani`: what running a model here takes, decided before any byte moves. */
-export interface ModelPlan {
-  model: string;
-  /** The id whose files it reads (agent-v1 → chat-v2). */
-  files_of: string;
-  decision: Decision;
-  download: {
-    /** Bytes of every file it would read (null: unknown). */
-    bytes: number | null;
-    cached_bytes: number;
-    /** Bytes still to fetch (null: unknown). */
-    remaining_bytes: number | null;
-    /** True when every file's size is known (a manifest, `files`, or the cache); false for a rounded or estimated figure. */
-    exact: boolean;
-    basis: 'manifest' | 'files' | 'cache' | Basis | 'none' | 'unknown';
-    from: string;
-    /** Whole seconds for `remaining_bytes` at the reported downlink (null: not reported). */
-    seconds: number | null;
-    files?: { name: string; size: number | null; cached_bytes: number }[];
-  };
-  memory: { bytes: number | null; basis: Basis | 'unknown'; from: string };
-  device: {
-    memory_bytes: number | null;
-    gpu: {
-      adapter: boolean | null;
-      f16: boolean;
-      max_buffer_size: number;
-      max_storage_buffer_binding_size: number;
-    } | null;
-    cross_origin_isolated: boolean;
-    wasm_threads: boolean;
-    storage: { quota: number | null; usage: number | null; persisted: boolean | null } | null;
-  };
-  network: { online: boolean; save_data: boolean | null; effective_type: string | null; downlink_mbps: number | null };
-  /** What this browser does not report: 'memory', 'network', 'gpu', 'storage'. */
-  unknown: string[];
-}
+export type { ModelPlan };
 
 export interface PlanContext {
   options: VaaniOptions;
@@ -152,7 +118,7 @@ async function sized(
       dtype: recordedDtype,
       files: recorded.map((f) => ({ name: f.file, size: f.size ?? null, cached_bytes: f.bytes })),
     };
-  const catalogueSource = sourceOf(owner);
+  const catalogueSource = sourceOf(owner) ?? voiceWeights(owner);
   const isDefault = !source.baseURL && !source.files && source.repo === catalogueSource?.repo;
   const figure = isDefault ? downloadFigure(owner, dtype) : undefined;
   if (figure)
@@ -207,6 +173,9 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
   } catch {
     source = undefined;
   }
+  // A neural voice family's weights (kokoro-82m, …): what the speech engine loads for its voices.
+  const voice = entry ? undefined : voiceWeights(id);
+  if (voice) source = ctx.options.models?.[id] ?? { repo: voice.repo, revision: voice.revision };
   const base = source ? sourceBase(source) : '';
   const choice = ctx.options.backend ?? 'auto';
   let noSource: string | undefined;
@@ -255,7 +224,7 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
       : memoryFigure(owner, layoutOf(owner), attempt.backend, size.dtype ?? undefined, weights, catalogueWeights);
   const decision = decide({
     model: id,
-    local: ctx.local(id) && order.includes('local'),
+    local: (ctx.local(id) || voice !== undefined) && order.includes('local'),
     remote,
     remoteFirst: order.indexOf('remote') !== -1 && order.indexOf('remote') < order.indexOf('local'),
     builtin: entry?.builtin && order.includes('builtin') ? await ctx.builtin() : undefined,
@@ -291,6 +260,7 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
       save_data: device.network?.saveData ?? null,
       effective_type: device.network?.effectiveType ?? null,
       downlink_mbps: device.network?.downlink ?? null,
+      type: device.network?.type ?? null,
     },
     unknown: unreported(device),
   };

@@ -1,0 +1,148 @@
+import { policyVerdict, type Verdict } from '../../common/fit/policy';
+import { formatSize, formatTime } from '../../common/fit/decide';
+import { EngineError, messageOf } from '../../protocol/errors';
+import type { DownloadConsent, FitOptions, ModelPlan } from '../../protocol/fit';
+import type { EngineKind } from '../../protocol/engines';
+import { findVoice } from '../../catalogue/voices';
+
+/** A consent dialog (a widget's): resolves true to download. */
+export type Confirmer = (plan: DownloadConsent) => boolean | Promise<boolean>;
+
+export interface FitGateContext {
+  fit: FitOptions;
+  /** The id whose files `id` reads (one answer for ids that share files). */
+  owner(id: string): string;
+  /** Whether a remote is configured and routing lets it answer `id`. */
+  remote(id: string): boolean;
+  plan(id: string): Promise<ModelPlan>;
+}
+
+/** A settled answer for one model's files: downloads may start, or the error every request gets. */
+type Answer = { ok: true } | { ok: false; error: EngineError };
+
+/** The id whose files a call reads: the model's, or for speech the voice's weights (none for eSpeak's voices). */
+export function filesRead(kind: EngineKind, modelId: string, args: unknown[]): string | undefined {
+  if (kind !== 'speech') return modelId;
+  const voice = findVoice(String((args[0] as { voice?: unknown } | undefined)?.voice ?? ''));
+  return voice && voice.spec.engine !== 'espeak' ? voice.spec.download.weights : undefined;
+}
+
+const declined = (message: string) => new EngineError('unavailable', message, 'download_declined', 'model');
+
+/**
+ * The one gate before any model byte is fetched: the engine registry runs it before each call that
+ * reads a model's files (src/page/engines/_registry.ts). It plans the model, applies the policy,
+ * asks `fit.confirm` (else the newest widget dialog) where consent is needed, and remembers the
+ * answer per model files for the page until `reset`.
+ */
+export class FitGate {
+  private readonly answers = new Map<string, Promise<Answer>>();
+  private readonly confirmers: Confirmer[] = [];
+
+  constructor(private readonly ctx: FitGateContext) {}
+
+  /** Resolves when `id`'s files may be downloaded for a `kind` engine; throws a `download_declined` EngineError otherwise. */
+  async allow(kind: string, id: string): Promise<void> {
+    const key = this.ctx.owner(id);
+    let answer = this.answers.get(key);
+    if (!answer) {
+      answer = this.settle(kind, id, key);
+      this.answers.set(key, answer);
+    }
+    const settled = await answer;
+    if (!settled.ok) throw settled.error;
+  }
+
+  /** Registers a consent dialog used where `fit.confirm` is not given (the newest first); returns its removal. */
+  confirmer(confirm: Confirmer): () => void {
+    this.confirmers.push(confirm);
+    return () => {
+      const at = this.confirmers.indexOf(confirm);
+      if (at >= 0) this.confirmers.splice(at, 1);
+    };
+  }
+
+  /** Forgets the answers (for one id's files, or all): the next request plans and asks again. */
+  reset(id?: string): void {
+    if (id === undefined) this.answers.clear();
+    else this.answers.delete(this.ctx.owner(id));
+  }
+
+  private async settle(kind: string, id: string, key: string): Promise<Answer> {
+    const forget = () => this.answers.delete(key);
+    let plan: ModelPlan;
+    let verdict: Verdict;
+    const remote = this.ctx.remote(id);
+    try {
+      plan = await this.ctx.plan(id);
+      verdict = policyVerdict(
+        {
+          model: plan.model,
+          decision: plan.decision,
+          remaining: plan.download.remaining_bytes,
+          memory: plan.memory.bytes,
+          device: {
+            memory: plan.device.memory_bytes ?? undefined,
+            crossOriginIsolated: plan.device.cross_origin_isolated,
+            online: plan.network.online,
+            network: plan.unknown.includes('network')
+              ? undefined
+              : {
+                  saveData: plan.network.save_data ?? undefined,
+                  effectiveType: plan.network.effective_type ?? undefined,
+                  downlink: plan.network.downlink_mbps ?? undefined,
+                  type: plan.network.type ?? undefined,
+                },
+          },
+          remote,
+        },
+        this.ctx.fit,
+      );
+    } catch (error) {
+      // A plan that cannot be made does not block the engine (its own errors still say what failed).
+      console.warn(`Vaani: could not plan ${id} before its download (${messageOf(error)}); it goes ahead.`);
+      forget();
+      return { ok: true };
+    }
+    if (verdict.act === 'download') return { ok: true };
+    if (verdict.act === 'refuse')
+      return { ok: false, error: declined(`${verdict.reason} Its download is not started.`) };
+    if (verdict.act === 'remote') return { ok: false, error: declined(verdict.reason) };
+
+    const { remaining_bytes: bytes, seconds } = plan.download;
+    const consent: DownloadConsent = {
+      ...plan,
+      consent: {
+        for: kind,
+        why: verdict.why,
+        reason: verdict.reason,
+        remote,
+        size: bytes === null ? null : formatSize(bytes),
+        time: seconds ? formatTime(seconds) : null,
+      },
+    };
+    const confirm = this.ctx.fit.confirm ?? this.confirmers.at(-1);
+    if (!confirm) {
+      // Asked again next time: a dialog may be there by then.
+      forget();
+      return {
+        ok: false,
+        error: declined(
+          `${verdict.reason} The download waits for consent: pass createVaani({ fit: { confirm } })` +
+            `${verdict.why.includes('metered') ? ", or fit: { metered: 'local' }" : ''}.`,
+        ),
+      };
+    }
+    const yes = await Promise.resolve()
+      .then(() => confirm(consent))
+      .then((answer) => answer === true)
+      .catch(() => false);
+    if (yes) return { ok: true };
+    return {
+      ok: false,
+      error: declined(
+        `${verdict.reason} The download was declined; it is not asked again in this page until ai.plan.reset().`,
+      ),
+    };
+  }
+}
