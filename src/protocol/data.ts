@@ -112,6 +112,11 @@ export interface StoredChunk {
   /** The file's attributes with the record's fields (CSV rows, JSON objects) beside them. */
   metadata: Metadata;
   vector: Float32Array;
+  /**
+   * Its keyword words (`words` of headings and text, joined by spaces), cut once at ingest so that
+   * loading a store's index does not segment every chunk again; absent in rows of older builds.
+   */
+  words?: string;
 }
 
 /** A chunk ready to embed (from the data worker's parser and chunker). */

@@ -458,6 +458,67 @@ test('searches racing a cold index share its load; a change after it reaches the
   expect(errors).toEqual([]);
 });
 
+test('a store index loads from the words cut at ingest; chunks of older builds (no words) are cut at load', async ({
+  page,
+}) => {
+  const errors = await openHarness(page, PAGE);
+  await start(page, encoder.url);
+  const store = await inPage(
+    page,
+    async ({ client }) => {
+      const store = await client.vectorStores.create({ name: 'words' });
+      for (const [name, text] of [
+        ['tea.txt', 'Masala tea is served at four in the afternoon.'],
+        ['old.txt', 'The lighthouse keeper logs the weather.'],
+      ]) {
+        const file = await client.files.create({ file: new File([text!], name!), purpose: 'assistants' });
+        await client.vectorStores.files.createAndPoll(store.id, { file_id: file.id });
+      }
+      return store.id;
+    },
+    undefined,
+  );
+  // Straight in the database: the stored words, then one chunk's words changed and the other's removed.
+  const stored = await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('vaani-data');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const chunks = db.transaction('chunks', 'readwrite').objectStore('chunks');
+    const rows = await new Promise<{ text: string; words?: string }[]>((resolve) => {
+      const request = chunks.getAll();
+      request.onsuccess = () => resolve(request.result);
+    });
+    const words = rows.map((row) => row.words);
+    for (const row of rows)
+      if (row.text.startsWith('Masala')) chunks.put({ ...row, words: 'zebra' });
+      else chunks.put(Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'words')));
+    await new Promise((resolve) => (chunks.transaction.oncomplete = resolve));
+    db.close();
+    return words;
+  });
+  expect(stored.sort()).toEqual([
+    'masala tea is served at four in the afternoon',
+    'the lighthouse keeper logs the weather',
+  ]);
+  await page.reload();
+  await page.waitForFunction(() => document.title === 'ready');
+  await start(page, encoder.url);
+  // Found by its words as well as by meaning ranks first (fused 1 against 0.5 for meaning alone).
+  const top = await inPage(
+    page,
+    async ({ client }, store) => {
+      const first = async (query: string) =>
+        (await client.vectorStores.search(store, { query, max_num_results: 2 })).data[0]!.filename;
+      return { zebra: await first('zebra'), lighthouse: await first('lighthouse keeper') };
+    },
+    store,
+  );
+  expect(top).toEqual({ zebra: 'tea.txt', lighthouse: 'old.txt' });
+  expect(errors).toEqual([]);
+});
+
 test('CSV and JSON records: one chunk each, their fields searchable as attributes beside the file attributes', async ({
   page,
 }) => {

@@ -32,9 +32,9 @@ export class Bm25Index {
     return this.slotOf.size;
   }
 
-  add(id: string, text: string): void {
+  /** Indexes `text` under `id` (replacing it); `tokens`, where given, are its `words`. */
+  add(id: string, text: string, tokens: string[] = words(text)): void {
     this.remove(id);
-    const tokens = words(text);
     const counts = new Map<string, number>();
     for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
     const slot = this.ids.length;

@@ -17,6 +17,8 @@ export interface Indexed {
   vector: Float32Array;
   metadata: Metadata;
   scope: Scope;
+  /** `words(text)` where already known (a stored chunk's): the keyword index takes them as they are. */
+  words?: string[];
 }
 
 export interface SearchQuery {
@@ -69,7 +71,7 @@ export class RetrievalIndex<T extends Indexed = Indexed> {
 
   put(item: T): void {
     this.vectors.set(item.id, item.vector);
-    this.keywords.add(item.id, item.text);
+    this.keywords.add(item.id, item.text, item.words);
     this.items.set(item.id, item);
   }
 

@@ -102,12 +102,13 @@ function dataEngine(
     getBatch: (storeId, batchId) => run((api) => api.getBatch(db, storeId, batchId)),
     cancelBatch: (storeId, batchId) => run((api) => api.cancelBatch(db, storeId, batchId)),
     search: async (storeIds, query) => {
-      // The stores' indexes load in the data worker while the query embeds in the encoder's.
-      if (storeIds.length) await run((api) => api.ready(db, storeIds));
-      const vector =
-        query.mode === 'semantic' || query.mode === 'hybrid'
-          ? (await embed([query.text], 'query')).vectors[0]
-          : undefined;
+      // The stores' indexes load in the data worker while the query embeds in the encoder's; an
+      // unknown store answers before the embedding's outcome.
+      const ready = storeIds.length ? run((api) => api.ready(db, storeIds)) : undefined;
+      const embedded = query.mode === 'semantic' || query.mode === 'hybrid' ? embed([query.text], 'query') : undefined;
+      embedded?.catch(() => undefined);
+      await ready;
+      const vector = (await embedded)?.vectors[0];
       return run((api) => api.search(db, storeIds, { ...query, vector }));
     },
     dispose: () => {

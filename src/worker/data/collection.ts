@@ -18,7 +18,7 @@ import type {
   VectorStoreFile,
 } from '../../protocol/data';
 import type { ListParams, Metadata, Page, VectorOrigin } from '../../protocol/collections';
-import type { Indexed, RetrievalIndex } from '../../common/retrieval/index';
+import { words, type Indexed, type RetrievalIndex } from '../../common/retrieval/index';
 import { requestDone as done } from '../collections/idb';
 import { DEFAULT_DATABASES } from '../../protocol/options';
 import { DataDb, type StoreName } from './db';
@@ -74,6 +74,8 @@ export class DataStore {
   private readonly resident = new Resident<IndexedChunk>();
   /** The store version each held index is current at. */
   private readonly versions = new Map<string, number>();
+  /** File names by id for search results (a file's name never changes; deleting it forgets it). */
+  private readonly filenames = new Map<string, string>();
   /** Indexes being loaded, with the store version asked for: searches at that version share one load. */
   private readonly loading = new Map<string, { version: number; index: Promise<RetrievalIndex<IndexedChunk>> }>();
 
@@ -149,6 +151,7 @@ export class DataStore {
   /** Deletes the file, its bytes, and it from every vector store (entries and chunks). */
   async deleteFile(id: string): Promise<void> {
     await this.file(id);
+    this.filenames.delete(id);
     const stores = await this.db.write(['files', 'blobs', 'entries', 'chunks', 'stores'], async (store) => {
       const entries = (await done(store('entries').getAll())) as StoredEntry[];
       const mine = entries.filter((entry) => entry.id === id);
@@ -455,6 +458,7 @@ export class DataStore {
         ...(pages ? { pages } : {}),
         metadata: { ...fields, ...entry.attributes },
         vector,
+        words: words(indexedText(headings, text)).join(' '),
       }));
       const usage = rows.reduce(
         (sum, chunk) => sum + new TextEncoder().encode(chunk.text).length + chunk.vector.byteLength,
@@ -492,6 +496,7 @@ export class DataStore {
     vector: chunk.vector,
     metadata: chunk.metadata,
     scope: {},
+    ...(chunk.words === undefined ? {} : { words: chunk.words ? chunk.words.split(' ') : [] }),
     chunk,
   });
 
@@ -558,20 +563,26 @@ export class DataStore {
     for (const storeId of storeIds) this.indexOf(await this.vectorStore(storeId)).catch(() => undefined);
   }
 
+  private async filename(fileId: string): Promise<string> {
+    let name = this.filenames.get(fileId);
+    if (name === undefined) {
+      name = (await this.get<StoredFile>('files', fileId))?.filename ?? '';
+      this.filenames.set(fileId, name);
+    }
+    return name;
+  }
+
   /** The best chunks across stores (each store ranked alone, then merged by score). */
   async search(storeIds: string[], query: ChunkSearch): Promise<SearchResult[]> {
-    const names = new Map<string, string>();
     const results: SearchResult[] = [];
     for (const storeId of storeIds) {
       const index = await this.index(storeId);
       if (!index) continue;
       for (const hit of index.search(query)) {
         const { chunk } = index.get(hit.id)!;
-        if (!names.has(chunk.file_id))
-          names.set(chunk.file_id, (await this.get<StoredFile>('files', chunk.file_id))?.filename ?? '');
         results.push({
           file_id: chunk.file_id,
-          filename: names.get(chunk.file_id)!,
+          filename: await this.filename(chunk.file_id),
           score: hit.score,
           attributes: chunk.metadata,
           content: [{ type: 'text', text: chunk.text }],
