@@ -1,12 +1,8 @@
-import { createHash } from 'node:crypto';
-import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { FOLDER_MANIFEST, type FolderManifest } from '../../src/common/weights';
+import { FOLDER_MANIFEST } from '../../src/common/weights';
 import type { DownloadConsent } from '../../src/protocol/fit';
 import type { VaaniChat } from '../../src/widgets/index';
-import { ensureDecoderFixture, fixturesRoot } from '../fixtures/llm/fixture-dir';
-import { tinyQwen2 } from '../fixtures/llm/spec';
+import { manifestFolder } from './support/manifest-folder';
 import { openHarness } from './support/page';
 
 /**
@@ -15,44 +11,13 @@ import { openHarness } from './support/page';
  * and the widgets ask with the size and time.
  */
 
-const folder = join(fixturesRoot, `fit-${process.pid}`);
-const url = `/test/.fixtures/${relative(fixturesRoot, folder)}/`;
+let url: string;
+let remove: () => Promise<void>;
 
-async function listFiles(dir: string, under = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(join(dir, under), { withFileTypes: true })) {
-    const path = under ? `${under}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...(await listFiles(dir, path)));
-    else if (entry.name !== 'fixture.json') out.push(path);
-  }
-  return out;
-}
-
-// The generated tiny Qwen2 export with the vaani-manifest.json `vaani pull` writes (exact sizes for the plan).
 test.beforeAll(async () => {
-  const fixture = await ensureDecoderFixture('tiny-qwen2', tinyQwen2);
-  await rm(folder, { recursive: true, force: true });
-  await cp(fixture.dir, folder, { recursive: true });
-  const files = await Promise.all(
-    (await listFiles(folder)).map(async (name) => {
-      const bytes = await readFile(join(folder, name));
-      return {
-        name,
-        size: (await stat(join(folder, name))).size,
-        sha256: createHash('sha256').update(bytes).digest('hex'),
-      };
-    }),
-  );
-  const manifest: FolderManifest = {
-    vaani: 1,
-    model: 'chat-v2',
-    source: { host: 'https://huggingface.co', repo: 'test-org/tiny-qwen2', revision: 'main' },
-    dtypes: ['fp32'],
-    files,
-  };
-  await writeFile(join(folder, FOLDER_MANIFEST), JSON.stringify(manifest));
+  ({ url, remove } = await manifestFolder('fit'));
 });
-test.afterAll(() => rm(folder, { recursive: true, force: true }));
+test.afterAll(() => remove());
 
 /** A metered phone: Save-Data on, 2 GB, a 10 Mbit/s 4G link (installed before the page's scripts). */
 function meteredPhone() {

@@ -1,51 +1,17 @@
-import { createHash } from 'node:crypto';
-import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { FOLDER_MANIFEST, type FolderManifest } from '../../src/common/weights';
 import type { ModelPlan } from '../../src/page/services/plan';
-import { ensureDecoderFixture, fixturesRoot } from '../fixtures/llm/fixture-dir';
-import { tinyQwen2 } from '../fixtures/llm/spec';
+import { manifestFolder } from './support/manifest-folder';
 import { openHarness } from './support/page';
 
-const folder = join(fixturesRoot, `plan-${process.pid}`);
-const url = `/test/.fixtures/${relative(fixturesRoot, folder)}/`;
+let url: string;
 let manifest: FolderManifest;
+let remove: () => Promise<void>;
 
-async function listFiles(dir: string, under = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(join(dir, under), { withFileTypes: true })) {
-    const path = under ? `${under}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...(await listFiles(dir, path)));
-    else if (entry.name !== 'fixture.json') out.push(path);
-  }
-  return out;
-}
-
-// A copy of the generated tiny Qwen2 export with the vaani-manifest.json `vaani pull` would write.
 test.beforeAll(async () => {
-  const fixture = await ensureDecoderFixture('tiny-qwen2', tinyQwen2);
-  await rm(folder, { recursive: true, force: true });
-  await cp(fixture.dir, folder, { recursive: true });
-  const files = await Promise.all(
-    (await listFiles(folder)).map(async (name) => ({
-      name,
-      size: (await stat(join(folder, name))).size,
-      sha256: createHash('sha256')
-        .update(await readFile(join(folder, name)))
-        .digest('hex'),
-    })),
-  );
-  manifest = {
-    vaani: 1,
-    model: 'chat-v2',
-    source: { host: 'https://huggingface.co', repo: 'test-org/tiny-qwen2', revision: 'main' },
-    dtypes: ['fp32'],
-    files,
-  };
-  await writeFile(join(folder, FOLDER_MANIFEST), JSON.stringify(manifest));
+  ({ url, manifest, remove } = await manifestFolder('plan'));
 });
-test.afterAll(() => rm(folder, { recursive: true, force: true }));
+test.afterAll(() => remove());
 
 /** Device profiles, installed before the page's scripts: what navigator reports. */
 interface Profile {
