@@ -17,10 +17,20 @@ interface NavigatorFacts {
 
 const GIB = 2 ** 30;
 
-async function adapterFacts(nav: NavigatorFacts): Promise<GpuFacts | null | undefined> {
-  if (!nav.gpu) return undefined;
+/** One adapter probe per `navigator.gpu` (per page or worker): every request's plan asks for it. */
+const probes = new WeakMap<object, Promise<GpuFacts | null>>();
+
+function adapterFacts(nav: NavigatorFacts): Promise<GpuFacts | null | undefined> {
+  const gpu = nav.gpu;
+  if (!gpu) return Promise.resolve(undefined);
+  let probe = probes.get(gpu);
+  if (!probe) probes.set(gpu, (probe = probeAdapter(gpu)));
+  return probe;
+}
+
+async function probeAdapter(gpu: NonNullable<NavigatorFacts['gpu']>): Promise<GpuFacts | null> {
   try {
-    const adapter = await nav.gpu.requestAdapter();
+    const adapter = await gpu.requestAdapter();
     if (!adapter) return null;
     return {
       f16: adapter.features.has('shader-f16'),
