@@ -25,6 +25,7 @@ import { NotFoundError } from './clients/errors';
 import { builtinAvailability } from './builtin';
 import { FitGate, filesRead, type Confirmer } from './services/fit-gate';
 import { validateFit } from '../common/fit/policy';
+import { deviceFacts } from '../common/fit/device';
 
 /** `ai.plan`: plans a model or product, and the download policy's answers (`createVaani({ fit })`). */
 export interface PlanApi {
@@ -110,7 +111,8 @@ export function createVaaniWith(
     fit: options.fit ?? {},
     owner: (id) => filesOwner(id, options.models),
     remote: (id) => options.remote !== undefined && preference(routing(id)).includes('remote'),
-    plan: (id) => planModel(planning, id),
+    // No adapter probe of its own: Chromium logs a warning in the page where there is none.
+    plan: (id) => planModel({ ...planning, device: () => deviceFacts({ probeGpu: false }) }, id),
   });
   const ctx: Services = {
     registry,

@@ -20,12 +20,13 @@ const GIB = 2 ** 30;
 /** One adapter probe per `navigator.gpu` (per page or worker): every request's plan asks for it. */
 const probes = new WeakMap<object, Promise<GpuFacts | null>>();
 
-function adapterFacts(nav: NavigatorFacts): Promise<GpuFacts | null | undefined> {
+function adapterFacts(nav: NavigatorFacts, probe: boolean): Promise<GpuFacts | null | undefined> {
   const gpu = nav.gpu;
   if (!gpu) return Promise.resolve(undefined);
-  let probe = probes.get(gpu);
-  if (!probe) probes.set(gpu, (probe = probeAdapter(gpu)));
-  return probe;
+  let facts = probes.get(gpu);
+  if (!facts && !probe) return Promise.resolve(undefined);
+  if (!facts) probes.set(gpu, (facts = probeAdapter(gpu)));
+  return facts;
 }
 
 async function probeAdapter(gpu: NonNullable<NavigatorFacts['gpu']>): Promise<GpuFacts | null> {
@@ -43,13 +44,17 @@ async function probeAdapter(gpu: NonNullable<NavigatorFacts['gpu']>): Promise<Gp
   }
 }
 
-/** What this browser reports of its memory, GPU, storage and network; nothing it lacks is guessed. */
-export async function deviceFacts(): Promise<DeviceFacts> {
+/**
+ * What this browser reports of its memory, GPU, storage and network; nothing it lacks is guessed.
+ * `probeGpu: false` asks no adapter (a page without one logs a warning for each request) and
+ * reports the GPU only where an earlier probe in this realm found it.
+ */
+export async function deviceFacts({ probeGpu = true }: { probeGpu?: boolean } = {}): Promise<DeviceFacts> {
   const nav = (globalThis.navigator ?? {}) as NavigatorFacts;
   const memory = typeof nav.deviceMemory === 'number' ? nav.deviceMemory * GIB : undefined;
   const connection = nav.connection;
   const [gpu, estimate, persisted] = await Promise.all([
-    adapterFacts(nav),
+    adapterFacts(nav, probeGpu),
     nav.storage?.estimate?.().catch(() => undefined),
     nav.storage?.persisted?.().catch(() => undefined),
   ]);

@@ -39,4 +39,14 @@ describe('deviceFacts', () => {
     vi.stubGlobal('navigator', {});
     expect((await deviceFacts()).gpu).toBeUndefined();
   });
+
+  it('with probeGpu: false asks no adapter, and reports one an earlier probe found', async () => {
+    const gpu = gpuWith(true);
+    vi.stubGlobal('navigator', { gpu });
+    expect((await deviceFacts({ probeGpu: false })).gpu).toBeUndefined();
+    expect(gpu.requestAdapter).not.toHaveBeenCalled();
+    await deviceFacts();
+    expect((await deviceFacts({ probeGpu: false })).gpu).toMatchObject({ f16: true });
+    expect(gpu.requestAdapter).toHaveBeenCalledTimes(1);
+  });
 });
