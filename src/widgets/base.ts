@@ -1,6 +1,7 @@
 import { APIError, type DownloadConsent, type Vaani } from '../index';
 import { sharedVaani } from './config';
 import { labelsFor, type Labels } from './labels';
+import { sizeIn, timeIn } from './quantities';
 import { MISSING_MODEL, WidgetError } from './service';
 import { BASE_CSS, sheet } from './styles';
 
@@ -92,8 +93,11 @@ export abstract class VaaniElement extends HTMLElement {
   }
 
   get labels(): Labels {
-    const lang = (this.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
-    return { ...labelsFor(lang), ...this.labelOverrides };
+    return { ...labelsFor(this.labelLang), ...this.labelOverrides };
+  }
+  /** The language of the labels: `lang` of the element or an ancestor, else the document's. */
+  private get labelLang(): string {
+    return (this.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
   }
   set labels(labels: Partial<Labels>) {
     this.labelOverrides = { ...labels };
@@ -158,9 +162,12 @@ export abstract class VaaniElement extends HTMLElement {
     const use =
       { chat: labels.forChat, transcription: labels.forTranscription, speech: labels.forSpeech }[plan.consent.for] ??
       labels.forOther;
-    const { size, time: seconds } = plan.consent;
-    const question = labels.downloadAsk.replace('{size}', size ?? labels.sizeUnknown).replace('{use}', use);
-    const time = seconds ? labels.downloadTime.replace('{time}', seconds) : '';
+    const lang = this.labelLang;
+    const { remaining_bytes: bytes, seconds } = plan.download;
+    const { size: sizeWords, time: timeWords } = plan.consent;
+    const size = bytes !== null && sizeWords ? sizeIn(bytes, lang, sizeWords) : labels.sizeUnknown;
+    const question = labels.downloadAsk.replace('{size}', size).replace('{use}', use);
+    const time = seconds && timeWords ? labels.downloadTime.replace('{time}', timeIn(seconds, lang, timeWords)) : '';
     this.answerConsent?.(false);
     const box = document.createElement('div');
     box.setAttribute('role', 'alertdialog');

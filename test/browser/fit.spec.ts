@@ -294,6 +294,7 @@ test('the consent dialog is in the page language (hi), and Escape declines', asy
   await chat.locator('textarea').press('Enter');
   const dialog = chat.getByRole('alertdialog');
   await expect(dialog).toHaveAccessibleName(/^ऑफ़लाइन चैट के लिए [\d.]+ (kB|MB) डाउनलोड करें\?$/);
+  await expect(dialog).toHaveAccessibleDescription('इस कनेक्शन पर ~1 सेकंड');
   await expect(dialog.getByRole('button', { name: 'डाउनलोड करें' })).toBeFocused();
   await expect(dialog.getByRole('button', { name: 'अभी नहीं' })).toBeVisible();
   await page.keyboard.press('Escape');
