@@ -8,12 +8,12 @@ const port = Number(process.env.VAANI_TEST_PORT ?? 5174);
  */
 const REAL_TIME = /\/recorder[\w-]*\.spec\.ts$/;
 /**
- * Spec files the workers start first, so both finish together: the longest (2.5–4.7 min each; a
- * file's tests run in order on one worker — in alphabetical order `widgets` started last while the
- * other worker idled for 3.8 min) and `consumer`, whose own browser launch options gave it a worker of
- * its own after every other file had ended.
+ * Spec files the workers start first, so both finish together: the longest (a file's tests run in
+ * order on one worker — in alphabetical order `widgets` started last while the other worker idled
+ * for 3.8 min), and `consumer` and `csp`, whose own browser launch options gave each a worker of its
+ * own after every other file had ended.
  */
-const LONG = /\/(widgets|demo|chat|share|consumer)\.spec\.ts$/;
+const LONG = /\/(widgets|demo|chat|share|consumer|csp)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'test/browser',
@@ -24,9 +24,10 @@ export default defineConfig({
   workers: 2,
   projects: [
     { name: 'long', testMatch: LONG },
-    { name: 'parallel', testIgnore: [REAL_TIME, LONG] },
-    // The recorder specs one at a time, beside the other worker's specs: they hold on a busy machine.
+    // The recorder specs one at a time, beside the other worker's specs (they hold on a busy machine),
+    // queued before the rest: last, they ran one after another while the other worker idled.
     { name: 'real-time', testMatch: REAL_TIME, workers: 1 },
+    { name: 'parallel', testIgnore: [REAL_TIME, LONG] },
   ],
   reporter: [['list']],
   outputDir: 'test-results',
