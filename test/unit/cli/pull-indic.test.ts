@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +10,7 @@ import onnxProto from 'onnx-proto';
 import * as ortNode from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INDIC_SOURCES } from '../../../src/catalogue/sources';
-import { main } from '../../../src/cli/main';
+import { hubFetch, main } from '../../../src/cli/main';
 import type { Ort } from '../../../src/common/backends/ort';
 import { findIndicLayout } from '../../../src/common/layouts/indic-conformer';
 import { externalDataFiles } from '../../../src/common/layouts/onnx-external-data';
@@ -217,5 +219,29 @@ describe('vaani pull speech-stt-v1 --indic --int8', () => {
       'manifest',
     );
     expect(again.files).toEqual(manifest.files);
+  });
+});
+
+describe('HF_TOKEN', () => {
+  it('is sent as a bearer token to the hub the command talks to, and to no other host', async () => {
+    const seen: (string | undefined)[] = [];
+    const servers = [0, 1].map(() => createServer((req, res) => (seen.push(req.headers.authorization), res.end('ok'))));
+    const urls = await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<string>((resolve) =>
+            server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+          ),
+      ),
+    );
+    try {
+      const fetchImpl = hubFetch(urls[0]!, 'hf_secret');
+      await (await fetchImpl(`${urls[0]}/api/models/x/tree/main`, { headers: { accept: 'application/json' } })).text();
+      await (await fetchImpl(`${urls[1]}/elsewhere`)).text();
+      expect(seen).toEqual(['Bearer hf_secret', undefined]);
+      expect(hubFetch(urls[0]!, undefined)).toBe(fetch);
+    } finally {
+      for (const server of servers) server.close();
+    }
   });
 });
