@@ -55,13 +55,22 @@ export function modelSource(id: string, overrides: Record<string, ModelSource> =
 }
 
 /**
+ * The commit of AI4Bharat's IndicConformer repo that the WebGPU default and `vaani pull speech-stt-v1
+ * --indic --int8` read. No published record of its commits could be found and the hub was not
+ * reachable where this was written, so it is `main` (trust on first use): replace it with the
+ * commit `vaani pull … --indic --int8` records in its manifest (`source.revision`); the hub then
+ * states each file's size and SHA-256 at that commit (its LFS listing and X-Linked headers).
+ */
+export const AI4BHARAT_INDIC_REVISION: string = UNPINNED;
+
+/**
  * IndicConformer 600M (AI4Bharat, MIT), the 22 scheduled languages: on WASM an int8 copy of the
  * encoder (ONNX Runtime dynamic quantisation, 882 MB, self-contained, CTC only); on WebGPU AI4Bharat's
  * own fp32 export (2.4 GB in external-data files, CTC and RNN-T).
  */
 export const INDIC_SOURCES: Record<'int8' | 'fp32', ModelSource> = {
   int8: { repo: 'Rstc989/Vaanilipi', revision: UNPINNED, dtype: 'int8' },
-  fp32: { repo: 'ai4bharat/indic-conformer-600m-multilingual', revision: UNPINNED, dtype: 'fp32' },
+  fp32: { repo: 'ai4bharat/indic-conformer-600m-multilingual', revision: AI4BHARAT_INDIC_REVISION, dtype: 'fp32' },
 };
 
 export interface SpeechRecognitionSources {

@@ -5,6 +5,7 @@ import { DEFAULT_HOST } from '../catalogue/sources';
 import { describe, HubUnreachable } from './hub';
 import { parseTarget, planPull, PULLABLE, sharedWith, type Plan } from './plan';
 import { formatSize } from './progress';
+import { indicSnippet, pullIndicInt8 } from './indic';
 import { pull, readManifestIn, snippet } from './pull';
 
 const HELP = `vaani — model files for Vaani, served from your own site
@@ -13,6 +14,11 @@ const HELP = `vaani — model files for Vaani, served from your own site
       Downloads exactly the files the browser engine reads (per dtype), with resume and retries,
       into <to>/<model>/ with vaani-manifest.json (commit, names, sizes, SHA-256), and prints the
       createVaani({ models }) line that points at them. Default revision: the catalogue's commit.
+  vaani pull speech-stt-v1 --indic --int8 [--to public/models] [--cache node_modules/.cache/vaani] [--keep-source]
+      Builds IndicConformer's int8 encoder yourself: downloads AI4Bharat's own fp32 export
+      (ai4bharat/indic-conformer-600m-multilingual, 2.4 GB, checked as above; HF_TOKEN if the repo
+      asks you to sign in) into --cache, quantises it (onnxruntime's dynamic int8) and writes
+      <to>/speech-stt-v1-indic/ with vaani-manifest.json.
   vaani ls [<model…>] [--to public/models] [--dtype q8] [--host <mirror>]
       Sizes first: what each model weighs, and whether <to> already has it.
 
@@ -25,12 +31,19 @@ const HELP = `vaani — model files for Vaani, served from your own site
 /** Where models go unless `--to` says: the folder a vite site (and the demo) serves at /models/. */
 export const DEFAULT_TO = 'public/models';
 
+/** Where `--indic --int8` downloads AI4Bharat's fp32 export before writing the int8 files (not a served folder). */
+export const DEFAULT_CACHE = 'node_modules/.cache/vaani';
+
 const OPTIONS = {
   to: { type: 'string', default: DEFAULT_TO },
   dtype: { type: 'string', multiple: true },
   host: { type: 'string' },
   revision: { type: 'string' },
   retries: { type: 'string' },
+  indic: { type: 'boolean' },
+  int8: { type: 'boolean' },
+  cache: { type: 'string', default: DEFAULT_CACHE },
+  'keep-source': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -47,15 +60,51 @@ export function unreachableHelp(error: HubUnreachable, to: string, ids: string[]
   ].join('\n');
 }
 
+/** `HF_TOKEN` for a gated repo: sent only to the host the command talks to. */
+export function hubFetch(host: string, token = process.env.HF_TOKEN): typeof fetch {
+  if (!token) return fetch;
+  const origin = new URL(host).origin;
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.origin !== origin) return fetch(input, init);
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', `Bearer ${token}`);
+    return fetch(input, { ...init, headers });
+  };
+}
+
+async function indicCommand(ids: string[], values: Values) {
+  if (ids.length !== 1 || ids[0] !== 'speech-stt-v1' || !values.int8)
+    throw new Error('--indic builds one thing: `vaani pull speech-stt-v1 --indic --int8`.');
+  await pullIndicInt8({
+    to: values.to,
+    host: host(values),
+    revision: values.revision,
+    cache: values.cache,
+    keepSource: values['keep-source'],
+    retries: values.retries === undefined ? undefined : Number(values.retries),
+    fetch: hubFetch(host(values)),
+  });
+  process.stdout.write(
+    `\nDone. Serve ${values.to} with your site and point Vaani at it:\n\n  ${indicSnippet(values.to)}\n`,
+  );
+}
+
 async function pullCommand(ids: string[], values: Values) {
+  if (values.indic || values.int8) return indicCommand(ids, values);
   if (!ids.length) throw new Error(`Name a model to pull: ${PULLABLE.join(', ')}, or a hub repo.`);
   const plans: Plan[] = [];
   for (const id of ids) {
     const shared = sharedWith(id);
     if (shared) process.stderr.write(`${id} reads ${shared}'s files (the same model): pulling ${shared}.\n`);
     if (shared && ids.includes(shared)) continue;
-    const plan = await planPull(parseTarget(id, host(values), values.revision), values.dtype ?? []);
-    await pull(plan, { to: values.to, retries: values.retries === undefined ? undefined : Number(values.retries) });
+    const fetchImpl = hubFetch(host(values));
+    const plan = await planPull(parseTarget(id, host(values), values.revision), values.dtype ?? [], fetchImpl);
+    await pull(plan, {
+      to: values.to,
+      retries: values.retries === undefined ? undefined : Number(values.retries),
+      fetch: fetchImpl,
+    });
     plans.push(plan);
   }
   process.stdout.write(
@@ -118,7 +167,18 @@ async function lsCommand(ids: string[], values: Values) {
     process.stderr.write(`\n? sizes unknown. ${unreachableHelp(error, values.to, ids.length === 1 ? ids : [])}`);
 }
 
-type Values = { to: string; dtype?: string[]; host?: string; revision?: string; retries?: string; help?: boolean };
+type Values = {
+  to: string;
+  dtype?: string[];
+  host?: string;
+  revision?: string;
+  retries?: string;
+  indic?: boolean;
+  int8?: boolean;
+  cache: string;
+  'keep-source'?: boolean;
+  help?: boolean;
+};
 const host = (values: Values) => values.host ?? process.env.HF_ENDPOINT ?? DEFAULT_HOST;
 
 export async function main(argv: string[]): Promise<number> {

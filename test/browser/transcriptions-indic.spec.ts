@@ -1,7 +1,12 @@
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { Reference, referenceText } from '../fixtures/indic-conformer/reference';
-import { ensureTinyIndicConformer, FIXTURE_URL as INDIC_URL } from '../fixtures/indic-conformer/ensure';
+import {
+  BUILT_INT8_URL,
+  ensureBuiltInt8IndicConformer,
+  ensureTinyIndicConformer,
+  FIXTURE_URL as INDIC_URL,
+} from '../fixtures/indic-conformer/ensure';
 import { scriptRanges } from '../fixtures/indic-conformer/vocab';
 import { convert, WAV_16K_MONO } from '../fixtures/whisper/audio';
 import { ensureTinyWhisper, FIXTURE_ROOT, FIXTURE_URL as WHISPER_ROOT } from '../fixtures/whisper/ensure';
@@ -70,6 +75,7 @@ const inScript = (text: string, language: string) => {
 
 test.beforeAll(async () => {
   const dir = await ensureTinyIndicConformer();
+  await ensureBuiltInt8IndicConformer();
   await ensureTinyWhisper();
   const json = async (file: string) => JSON.parse(await readFile(join(dir, 'assets', file), 'utf8'));
   reference = new Reference(dir, await json('vocab.json'), await json('language_masks.json'));
@@ -199,6 +205,14 @@ test.describe('speech-stt-v1 runs IndicConformer in the page for the 22 schedule
       decoding: 'rnnt',
     });
     expect(perConfig!.body).toBe(expected);
+    // What `vaani pull speech-stt-v1 --indic --int8` wrote loads on the int8 path, its manifest checked.
+    const [built] = await post(page, [{ audio: JFK, fields: { language: 'ta', response_format: 'text' } }], {
+      baseURL: BUILT_INT8_URL,
+      dtype: 'int8',
+    });
+    expect(built!.status, built!.body).toBe(200);
+    expect(built!.body.trim().length).toBeGreaterThan(5);
+    expect(inScript(built!.body.trim(), 'ta')).toBe(true);
   });
 
   test('stream: true through the openai SDK: a delta per 15 s window, joined they are the whole text', async ({

@@ -18,6 +18,8 @@ export interface FolderManifest {
   dtypes: string[];
   /** Every file in the folder the engine reads, path relative to the folder. */
   files: Required<Pick<FileSpec, 'name' | 'size' | 'sha256'>>[];
+  /** For files made locally from the source's (`vaani pull speech-stt-v1 --indic --int8`): how, and from which files. */
+  built?: { by: string; recipe: string; from: Required<Pick<FileSpec, 'name' | 'size' | 'sha256'>>[] };
 }
 
 /** A hub URL (`…/resolve/{revision}/`) is listed by the hub; any other base is a folder, which may carry a manifest. */
