@@ -111,6 +111,18 @@ export class VaaniVoiceAssistant extends VaaniElement {
   private carried: { turn: AssistantTurn; words: string } | undefined;
   private session = 0;
 
+  /** `endsTurn(text)`, a throw counting as "not final" (the turn then ends at `silence-ms`), with a warning. */
+  private judgesFinal(text: string): boolean {
+    try {
+      return this.endsTurn(text) === true;
+    } catch (error) {
+      console.warn(
+        `Vaani: endsTurn threw (${error instanceof Error ? error.message : String(error)}); the turn ends at silence-ms.`,
+      );
+      return false;
+    }
+  }
+
   constructor() {
     super(STYLES);
   }
@@ -260,7 +272,7 @@ export class VaaniVoiceAssistant extends VaaniElement {
       const mine = (early = { speech: pause.time, samples: pause.recording.samples.length, transcript, controller });
       transcript.then(
         async (text) => {
-          if (early === mine && text && this.endsTurn(text) && (await pause.end(finalMs))) atPause = true;
+          if (early === mine && text && this.judgesFinal(text) && (await pause.end(finalMs))) atPause = true;
         },
         () => undefined,
       );

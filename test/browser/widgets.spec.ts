@@ -411,6 +411,24 @@ test("a transcript judged final at a pause ends the turn there, and is the turn'
   ]);
   await expect(assistant.locator('.turn.user')).toHaveText([turn.heard]);
   await assistant.evaluate((element: VaaniVoiceAssistant) => element.end());
+
+  // A page's endsTurn that throws counts as "not final": that turn ends at silence-ms, nothing unhandled.
+  const warned: string[] = [];
+  page.on('console', (message) => message.type() === 'warning' && warned.push(message.text()));
+  const next = page.evaluate(() => {
+    const element = document.querySelector('vaani-voice-assistant') as VaaniVoiceAssistant;
+    element.endsTurn = () => {
+      throw new Error('no judge here');
+    };
+    element.setAttribute('silence-ms', '700');
+    return new Promise<string>((resolve) =>
+      element.addEventListener('vaani-result', (event) => resolve((event as CustomEvent<AssistantTurn>).detail.ended)),
+    );
+  });
+  await assistant.locator('[part~=talk]').click();
+  expect(await next).toBe('silence');
+  expect(warned.filter((text) => text.includes('endsTurn threw (no judge here)')).length).toBeGreaterThan(0);
+  await assistant.evaluate((element: VaaniVoiceAssistant) => element.end());
   expect(errors).toEqual([]);
 });
 
