@@ -15,7 +15,7 @@ interface PiperModel {
 
 const models = memo<PiperModel>();
 /** Silence between sentences, Piper's default sentence_silence. */
-const SENTENCE_SILENCE_SECONDS = 0.2;
+export const SENTENCE_SILENCE_SECONDS = 0.2;
 const SENTENCE_END = /[.!?।॥۔؟]$/u;
 
 /** The config's parts the runtime needs, or a 503 naming what is missing. */
@@ -30,7 +30,7 @@ function checkConfig(file: string, config: PiperConfig): PiperConfig {
 }
 
 /** Sentences of clauses: Piper speaks one sentence per run. */
-function sentences(text: string): string[][] {
+export function piperSentences(text: string): string[][] {
   const out: string[][] = [];
   let current: string[] = [];
   for (const clause of splitClauses(text)) {
@@ -89,7 +89,7 @@ export const speakPiper: Runtime = async (job, context) => {
   const ort = await loadOrt();
   const speakers = config.num_speakers ?? 1;
   const parts: Float32Array[] = [];
-  for (const sentence of sentences(job.text)) {
+  for (const sentence of piperSentences(job.text)) {
     if (await stopped(context.signal))
       throw new EngineError('aborted', 'The speech request was cancelled.', 'cancelled');
     const ids = piperPhonemeIds(phonemes(sentence), config.phoneme_id_map);

@@ -16,7 +16,7 @@ interface SherpaModel {
 const models = memo<SherpaModel>();
 const MODEL_FILE = 'model.onnx';
 /** Silence between sentences (sherpa-onnx joins them with none; a short pause reads better). */
-const SENTENCE_SILENCE_SECONDS = 0.2;
+export const SENTENCE_SILENCE_SECONDS = 0.2;
 
 const scalar = (ort: Awaited<ReturnType<typeof loadOrt>>, value: number) =>
   new ort.Tensor('float32', Float32Array.of(value), [1]);
