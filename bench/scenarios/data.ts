@@ -2,6 +2,7 @@ import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
 import { makePdf } from '../../test/support/pdf';
 import { DataStore } from '../../src/worker/data/collection';
+import { groundedPrompt } from '../../src/page/services/grounding/prompt';
 import { row } from '../support/rows';
 import type { Scenario, ScenarioResult } from '../types';
 
@@ -329,12 +330,18 @@ const data: Scenario = async (env) => {
     if (size !== LARGE) searcher.dispose();
   }
 
-  // Time to first token: grounded (search + passages in the prompt) vs plain chat, same question.
-  const question = 'Which record keeps the saffron vault?';
-  const grounded = () =>
+  // Time to first token: a grounded answer (retrieval, then the passages in the prompt) against a
+  // plain chat answer to a prompt of the same length (the same rules and five passages, retrieved
+  // untimed for another question beforehand), and against a plain answer to the bare question. Each
+  // round asks new questions: a prompt the chat worker's cache already holds whole would be no test.
+  const topics = WORDS.flatMap((a, i) => WORDS.slice(i + 1).map((b) => `${a} ${b}`));
+  const question = (round: number, kind: number) =>
+    `Which record keeps the ${topics[(round * 7 + kind * 3) % topics.length]}?`;
+  type Messages = { role: string; content: string | null }[];
+  const grounded = (round: number) =>
     untilFirst(
       post(searcher, '/data/query', {
-        query: question,
+        query: question(round, 0),
         vector_store_ids: [stores[1000]],
         stream: true,
         max_tokens: 4,
@@ -342,38 +349,81 @@ const data: Scenario = async (env) => {
       }),
       (e) => e.object === 'data.query.chunk',
     );
-  const plain = () =>
+  const plainAnswer = (messages: Messages) =>
     untilFirst(
       post(searcher, '/chat/completions', {
         model: 'chat-v2',
-        messages: [{ role: 'user', content: question }],
+        messages,
         stream: true,
         max_tokens: 4,
         temperature: 0,
       }),
       (e) => Boolean((e.choices as { delta?: { content?: string } }[] | undefined)?.[0]?.delta?.content),
     );
-  await plain();
-  await grounded();
+  const promptTokens = async (messages: Messages) =>
+    (await (await post(searcher, '/chat/completions', { model: 'chat-v2', messages, max_tokens: 1 })).json()).usage
+      .prompt_tokens as number;
+  // The plain prompts of the same length: the grounded prompt's layout for another question.
+  const samePrompt = async (round: number) => {
+    const body = { query: question(round, 1), vector_store_ids: [stores[1000]], mode: 'search' };
+    const { results } = await (await post(searcher, '/data/query', body)).json();
+    return groundedPrompt(question(round, 1), results, { contextTokens: 32_768, answerTokens: 512 }).messages;
+  };
+  const prompts = await Promise.all(Array.from({ length: TTFT_ROUNDS + 1 }, (_, round) => samePrompt(round)));
+  // Warm: one of each, then the timed rounds, each a new question.
+  await grounded(TTFT_ROUNDS);
+  await plainAnswer(prompts[TTFT_ROUNDS]!);
+  await plainAnswer([{ role: 'user', content: question(TTFT_ROUNDS, 2) }]);
   const g: number[] = [];
   const p: number[] = [];
+  const short: number[] = [];
   for (let i = 0; i < TTFT_ROUNDS; i++) {
-    g.push(await grounded());
-    p.push(await plain());
+    g.push(await grounded(i));
+    p.push(await plainAnswer(prompts[i]!));
+    short.push(await plainAnswer([{ role: 'user', content: question(i, 2) }]));
   }
+  // Prompt lengths, measured after the timed rounds (one token answers, untimed).
+  const groundedTokens: number[] = [];
+  for (let i = 0; i < TTFT_ROUNDS; i++) {
+    const { results } = await (
+      await post(searcher, '/data/query', { query: question(i, 0), vector_store_ids: [stores[1000]], mode: 'search' })
+    ).json();
+    groundedTokens.push(
+      await promptTokens(
+        groundedPrompt(question(i, 0), results, { contextTokens: 32_768, answerTokens: 512 }).messages,
+      ),
+    );
+  }
+  const plainTokens = await Promise.all(prompts.slice(0, TTFT_ROUNDS).map((messages) => promptTokens(messages)));
   const ttftNotes = {
     ...notes,
     chat: `${urls.chat} (Qwen2.5-0.5B layer sizes, 2 layers, fp32)`,
     passages: 5,
     rounds: TTFT_ROUNDS,
+    promptTokens: { grounded: percentile(groundedTokens, 50), plain: percentile(plainTokens, 50) },
+    plainShortQuestionMs: percentile(short, 50),
   };
+  env.log(
+    `first token: grounded ${percentile(g, 50).toFixed(0)} ms (${percentile(groundedTokens, 50)} prompt tokens), plain same length ${percentile(p, 50).toFixed(0)} ms (${percentile(plainTokens, 50)}), plain bare question ${percentile(short, 50).toFixed(0)} ms`,
+  );
   rows.push(
     row(
       'data.query.ttft',
-      'time to first token, grounded answer',
+      'time to first token, grounded answer (retrieval + passages) vs a plain chat answer to a prompt of the same length',
       'ms',
       percentile(g, 50),
-      { name: 'plain chat answer to the same question', value: percentile(p, 50) },
+      { name: 'plain chat answer, same prompt length', value: percentile(p, 50) },
+      false,
+      ttftNotes,
+    ),
+  );
+  rows.push(
+    row(
+      'data.query.ttft.short',
+      'time to first token, grounded answer vs a plain chat answer to the bare question (a much shorter prompt)',
+      'ms',
+      percentile(g, 50),
+      { name: 'plain chat answer to the question alone', value: percentile(short, 50) },
       false,
       ttftNotes,
     ),
