@@ -153,7 +153,7 @@ export class KvDecoder {
    * only when `ids` extends it whole; a graph that takes no chunks keeps nothing before a prompt.
    */
   reuse(ids: readonly number[]): number {
-    const kept = Math.min(this.shared(ids), ids.length - 1);
+    const kept = Math.max(0, Math.min(this.shared(ids), ids.length - 1));
     // A graph that takes no chunk beside a past runs a prompt from an empty cache (or one token on).
     if (!this.layout.chunkedPrefill && ids.length - kept > 1) {
       this.reset();

@@ -126,6 +126,10 @@ describe('a prompt that shares a prefix with the cache prefills only the rest', 
       // The same prompt again: everything but its last token is kept (its logits need one run).
       expect(decoder.reuse(second)).toBe(second.length - 1);
       expect(worst((await decoder.prefill(second.slice(-1)))!, logits!)).toBeLessThan(1e-3);
+      // An empty prompt (a raw prompt of nothing) keeps nothing and cuts nothing.
+      expect(decoder.reuse([])).toBe(0);
+      expect(decoder.length).toBe(0);
+      await decoder.prefill(second);
       // Nothing shared: a fresh start.
       expect(decoder.reuse(ids(10, 3))).toBe(0);
       expect(decoder.length).toBe(0);
