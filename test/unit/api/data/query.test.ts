@@ -161,13 +161,17 @@ describe('POST /data/query on the chat service', () => {
     const { factory, seen } = scriptedChat(ANSWER);
     const engine = factory.create('chat-v2') as ChatEngine & { dispose(): void };
     const prefilled: ChatParams[] = [];
-    engine.prefill = async (params) => (prefilled.push(params), 12);
+    let called!: () => void;
+    const prefillCalled = new Promise<void>((resolve) => (called = resolve));
+    engine.prefill = async (params) => (prefilled.push(params), called(), 12);
     let searched = -1;
     const slow: EngineFactory<'data'> = {
       ...data,
       create: () =>
         ({
+          // The search waits (up to 2 s) for the prefill to reach the engine (after the download gate).
           search: async () => {
+            await Promise.race([prefillCalled, new Promise((resolve) => setTimeout(resolve, 2000))]);
             searched = prefilled.length;
             return [passage];
           },
@@ -177,7 +181,7 @@ describe('POST /data/query on the chat service', () => {
     const ai = service({}, [slow, { ...factory, create: () => engine }]);
     const body = { ...ask, instructions: 'Answer in one line.' };
     expect((await ai.fetch(`${BASE}/data/query`, postJson(body))).status).toBe(200);
-    // Started before the search ran, on the system message as far as it is known without passages.
+    // Sent while the search ran, on the system message as far as it is known without passages.
     expect(searched).toBe(1);
     const preamble = prefilled[0]!.messages;
     expect(preamble).toEqual([{ role: 'system', content: expect.stringContaining('Answer in one line.') }]);
