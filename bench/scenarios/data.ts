@@ -9,7 +9,6 @@ import type { Scenario, ScenarioResult } from '../types';
 const POINTER = '/test/.fixtures/bench-data.json';
 const PAGES = 16;
 const QUERIES = 40;
-const TTFT_ROUNDS = 5;
 /** The encoder's width (multilingual-e5-small). */
 const DIM = 384;
 /** The largest store: written with precomputed vectors, a file of `FILE_ROWS` chunks at a time. */
@@ -91,31 +90,12 @@ const post = async (ai: Ai, path: string, body: unknown) => {
   return response;
 };
 
-/** Milliseconds until the first SSE event that `first` accepts. */
-async function untilFirst(response: Promise<Response>, first: (event: Record<string, unknown>) => boolean) {
-  const start = performance.now();
-  const reader = (await response).body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    buffer += read.value;
-    const parts = buffer.split('\n\n');
-    buffer = parts.pop()!;
-    for (const part of parts)
-      if (part.startsWith('data: {') && first(JSON.parse(part.slice(6)))) {
-        const ms = performance.now() - start;
-        await reader.cancel();
-        return ms;
-      }
-  }
-  throw new Error('the stream ended before its first token');
-}
-
 /**
  * Ingest throughput (a generated PDF through files + vector stores, the 12-layer e5-small-shape
  * encoder), search p50/p95 through the route at 1,000, 10,000 and 100,000 chunks (query embedded by
  * the 12-layer model; the smaller stores filled by its 1-layer twin of the same width, the largest
- * written with precomputed vectors), the first search after a reload, and time to first token of a
- * grounded answer vs a plain chat answer to the same question.
+ * written with precomputed vectors) and the first search after a reload. The grounded answer's time
+ * to first token has its own scenario, bench/scenarios/grounded.ts.
  */
 const data: Scenario = async (env) => {
   const pointer = await fetch(POINTER);
@@ -329,55 +309,6 @@ const data: Scenario = async (env) => {
     if (size !== LARGE) searcher.dispose();
   }
 
-  // Time to first token: grounded (search + passages in the prompt) vs plain chat, same question.
-  const question = 'Which record keeps the saffron vault?';
-  const grounded = () =>
-    untilFirst(
-      post(searcher, '/data/query', {
-        query: question,
-        vector_store_ids: [stores[1000]],
-        stream: true,
-        max_tokens: 4,
-        temperature: 0,
-      }),
-      (e) => e.object === 'data.query.chunk',
-    );
-  const plain = () =>
-    untilFirst(
-      post(searcher, '/chat/completions', {
-        model: 'chat-v2',
-        messages: [{ role: 'user', content: question }],
-        stream: true,
-        max_tokens: 4,
-        temperature: 0,
-      }),
-      (e) => Boolean((e.choices as { delta?: { content?: string } }[] | undefined)?.[0]?.delta?.content),
-    );
-  await plain();
-  await grounded();
-  const g: number[] = [];
-  const p: number[] = [];
-  for (let i = 0; i < TTFT_ROUNDS; i++) {
-    g.push(await grounded());
-    p.push(await plain());
-  }
-  const ttftNotes = {
-    ...notes,
-    chat: `${urls.chat} (Qwen2.5-0.5B layer sizes, 2 layers, fp32)`,
-    passages: 5,
-    rounds: TTFT_ROUNDS,
-  };
-  rows.push(
-    row(
-      'data.query.ttft',
-      'time to first token, grounded answer',
-      'ms',
-      percentile(g, 50),
-      { name: 'plain chat answer to the same question', value: percentile(p, 50) },
-      false,
-      ttftNotes,
-    ),
-  );
   searcher.dispose();
   await new Promise<void>((resolve) => {
     const request = indexedDB.deleteDatabase(database);

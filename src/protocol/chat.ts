@@ -127,6 +127,12 @@ export interface ChatHooks extends ChatEvents {
 
 export interface ChatEngine {
   complete(params: ChatParams, hooks: ChatHooks): Promise<ChatOutcome>;
+  /**
+   * Runs the start of a prompt into the engine's cache ahead of the request that will send it
+   * whole: `params.messages` as the prompt begins, up to the last one's text. Resolves to the
+   * tokens now held (0 where nothing could be). Engines without a prompt cache leave it out.
+   */
+  prefill?(params: ChatParams, signal: AbortSignal): Promise<number>;
 }
 
 export interface ChatJob extends ModelJob {
@@ -136,4 +142,5 @@ export interface ChatJob extends ModelJob {
 /** The chat worker's API (src/worker/chat/chat.worker.ts satisfies it). */
 export interface ChatWorker {
   complete(job: ChatJob, events: ChatEvents): Promise<ChatOutcome>;
+  prefill(job: ChatJob): Promise<number>;
 }

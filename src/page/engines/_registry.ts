@@ -44,7 +44,7 @@ export const defineEngine = <K extends EngineKind>(engine: EngineModule<K>): Eng
 
 /** The calls of each kind that read a model's files: the fit gate runs before each. */
 const READS_FILES: Partial<Record<EngineKind, readonly string[]>> = {
-  chat: ['complete'],
+  chat: ['complete', 'prefill'],
   transcription: ['transcribe'],
   speech: ['speak'],
   embeddings: ['embed'],

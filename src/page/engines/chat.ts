@@ -61,6 +61,7 @@ function chatEngine(
       };
       return host.run((api) => api.complete({ ...job, params }, Comlink.proxy(events)), hooks.signal);
     },
+    prefill: (params, signal) => host.run((api) => api.prefill({ ...job, params }), signal),
     dispose: release,
   };
 }

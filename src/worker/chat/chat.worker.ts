@@ -1,4 +1,4 @@
-import { generate } from './generate';
+import { generate, prefillPrefix } from './generate';
 import { loadLlm, type LoadedLlm } from './load';
 import { installOutputPool } from './output-pool';
 import type { ChatEvents, ChatJob, ChatOutcome, ChatWorker } from '../../protocol/chat';
@@ -23,6 +23,9 @@ const api = {
     const outcome = await generate(await load(job), job.params, relay, signal, blocking);
     await last;
     return outcome;
+  },
+  async prefill(signal: AbortSignal, job: ChatJob): Promise<number> {
+    return prefillPrefix(await load(job), job.params, signal, blocking);
   },
 } satisfies Served<ChatWorker>;
 

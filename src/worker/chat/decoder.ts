@@ -63,10 +63,16 @@ export const PREFILL_CHUNK = 512;
 /** Runs one blocking call of `units` tokens (the worker's `blockingRuns`, which tells the host how long to wait). */
 export type BlockingRun = <T>(units: number, run: () => Promise<T>) => Promise<T>;
 
-/** Runs a decoder step by step, feeding each step's `present.*` back as the next `past_key_values.*`. */
+/**
+ * Runs a decoder step by step, feeding each step's `present.*` back as the next `past_key_values.*`.
+ * It remembers the ids its cache holds, so that a prompt sharing a prefix with the last one (the same
+ * system prompt, a conversation one turn longer) starts from that prefix (`reuse`).
+ */
 export class KvDecoder {
   private cache: Record<string, Tensor> = {};
   private past = 0;
+  /** The ids the cache was computed from, in order (`past` of them). */
+  private held: number[] = [];
 
   constructor(
     private readonly ort: Ort,
@@ -98,6 +104,7 @@ export class KvDecoder {
       this.cache[`past_key_values.${i}.value`] = out[`present.${i}.value`]!;
     }
     this.past = total;
+    this.held.push(...ids);
     const logits = out.logits!;
     const vocab = logits.dims[logits.dims.length - 1]!;
     const data = (await logits.getData()) as ArrayBufferView;
@@ -128,6 +135,51 @@ export class KvDecoder {
   reset(): void {
     this.release();
     this.past = 0;
+    this.held = [];
+  }
+
+  /** How many of `ids`' first tokens the cache holds. */
+  shared(ids: readonly number[]): number {
+    const most = Math.min(this.past, ids.length);
+    let kept = 0;
+    while (kept < most && this.held[kept] === ids[kept]) kept++;
+    return kept;
+  }
+
+  /**
+   * Keeps the longest prefix of the cache that `ids` starts with — at most `ids.length - 1` tokens,
+   * so that a run is left to give the logits after the last — and returns how many tokens it kept:
+   * the caller prefills `ids.slice(kept)`. A cache that cannot be cut in place (on a GPU) is kept
+   * only when `ids` extends it whole; a graph that takes no chunks keeps nothing before a prompt.
+   */
+  reuse(ids: readonly number[]): number {
+    const kept = Math.max(0, Math.min(this.shared(ids), ids.length - 1));
+    // A graph that takes no chunk beside a past runs a prompt from an empty cache (or one token on).
+    if (!this.layout.chunkedPrefill && ids.length - kept > 1) {
+      this.reset();
+      return 0;
+    }
+    if (kept === this.past) return kept;
+    const tensors = Object.values(this.cache);
+    if (kept === 0 || tensors.some((tensor) => tensor.location !== 'cpu')) {
+      this.reset();
+      return 0;
+    }
+    const cut: Record<string, Tensor> = {};
+    for (const [name, tensor] of Object.entries(this.cache)) {
+      const [batch, heads, past, dim] = tensor.dims as [number, number, number, number];
+      const data = tensor.data as Float32Array | Uint16Array;
+      const size = batch * heads * kept * dim;
+      const rows = data instanceof Float32Array ? new Float32Array(size) : new Uint16Array(size);
+      for (let row = 0; row < batch * heads; row++)
+        rows.set(data.subarray(row * past * dim, (row * past + kept) * dim), row * kept * dim);
+      cut[name] = new this.ort.Tensor(tensor.type as 'float32', rows as Float32Array, [batch, heads, kept, dim]);
+    }
+    this.release();
+    this.cache = cut;
+    this.past = kept;
+    this.held.length = kept;
+    return kept;
   }
 
   private pastFeeds(): Record<string, Tensor> {

@@ -146,8 +146,9 @@ export async function generate(
   const eos = new Set([...model.config.eosIds, ...(params.prompt === undefined ? [] : rawStopIds(model.tokenizer))]);
   events.onStart({ backend: model.backend, contextLength: model.config.contextLength });
 
-  model.decoder.reset();
-  const prefilled = await model.decoder.prefill(prompt.ids, signal, blocking);
+  // The prompt's prefix the cache already holds (the last prompt's system message, say) is not run again.
+  const kept = model.decoder.reuse(prompt.ids);
+  const prefilled = await model.decoder.prefill(prompt.ids.slice(kept), signal, blocking);
   const promptTokens = prompt.ids.length;
   if (!prefilled)
     return {
@@ -221,4 +222,35 @@ export async function generate(
       ...(reasoningTokens ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}),
     },
   };
+}
+
+/**
+ * Runs the start of a prompt into the KV cache ahead of the request that will send it whole (a
+ * grounded answer's instructions while its passages are being retrieved): `params.messages` rendered
+ * as the template renders them, cut after the last message's text, less its last token (which may
+ * merge with the text that follows). Returns the tokens the cache now holds of it.
+ */
+export async function prefillPrefix(
+  model: LoadedLlm,
+  params: ChatParams,
+  signal: AbortSignal,
+  blocking?: BlockingRun,
+): Promise<number> {
+  const last = params.messages.at(-1)?.content;
+  // A graph that takes no chunks would run the whole prompt again from an empty cache.
+  if (typeof last !== 'string' || !last || !model.decoder.layout.chunkedPrefill) return 0;
+  const text = model.template(false).render({
+    messages: params.messages,
+    bosToken: model.tokenizer.bosToken,
+    eosToken: model.tokenizer.eosToken,
+    kwargs: params.template_kwargs,
+  });
+  const end = text.lastIndexOf(last);
+  if (end < 0) return 0;
+  const ids = model.tokenizer.encode(text.slice(0, end + last.length)).slice(0, -1);
+  if (ids.length < 2) return 0;
+  // Held already (the last request began the same way): kept as it is, with what followed it.
+  if (model.decoder.shared(ids) === ids.length) return ids.length;
+  const kept = model.decoder.reuse([...ids, -1]);
+  return (await model.decoder.prefill(ids.slice(kept), signal, blocking)) ? ids.length : kept;
 }

@@ -17,7 +17,6 @@ export interface Embedded {
 }
 
 const PAST = /^past_key_values\.\d+\.(key|value)$/;
-const int64 = (values: ArrayLike<number>) => BigInt64Array.from(Array.from(values), BigInt);
 
 /**
  * Default run limits: 32 rows, 16k padded tokens (memory for long inputs stays bounded), and a run
@@ -53,7 +52,7 @@ export class Encoder {
       );
   }
 
-  /** Vectors of token sequences, batch by batch; `progress` is called after each batch. */
+  /** Vectors of token sequences, batch by batch; `progress` is called after each batch but the last. */
   embed(sequences: number[][], signal?: AbortSignal, progress?: () => void): Promise<Embedded> {
     const run = this.queue.then(() => this.embedNow(sequences, signal, progress));
     this.queue = run.catch(() => undefined);
@@ -66,11 +65,13 @@ export class Encoder {
       this.limits,
     );
     const vectors: Float32Array[] = new Array(sequences.length);
-    for (const batch of plan.batches) {
+    for (const [at, batch] of plan.batches.entries()) {
       signal?.throwIfAborted();
       const rows = await this.runBatch(batch.map((index) => sequences[index]!));
       batch.forEach((index, i) => (vectors[index] = rows[i]!));
-      progress?.();
+      // Between batches only: after the last the answer itself follows (a message posted now would
+      // wake the page while the answer is on its way; one query's embedding is one batch).
+      if (at < plan.batches.length - 1) progress?.();
     }
     return { vectors, tokens: plan.tokens, paddedTokens: plan.paddedTokens };
   }
@@ -79,22 +80,23 @@ export class Encoder {
     const { ort } = this;
     const batch = rows.length;
     const seq = Math.max(...rows.map((row) => row.length));
-    const ids = new Array<number>(batch * seq).fill(this.padId);
-    const mask = new Array<number>(batch * seq).fill(0);
-    const positions = new Array<number>(batch * seq).fill(0);
+    // The int64 inputs written in place: no intermediate number arrays to convert.
+    const ids = new BigInt64Array(batch * seq).fill(BigInt(this.padId));
+    const mask = new BigInt64Array(batch * seq);
+    const positions = new BigInt64Array(batch * seq);
     rows.forEach((row, b) =>
       row.forEach((id, s) => {
-        ids[b * seq + s] = id;
-        mask[b * seq + s] = 1;
-        positions[b * seq + s] = s;
+        ids[b * seq + s] = BigInt(id);
+        mask[b * seq + s] = 1n;
+        positions[b * seq + s] = BigInt(s);
       }),
     );
     const dims = [batch, seq];
-    const feeds: Record<string, Tensor> = { input_ids: new ort.Tensor('int64', int64(ids), dims) };
-    if (this.inputs.has('attention_mask')) feeds.attention_mask = new ort.Tensor('int64', int64(mask), dims);
+    const feeds: Record<string, Tensor> = { input_ids: new ort.Tensor('int64', ids, dims) };
+    if (this.inputs.has('attention_mask')) feeds.attention_mask = new ort.Tensor('int64', mask, dims);
     if (this.inputs.has('token_type_ids'))
       feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(batch * seq), dims);
-    if (this.inputs.has('position_ids')) feeds.position_ids = new ort.Tensor('int64', int64(positions), dims);
+    if (this.inputs.has('position_ids')) feeds.position_ids = new ort.Tensor('int64', positions, dims);
     for (const meta of this.session.inputMetadata) {
       if (!PAST.test(meta.name)) continue;
       const shape = meta.isTensor ? meta.shape : [];

@@ -71,3 +71,33 @@ describe('agent-v1 reads the chat model’s files (SHARED_FILES)', () => {
     expect(made.length).toBe(2);
   });
 });
+
+describe('the download gate', () => {
+  it("runs before a chat engine's prefill as before its complete: both load the model's files", async () => {
+    const gated: string[] = [];
+    const registry = new EngineRegistry(async (kind, id) => {
+      gated.push(`${kind}:${id}`);
+      throw new Error('declined');
+    });
+    let ran = 0;
+    registry.add({
+      kind: 'chat',
+      models: ['chat-v2'],
+      info: () => ({ backends: ['wasm'] }),
+      create: () => ({
+        complete: async () => (
+          ran++,
+          { finish_reason: 'stop', usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } }
+        ),
+        prefill: async () => (ran++, 0),
+        dispose() {},
+      }),
+    });
+    const engine = registry.get('chat', 'chat-v2')!;
+    await expect(
+      engine.prefill!({ model: 'chat-v2', messages: [] } as never, new AbortController().signal),
+    ).rejects.toThrow('declined');
+    expect(gated).toEqual(['chat:chat-v2']);
+    expect(ran).toBe(0);
+  });
+});

@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import { citationsOf } from '../../services/grounding/citations';
 import { groundedAnswer, type GroundedAnswer } from '../../services/grounding/answer';
 import { CHAT_DEFAULTS, chatParams } from '../../services/chat/params';
-import { groundedPrompt } from '../../services/grounding/prompt';
+import { groundedPrompt, groundingPreamble } from '../../services/grounding/prompt';
 import type { ChatMessage } from '../../../protocol/chat';
 import type { SearchResult } from '../../../protocol/data';
 import { parse, readJson } from '../http/body';
@@ -35,6 +35,22 @@ const answerParams = (body: Query, messages: ChatMessage[]) =>
     CHAT_DEFAULTS.data_query,
   );
 
+/**
+ * Starts the chat engine on the grounded prompt's system message as far as it is known before the
+ * passages (where the engine that answers first keeps a prompt cache): the answer's request then
+ * prefills only the passages and the question. Nothing waits on it and a failure here is the answer's
+ * to report, not this.
+ */
+function prefillPreamble(ctx: Services, request: Request, body: Query): void {
+  try {
+    const engine = routedChat(ctx, request, body.model, body.stream);
+    const system: ChatMessage = { role: 'system', content: groundingPreamble(body.instructions) };
+    void engine.prefill?.(answerParams(body, [system]), request.signal).catch(() => 0);
+  } catch {
+    // No engine answers the model: the answer says so, if it gets that far.
+  }
+}
+
 /** POST /data/query: retrieval alone (`mode: 'search'`), or a grounded chat answer with its citations. */
 export async function POST(ctx: Services, request: Request, path: string): Promise<Response> {
   const { value, raw } = await readJson(request);
@@ -42,6 +58,8 @@ export async function POST(ctx: Services, request: Request, path: string): Promi
   if (body.mode === 'answer') requireModel(body.model, 'chat');
   const storeIds = body.vector_store_ids ?? [body.dataset!];
   return runData(ctx, request, path, raw, async (data) => {
+    // The prompt's start (instructions and rules) runs into the chat model's cache while retrieval runs.
+    if (body.mode === 'answer') prefillPreamble(ctx, request, body);
     const results = await data.search(storeIds, {
       text: body.query,
       mode: 'hybrid',

@@ -240,5 +240,7 @@ export function routedChat(ctx: Services, request: Request, model: string, strea
       }
       return engines.at(-1)![1].complete(params, watched);
     },
+    // Only where the engine that answers first keeps a cache; a failure costs the answer nothing.
+    prefill: async (params, signal) => (await engines[0]![1].prefill?.(params, signal).catch(() => 0)) ?? 0,
   };
 }

@@ -10,6 +10,10 @@ export const GROUNDING_RULES =
   'Answer the question using only the numbered passages below. After each sentence, cite the passages it ' +
   'comes from as [1], [2]. If the passages do not hold the answer, say that the documents do not say.';
 
+/** How the grounded prompt's system message begins, before its passages: known before retrieval ends. */
+export const groundingPreamble = (instructions?: string) =>
+  [instructions, GROUNDING_RULES].filter(Boolean).join('\n\n');
+
 /** A passage's label: its number, file, pages and heading path. */
 function label(result: SearchResult, n: number): string {
   const where = [
@@ -43,7 +47,7 @@ export function groundedPrompt(
     passages.push(result);
     blocks.push(block);
   }
-  const system = [instructions, GROUNDING_RULES, blocks.join('\n\n')].filter(Boolean).join('\n\n');
+  const system = [groundingPreamble(instructions), blocks.join('\n\n')].filter(Boolean).join('\n\n');
   return {
     passages,
     messages: [

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineFactory } from '../../../../src/page/engines/_registry';
+import type { ChatEngine, ChatParams } from '../../../../src/protocol/chat';
 import type { DataEngine, SearchResult } from '../../../../src/protocol/data';
 import { EngineError } from '../../../../src/protocol/errors';
 import { scriptedChat } from '../../../support/chat-engine';
@@ -154,5 +155,42 @@ describe('POST /data/query on the chat service', () => {
       await service(prefer(['builtin', 'local']), [data, factory]).fetch(`${BASE}/data/query`, postJson(ask))
     ).json();
     expect(local.answer.content).toBe('Pier seven [1] at dawn.');
+  });
+
+  it('prefills the instructions and rules while retrieval runs; the answer sends them first, whole', async () => {
+    const { factory, seen } = scriptedChat(ANSWER);
+    const engine = factory.create('chat-v2') as ChatEngine & { dispose(): void };
+    const prefilled: ChatParams[] = [];
+    let called!: () => void;
+    const prefillCalled = new Promise<void>((resolve) => (called = resolve));
+    engine.prefill = async (params) => (prefilled.push(params), called(), 12);
+    let searched = -1;
+    const slow: EngineFactory<'data'> = {
+      ...data,
+      create: () =>
+        ({
+          // The search waits (up to 2 s) for the prefill to reach the engine (after the download gate).
+          search: async () => {
+            await Promise.race([prefillCalled, new Promise((resolve) => setTimeout(resolve, 2000))]);
+            searched = prefilled.length;
+            return [passage];
+          },
+          dispose() {},
+        }) as unknown as DataEngine & { dispose(): void },
+    };
+    const ai = service({}, [slow, { ...factory, create: () => engine }]);
+    const body = { ...ask, instructions: 'Answer in one line.' };
+    expect((await ai.fetch(`${BASE}/data/query`, postJson(body))).status).toBe(200);
+    // Sent while the search ran, on the system message as far as it is known without passages.
+    expect(searched).toBe(1);
+    const preamble = prefilled[0]!.messages;
+    expect(preamble).toEqual([{ role: 'system', content: expect.stringContaining('Answer in one line.') }]);
+    expect(prefilled[0]).toMatchObject({ model: 'chat-v2', max_tokens: 512 });
+    const sent = seen[0]!.messages[0]!.content!;
+    expect(sent.startsWith(preamble[0]!.content!)).toBe(true);
+    expect(sent.length).toBeGreaterThan(preamble[0]!.content!.length);
+    // A mode 'search' query asks nothing of the chat engine.
+    await ai.fetch(`${BASE}/data/query`, postJson({ ...ask, mode: 'search' }));
+    expect(prefilled).toHaveLength(1);
   });
 });

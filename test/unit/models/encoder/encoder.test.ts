@@ -103,6 +103,17 @@ for (const [name, options] of [
       result.vectors.forEach((vector, i) => expect(maxAbsDiff(vector, plain[i]!)).toBeLessThan(1e-4));
     });
 
+    it('reports progress between batches, not after the last (one text: no message before its answer)', async () => {
+      let reports = 0;
+      const one = await loaded.encoder.embed([loaded.tokenizer.encode(texts[0]!).ids], undefined, () => reports++);
+      expect(one.vectors).toHaveLength(1);
+      expect(reports).toBe(0);
+      // maxBatch 4: nine texts run in at least three batches, each but the last reported.
+      const nine = Array.from({ length: 9 }, (_, i) => loaded.tokenizer.encode(`${texts[0]} ${i}`).ids);
+      await loaded.encoder.embed(nine, undefined, () => reports++);
+      expect(reports).toBeGreaterThanOrEqual(2);
+    });
+
     it('CLS pooling by override equals transformers.js cls', async () => {
       const cls = await loadEncoder(directoryLoader(fixture.dir), {
         backend: 'wasm',

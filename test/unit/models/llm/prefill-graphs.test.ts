@@ -92,3 +92,47 @@ describe('prefill past PREFILL_CHUNK tokens, fed as the graph takes it', () => {
     }
   }
 });
+
+describe('a prompt that shares a prefix with the cache prefills only the rest', () => {
+  it('onnxruntime-node, a graph that takes no chunks (MultiHeadAttention): nothing kept before a prompt', async () => {
+    const fresh = await decoders(ortNode as unknown as Ort, await graphs['the MultiHeadAttention fixture']!());
+    const decoder = fresh();
+    await decoder.prefill([3, 4, 5, 6, 7, 8]);
+    expect(decoder.shared([3, 4, 5, 6, 9, 10])).toBe(4);
+    expect(decoder.reuse([3, 4, 5, 6, 9, 10])).toBe(0);
+    expect(decoder.length).toBe(0);
+  });
+
+  for (const [name, graph] of Object.entries(graphs).filter(([name]) => name.includes('GroupQuery'))) {
+    it(`onnxruntime-node, ${name}: the logits of a fresh prefill, the cache cut where the prompts part`, async () => {
+      const { vocab, ...rest } = await graph();
+      const fresh = await decoders(ortNode as unknown as Ort, { vocab, ...rest });
+      const ids = (length: number, seed: number) =>
+        Array.from({ length }, (_, i) => 3 + ((i * 131 + seed) % (vocab - 3)));
+      const system = ids(40, 0);
+      const first = [...system, ...ids(25, 7)];
+      const second = [...system, ...ids(30, 11)];
+      const decoder = fresh();
+      await decoder.prefill(first);
+      await decoder.step([5]);
+      expect(decoder.shared(second)).toBe(40);
+      // The cache is cut back to the shared 40 tokens; only the other 30 run.
+      expect(decoder.reuse(second)).toBe(40);
+      expect(decoder.length).toBe(40);
+      const sizes: number[] = [];
+      const logits = await decoder.prefill(second.slice(40), undefined, (units, run) => (sizes.push(units), run()));
+      expect(sizes).toEqual([30]);
+      expect(worst(logits!, (await fresh().prefill(second))!)).toBeLessThan(1e-3);
+      // The same prompt again: everything but its last token is kept (its logits need one run).
+      expect(decoder.reuse(second)).toBe(second.length - 1);
+      expect(worst((await decoder.prefill(second.slice(-1)))!, logits!)).toBeLessThan(1e-3);
+      // An empty prompt (a raw prompt of nothing) keeps nothing and cuts nothing.
+      expect(decoder.reuse([])).toBe(0);
+      expect(decoder.length).toBe(0);
+      await decoder.prefill(second);
+      // Nothing shared: a fresh start.
+      expect(decoder.reuse(ids(10, 3))).toBe(0);
+      expect(decoder.length).toBe(0);
+    });
+  }
+});

@@ -51,6 +51,8 @@ export function qwen3Scripted(script: number[] | undefined, template = qwen3) {
   };
   const decoder = {
     reset: () => (step = 0),
+    // Each generate() asks what the cache holds of its prompt: nothing here, so the script restarts.
+    reuse: () => ((step = 0), 0),
     prefill: async (ids: number[]) => (prompts.push(ids), logits()),
     step: async () => logits(),
   } as unknown as KvDecoder;

@@ -1,0 +1,209 @@
+import { wasmThreads } from '../../src/common/backends/ort';
+import { createVaani } from '../../src/index';
+import { groundedPrompt } from '../../src/page/services/grounding/prompt';
+import { row } from '../support/rows';
+import type { Scenario, ScenarioResult } from '../types';
+
+/** bench/prepare/grounded.ts (data's models) writes this pointer. */
+const POINTER = '/test/.fixtures/bench-data.json';
+const TTFT_ROUNDS = 5;
+const CHUNKS = 1000;
+const WORDS =
+  'harbour pier lighthouse keeper weather ledger shipment library card vault saffron tea coffee train ticket'.split(
+    ' ',
+  );
+
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+
+function sentence(i: number): string {
+  const pick = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
+  return `Record ${i}: the ${pick(1)} near the ${pick(2)} keeps the ${pick(3)} and the ${pick(4)}.`;
+}
+
+type Ai = ReturnType<typeof createVaani>;
+const post = async (ai: Ai, path: string, body: unknown) => {
+  const response = await ai.fetch(`${ai.baseURL}${path}`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${(await response.json()).error.message}`);
+  return response;
+};
+
+/** Milliseconds until the first SSE event that `first` accepts. */
+async function untilFirst(response: Promise<Response>, first: (event: Record<string, unknown>) => boolean) {
+  const start = performance.now();
+  const reader = (await response).body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    buffer += read.value;
+    const parts = buffer.split('\n\n');
+    buffer = parts.pop()!;
+    for (const part of parts)
+      if (part.startsWith('data: {') && first(JSON.parse(part.slice(6)))) {
+        const ms = performance.now() - start;
+        await reader.cancel();
+        return ms;
+      }
+  }
+  throw new Error('the stream ended before its first token');
+}
+
+/**
+ * Time to first token of a grounded `/v1/data/query` answer (the data bench's models: the query
+ * embedded by the 12-layer e5-small-shape encoder in a store of 1,000 one-sentence chunks, five
+ * passages; the chat model Qwen2.5-0.5B's layer sizes with 2 layers) against plain chat answers.
+ */
+const grounded: Scenario = async (env) => {
+  const pointer = await fetch(POINTER);
+  if (!pointer.ok) throw new Error(`${POINTER} is missing: run bench/prepare/grounded.ts first (npm run bench does).`);
+  const urls = (await pointer.json()) as { encoder: string; fill: string; chat: string };
+  const threads = wasmThreads();
+  const database = `bench-grounded-${Date.now()}`;
+  const make = (encoder: string) =>
+    createVaani({
+      backend: 'wasm',
+      threads,
+      data: { database },
+      models: { 'embed-v1': { baseURL: encoder, dtype: 'fp32' }, 'chat-v2': { baseURL: urls.chat, dtype: 'fp32' } },
+    });
+  const rows: ScenarioResult[] = [];
+  const notes = { encoder: `${urls.encoder} (multilingual-e5-small layer sizes, 12 layers, fp32)`, threads };
+
+  // The store: a CSV whose rows are one chunk each, embedded by the encoder's 1-layer twin (same width).
+  const filler = make(urls.fill);
+  const csv = ['id,text', ...Array.from({ length: CHUNKS }, (_, i) => `${i},"${sentence(i)}"`)].join('\n');
+  const store = (await (await post(filler, '/vector_stores', { name: 'csv' })).json()).id;
+  const form = new FormData();
+  form.set('purpose', 'assistants');
+  form.set('file', new File([csv], 'rows.csv', { type: 'text/csv' }));
+  const file = await (
+    await filler.fetch(`${filler.baseURL}/files`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer b' },
+      body: form,
+    })
+  ).json();
+  await post(filler, `/vector_stores/${store}/files`, { file_id: file.id });
+  for (;;) {
+    const got = await (
+      await filler.fetch(`${filler.baseURL}/vector_stores/${store}`, { headers: { authorization: 'Bearer b' } })
+    ).json();
+    if (got.file_counts.in_progress === 0) {
+      if (got.file_counts.completed !== 1) throw new Error('filling the store failed');
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  filler.dispose();
+  const searcher = make(urls.encoder);
+
+  // Time to first token: a grounded answer (retrieval, then the passages in the prompt) against a
+  // plain chat answer to a prompt of the same length (the same rules and five passages, retrieved
+  // untimed for another question beforehand), and against a plain answer to the bare question. Each
+  // round asks new questions: a prompt the chat worker's cache already holds whole would be no test.
+  const topics = WORDS.flatMap((a, i) => WORDS.slice(i + 1).map((b) => `${a} ${b}`));
+  const question = (round: number, kind: number) =>
+    `Which record keeps the ${topics[(round * 7 + kind * 3) % topics.length]}?`;
+  type Messages = { role: string; content: string | null }[];
+  const grounded = (round: number) =>
+    untilFirst(
+      post(searcher, '/data/query', {
+        query: question(round, 0),
+        vector_store_ids: [store],
+        stream: true,
+        max_tokens: 4,
+        temperature: 0,
+      }),
+      (e) => e.object === 'data.query.chunk',
+    );
+  const plainAnswer = (messages: Messages) =>
+    untilFirst(
+      post(searcher, '/chat/completions', {
+        model: 'chat-v2',
+        messages,
+        stream: true,
+        max_tokens: 4,
+        temperature: 0,
+      }),
+      (e) => Boolean((e.choices as { delta?: { content?: string } }[] | undefined)?.[0]?.delta?.content),
+    );
+  const promptTokens = async (messages: Messages) =>
+    (await (await post(searcher, '/chat/completions', { model: 'chat-v2', messages, max_tokens: 1 })).json()).usage
+      .prompt_tokens as number;
+  // The plain prompts of the same length: the grounded prompt's layout for another question.
+  const samePrompt = async (round: number) => {
+    const body = { query: question(round, 1), vector_store_ids: [store], mode: 'search' };
+    const { results } = await (await post(searcher, '/data/query', body)).json();
+    return groundedPrompt(question(round, 1), results, { contextTokens: 32_768, answerTokens: 512 }).messages;
+  };
+  const prompts = await Promise.all(Array.from({ length: TTFT_ROUNDS + 1 }, (_, round) => samePrompt(round)));
+  // Warm: one of each, then the timed rounds, each a new question.
+  await grounded(TTFT_ROUNDS);
+  await plainAnswer(prompts[TTFT_ROUNDS]!);
+  await plainAnswer([{ role: 'user', content: question(TTFT_ROUNDS, 2) }]);
+  const g: number[] = [];
+  const p: number[] = [];
+  const short: number[] = [];
+  for (let i = 0; i < TTFT_ROUNDS; i++) {
+    g.push(await grounded(i));
+    p.push(await plainAnswer(prompts[i]!));
+    short.push(await plainAnswer([{ role: 'user', content: question(i, 2) }]));
+  }
+  // Prompt lengths, measured after the timed rounds (one token answers, untimed).
+  const groundedTokens: number[] = [];
+  for (let i = 0; i < TTFT_ROUNDS; i++) {
+    const { results } = await (
+      await post(searcher, '/data/query', { query: question(i, 0), vector_store_ids: [store], mode: 'search' })
+    ).json();
+    groundedTokens.push(
+      await promptTokens(
+        groundedPrompt(question(i, 0), results, { contextTokens: 32_768, answerTokens: 512 }).messages,
+      ),
+    );
+  }
+  const plainTokens = await Promise.all(prompts.slice(0, TTFT_ROUNDS).map((messages) => promptTokens(messages)));
+  const ttftNotes = {
+    ...notes,
+    chat: `${urls.chat} (Qwen2.5-0.5B layer sizes, 2 layers, fp32)`,
+    passages: 5,
+    rounds: TTFT_ROUNDS,
+    promptTokens: { grounded: percentile(groundedTokens, 50), plain: percentile(plainTokens, 50) },
+    plainShortQuestionMs: percentile(short, 50),
+  };
+  env.log(
+    `first token: grounded ${percentile(g, 50).toFixed(0)} ms (${percentile(groundedTokens, 50)} prompt tokens), plain same length ${percentile(p, 50).toFixed(0)} ms (${percentile(plainTokens, 50)}), plain bare question ${percentile(short, 50).toFixed(0)} ms`,
+  );
+  rows.push(
+    row(
+      'data.query.ttft',
+      'time to first token, grounded answer (retrieval + passages) vs a plain chat answer to a prompt of the same length',
+      'ms',
+      percentile(g, 50),
+      { name: 'plain chat answer, same prompt length', value: percentile(p, 50) },
+      false,
+      ttftNotes,
+    ),
+  );
+  rows.push(
+    row(
+      'data.query.ttft.short',
+      'time to first token, grounded answer vs a plain chat answer to the bare question (a much shorter prompt)',
+      'ms',
+      percentile(g, 50),
+      { name: 'plain chat answer to the question alone', value: percentile(short, 50) },
+      false,
+      ttftNotes,
+    ),
+  );
+  searcher.dispose();
+  await new Promise<void>((resolve) => {
+    const request = indexedDB.deleteDatabase(database);
+    request.onsuccess = request.onerror = request.onblocked = () => resolve();
+  });
+  return rows;
+};
+
+export default grounded;
