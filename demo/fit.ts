@@ -2,10 +2,11 @@ import type { Service } from './service';
 import { describeError, el, formatBytes } from './ui';
 import type { ModelPlan } from './vaani';
 
-/** The products `ai.plan` answers for, in the panel's order, with what a first answer is. */
+/** The products `ai.plan` answers for (and speech, by its model id), in the panel's order, with their labels. */
 const PRODUCTS: [string, string][] = [
   ['chat', 'Chat'],
   ['voice', 'Transcription'],
+  ['speech-tts-v1', 'Speech'],
   ['memory', 'Memory'],
   ['data', 'Data'],
   ['code', 'Code'],
