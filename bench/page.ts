@@ -4,13 +4,18 @@ const scenarios = import.meta.glob<{ default: Scenario }>('./scenarios/*.ts');
 
 declare global {
   interface Window {
-    runScenario(name: string, remoteURL: string): Promise<{ rows: ScenarioResult[]; error?: string }>;
+    runScenario(
+      name: string,
+      remoteURL: string,
+      params?: Record<string, unknown>,
+    ): Promise<{ rows: ScenarioResult[]; error?: string }>;
   }
 }
 
-window.runScenario = async (name, remoteURL) => {
+window.runScenario = async (name, remoteURL, params) => {
   const env: BenchEnv = {
     remoteURL,
+    params: params ?? {},
     sharedURL: '/shared/',
     isolated: crossOriginIsolated,
     log: (message) => console.log(`${name}: ${message}`),

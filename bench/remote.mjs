@@ -3,22 +3,37 @@ import { createServer } from 'node:http';
 
 /**
  * The loopback server bench scenarios use: GET /json (small JSON), POST /v1/chat/completions (SSE
- * of N chunks), GET /gz/<file> (a file of node_modules/.cache/vaani/ as a plain static server sends
- * a `.gz`: application/gzip, no Content-Encoding), GET /paced/<MiB per s>/<file> (a file of
- * test/.fixtures/bench-store/ sent at that rate, as a link of that speed would; 404 for any other).
+ * of N chunks), POST /v1/audio/transcriptions (JSON text), GET /gz/<file> (a file of
+ * node_modules/.cache/vaani/ as a plain static server sends a `.gz`: application/gzip, no
+ * Content-Encoding), GET /paced/<MiB per s>/<path> (a file under test/.fixtures/bench-store/ sent at
+ * that rate, as a link of that speed would; 404 for any other), GET /paced-log (every /paced/
+ * request since the last DELETE /paced-log: its path, status and the bytes sent).
  */
-/** Sends `/paced/<rate>/<file>` in 256 KiB slices read as they go, each no earlier than the rate allows. */
+/** What /paced/ was asked for: path, status, bytes sent so far (a row grows while its file streams). */
+let pacedLog = [];
+
+/** Sends `/paced/<rate>/<path>` in 256 KiB slices read as they go, each no earlier than the rate allows. */
 function paced(path, res) {
-  const [, , rate, name] = path.split('/');
-  const file = new URL(`../test/.fixtures/bench-store/${name.replace(/[^\w.-]/g, '')}`, import.meta.url);
-  const size = statSync(file, { throwIfNoEntry: false })?.size;
+  const [, , rate, ...parts] = path.split('/');
+  const entry = { path: parts.join('/'), status: 404, bytes: 0 };
+  pacedLog.push(entry);
+  const safe = parts.every((part) => /^[\w.-]+$/.test(part) && !/^\.+$/.test(part));
+  const file = new URL(`../test/.fixtures/bench-store/${parts.join('/')}`, import.meta.url);
+  const stat = safe ? statSync(file, { throwIfNoEntry: false }) : undefined;
+  const size = stat?.isFile() ? stat.size : undefined;
   if (size === undefined || !(Number(rate) > 0)) return void res.writeHead(404).end();
+  entry.status = 200;
   const fd = openSync(file, 'r');
   res.once('close', () => closeSync(fd));
   const perMs = (Number(rate) * 1024 * 1024) / 1000;
   const started = performance.now();
   res.writeHead(200, {
-    'content-type': 'application/octet-stream',
+    // A module script (the eSpeak plug-in's espeak-ng.js) must come as JavaScript.
+    'content-type': /\.m?js$/.test(file.pathname)
+      ? 'text/javascript'
+      : file.pathname.endsWith('.json')
+        ? 'application/json'
+        : 'application/octet-stream',
     'content-length': String(size),
     'cache-control': 'no-store',
   });
@@ -30,6 +45,7 @@ function paced(path, res) {
     readSync(fd, slice, 0, slice.length, sent);
     res.write(slice);
     sent += slice.length;
+    entry.bytes = sent;
     setTimeout(next, Math.max(0, started + sent / perMs - performance.now()));
   };
   next();
@@ -55,6 +71,15 @@ export async function startBenchRemote() {
         return;
       }
       if (url.pathname.startsWith('/paced/')) return paced(url.pathname, res);
+      if (url.pathname === '/paced-log') {
+        if (req.method === 'DELETE') pacedLog = [];
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(pacedLog));
+        return;
+      }
+      if (url.pathname.endsWith('/audio/transcriptions')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"text":"नमस्ते (remote)"}');
+        return;
+      }
       if (url.pathname === '/json') {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[]}');
         return;

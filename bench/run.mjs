@@ -49,6 +49,37 @@ const browser = await chromium.launch(launchOptions);
  * (visitors' caches are on disk), run in a profile on disk, made for them and removed after.
  */
 const ON_DISK = new Set(['chat-scaling', 'store']);
+
+/**
+ * Scenarios run once per device profile and link speed, each in a fresh context whose init script
+ * makes the browser report the profile (before the page's scripts): the fit scenario's three devices
+ * (low: 2 GB, no WebGPU adapter, Save-Data on; mid: 4 GB, no adapter; high: 8 GB, the WebGPU API as
+ * the browser has it) at 10 and 50 Mbit/s, the speed bench/remote.mjs paces its files at and the
+ * downlink navigator.connection reports.
+ */
+const PROFILED = {
+  fit: ['low', 'mid', 'high'].flatMap((profile) => [10, 50].map((mbps) => ({ profile, mbps }))),
+};
+const DEVICES = {
+  low: { memory: 2, adapter: false, saveData: true },
+  mid: { memory: 4, adapter: false, saveData: false },
+  high: { memory: 8, adapter: true, saveData: false },
+};
+
+/** The init script: navigator.deviceMemory, navigator.connection and (where the profile has none) no WebGPU adapter. */
+function deviceProfile({ memory, adapter, saveData, mbps }) {
+  const define = (target, name, value) => Object.defineProperty(target, name, { get: () => value, configurable: true });
+  define(Navigator.prototype, 'deviceMemory', memory);
+  define(Navigator.prototype, 'connection', {
+    saveData,
+    effectiveType: '4g',
+    downlink: mbps,
+    rtt: 50,
+    addEventListener() {},
+    removeEventListener() {},
+  });
+  if (!adapter && typeof GPU !== 'undefined') GPU.prototype.requestAdapter = async () => null;
+}
 let rows = [];
 let backend;
 
@@ -64,15 +95,15 @@ async function benchPage(context) {
   const ready = () =>
     page.waitForFunction(() => document.title === 'ready' && typeof window.runScenario === 'function');
   // The dev server may reload the page once when it first meets a worker's dependency: run again.
-  const run = async (name, tries = 3) => {
+  const run = async (name, params = {}, tries = 3) => {
     try {
-      return await page.evaluate(([n, url]) => window.runScenario(n, url), [name, remote.url]);
+      return await page.evaluate(([n, url, p]) => window.runScenario(n, url, p), [name, remote.url, params]);
     } catch (error) {
       if (tries <= 1 || !/context was destroyed|navigation/i.test(String(error))) throw error;
       console.log(`  the page reloaded during ${name}; running it again`);
       await page.waitForLoadState('load');
       await ready();
-      return run(name, tries - 1);
+      return run(name, params, tries - 1);
     }
   };
   return run;
@@ -85,7 +116,22 @@ try {
     // The machine is shared: every row keeps the load average (1, 5, 15 min) before and after its scenario.
     const before = loadavg().map((n) => Number(n.toFixed(2)));
     let result;
-    if (ON_DISK.has(name)) {
+    if (PROFILED[name]) {
+      result = { rows: [] };
+      for (const params of PROFILED[name]) {
+        console.log(`  ${params.profile} device, ${params.mbps} Mbit/s`);
+        const context = await browser.newContext();
+        await context.addInitScript(deviceProfile, { ...DEVICES[params.profile], mbps: params.mbps });
+        try {
+          const one = await (await benchPage(context))(name, params);
+          if (one.error) result.error = `${params.profile} ${params.mbps} Mbit/s: ${one.error}`;
+          result.rows.push(...one.rows);
+        } finally {
+          await context.close();
+        }
+        if (result.error) break;
+      }
+    } else if (ON_DISK.has(name)) {
       const dir = await mkdtemp(join(tmpdir(), 'vaani-bench-'));
       const context = await chromium.launchPersistentContext(dir, launchOptions);
       try {

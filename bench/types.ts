@@ -18,6 +18,8 @@ export interface BenchEnv {
   sharedURL: string;
   /** Whether the page is cross-origin isolated (WASM threads possible). */
   isolated: boolean;
+  /** What the runner passes a scenario it runs more than once (the fit scenario's device profile and link speed). */
+  params: Record<string, unknown>;
   log(message: string): void;
 }
 

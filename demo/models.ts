@@ -1,4 +1,5 @@
 import type { ModelInfo } from './api';
+import { mountFit } from './fit';
 import { mountImport } from './import';
 import { fetchHint } from './sources';
 import { loadVoices } from './voice/voices';
@@ -74,6 +75,7 @@ export function mountModels(service: Service): void {
   /** Kept across refreshes, so a download's bar survives a redraw. */
   let rows = new Map<string, Row>();
   const offerImport = mountImport(service, () => changed());
+  const showFit = mountFit(service);
 
   function showUsage(cached: CachedModel[]) {
     const bytes = cached.reduce((sum, model) => sum + model.bytes, 0);
@@ -261,6 +263,7 @@ export function mountModels(service: Service): void {
       body.replaceChildren(...[...rows.values()].map((shown) => shown.tr));
       offerImport(models.filter((model) => !model.extra && model.runs_on.local.length).map((model) => model.id));
       await Promise.all([...rows.values()].map((shown) => shown.check(cached)));
+      await showFit();
       showUsage(cached);
       // Where files come from is said once, at the top of the page.
       say(status, `${models.length} models.`, 'ok');

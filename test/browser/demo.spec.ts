@@ -277,11 +277,20 @@ test('the models page downloads with a progress bar, shows the cache and deletes
   // Each model's plan here (ai.plan): where it would run and its size, exact from the folder's file list.
   await expect(row.locator('.plan span')).toHaveText(/^here · wasm fp32 · 5\.\d MB to download/);
   await expect(row.locator('.plan .reason')).toContainText(/^chat-v2 runs here on WASM \(fp32\): 6 MB to download/);
+  // "Will it run here?": ai.plan for every product's default model, and what this browser reports.
+  await expect(page.locator('#fit-device')).toContainText(/^This browser: .* memory/);
+  await expect(page.locator('#fit-body tr')).toHaveCount(8);
+  await expect(page.locator('#fit-body tr[data-product="speech-tts-v1"] td').nth(3)).toHaveText('per voice');
+  const fit = page.locator('#fit-body tr[data-product="chat"] td');
+  await expect(fit.nth(1)).toHaveText('chat-v2');
+  await expect(fit.nth(2)).toHaveText('yes · wasm fp32');
+  await expect(fit.nth(3)).toHaveText(/^5\.\d MB$/);
   await expect(row.locator('.cache')).toContainText('absent');
   await row.getByRole('button', { name: 'Download' }).click();
   await expect(row.locator('.cache')).toContainText('cached', { timeout: 60_000 });
   await expect(row.locator('.plan span')).toHaveText(/^here · wasm fp32 · 5\.\d MB cached$/);
   await expect(row.locator('.plan .reason')).toContainText('cached: nothing to download');
+  await expect(fit.nth(4)).toHaveText('cached');
   await expect(row.locator('progress')).toHaveJSProperty('value', 1);
   await expect(row.locator('small')).toHaveText('done');
   await expect(page.locator('#models-usage')).toContainText(/Cache: 5\.\d MB in 1 model/);
