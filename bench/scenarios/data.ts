@@ -2,8 +2,14 @@ import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
 import { makePdf } from '../../test/support/pdf';
 import { DataStore } from '../../src/worker/data/collection';
-import { row } from '../support/rows';
-import type { Scenario, ScenarioResult } from '../types';
+import { row, rowsAgainst } from '../support/rows';
+import { wrap } from 'comlink';
+import { INGEST_CALL, ingestCalls } from '../../src/page/engines/_ingest';
+import { prepareChunks } from '../../src/worker/data/ingest';
+import { EncoderTokenizer } from '../../src/worker/embeddings/tokenizer';
+import type { EmbedBare } from '../support/embed-bare.worker';
+import type { EmbedTransformers } from '../support/embed-transformers.worker';
+import type { BenchEnv, Scenario, ScenarioResult } from '../types';
 
 /** bench/prepare/data.ts writes the models and this pointer. */
 const POINTER = '/test/.fixtures/bench-data.json';
@@ -78,6 +84,59 @@ async function largeStore(database: string, model: string): Promise<string> {
     await direct.complete(store.id, uploaded.id, chunks, strategy, origin, false);
   }
   return store.id;
+}
+
+/**
+ * The peers of ingest: transformers.js's feature-extraction pipeline and the bare onnxruntime-web
+ * loop embedding the chunks Vaani cut from the same PDF (cut here again by the same code and
+ * tokenizer; the count is checked against Vaani's), in the engine's calls (`ingestCalls`), same threads.
+ * Each runs 2 s before it is timed (V8 tiers WASM up while it runs; see the memory bench).
+ */
+async function ingestPeers(env: BenchEnv, encoder: string, threads: number, pdf: Uint8Array, expected: number) {
+  const base = new URL(encoder, location.href);
+  const json = async (file: string) => (await fetch(new URL(file, base))).json();
+  const tokenizer = new EncoderTokenizer(await json('tokenizer.json'), await json('tokenizer_config.json'), 512);
+  const prefix = 'passage: ';
+  const window = 512 - tokenizer.encode(prefix).ids.length;
+  const { chunks } = await prepareChunks({ name: 'bench.pdf', type: '', bytes: pdf }, undefined, {
+    count: (text) => tokenizer.count(text),
+    window,
+  });
+  if (chunks.length !== expected) throw new Error(`the peers' chunks (${chunks.length}) are not Vaani's (${expected})`);
+  const texts = chunks.map((chunk) => prefix + chunk.indexed);
+  const ids = texts.map((text) => tokenizer.encode(text).ids);
+  const workers = [
+    new Worker(new URL('../support/embed-transformers.worker.ts', import.meta.url), { type: 'module' }),
+    new Worker(new URL('../support/embed-bare.worker.ts', import.meta.url), { type: 'module' }),
+  ] as const;
+  const transformers = wrap<EmbedTransformers>(workers[0]);
+  const bare = wrap<EmbedBare>(workers[1]);
+  const used = await transformers.load(encoder, threads);
+  await bare.load(encoder, threads);
+  const timeAll = async (run: (from: number, to: number) => Promise<unknown>) => {
+    const until = performance.now() + 2000;
+    while (performance.now() < until) await run(0, 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const start = performance.now();
+    for (const [from, to] of ingestCalls(chunks)) await run(from, to);
+    return (performance.now() - start) / 1000;
+  };
+  const transformersSeconds = await timeAll((from, to) => transformers.embed(texts.slice(from, to)));
+  const bareSeconds = await timeAll((from, to) => bare.embed(ids.slice(from, to)));
+  env.log(
+    `peers on the same ${texts.length} chunks: transformers.js ${transformersSeconds.toFixed(1)} s, bare loop ${bareSeconds.toFixed(1)} s`,
+  );
+  for (const worker of workers) worker.terminate();
+  return {
+    used,
+    transformers: transformersSeconds,
+    bare: bareSeconds,
+    notes: {
+      tokensPerChunk: ids.reduce((sum, row) => sum + row.length, 0) / ids.length,
+      transformersSeconds,
+      bareSeconds,
+    },
+  };
 }
 
 type Ai = ReturnType<typeof createVaani>;
@@ -173,27 +232,38 @@ const data: Scenario = async (env) => {
     ).json()
   ).data.length;
   env.log(`ingested ${PAGES} pages, ${chunks} chunks in ${seconds.toFixed(1)} s`);
-  const ingestNotes = { ...notes, pages: PAGES, chunks, seconds, chunking: 'auto (model window)' };
+  const peers = await ingestPeers(env, urls.encoder, threads, pdf, chunks);
+  const ingestNotes = {
+    ...notes,
+    pages: PAGES,
+    chunks,
+    seconds,
+    chunking: 'auto (model window)',
+    encoderCall: INGEST_CALL,
+    peers: 'the same chunks, "passage: " + heading path + text, embedded alone (no parse, no store)',
+    ...peers.notes,
+  };
+  const metric = (what: string) =>
+    `PDF ingest, ${what} (parse, chunk, embed, store) vs peers embedding the same chunks alone`;
+  const against = (seconds: number | undefined) => (units: number) => (seconds ? units / seconds : null);
+  const vs = (units: number) => [
+    {
+      suffix: '',
+      name: `transformers.js feature-extraction, ${peers.used} threads`,
+      value: against(peers.transformers)(units),
+    },
+    { suffix: '.vs-bare', name: 'bare onnxruntime-web loop (pre-tokenised ids)', value: against(peers.bare)(units) },
+  ];
   rows.push(
-    row(
-      'data.ingest.pages',
-      'PDF ingest (parse, chunk, embed, store)',
-      'pages/s',
-      PAGES / seconds,
-      null,
-      true,
-      ingestNotes,
-    ),
-  );
-  rows.push(
-    row(
+    ...rowsAgainst('data.ingest.pages', metric('pages/s'), 'pages/s', PAGES / seconds, true, ingestNotes, vs(PAGES)),
+    ...rowsAgainst(
       'data.ingest.chunks',
-      'PDF ingest (parse, chunk, embed, store)',
+      metric('chunks/s'),
       'chunks/s',
       chunks / seconds,
-      null,
       true,
       ingestNotes,
+      vs(chunks),
     ),
   );
   ai.dispose();
