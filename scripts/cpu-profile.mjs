@@ -30,7 +30,7 @@ for (const e of events) {
   (cpu?.samples ?? []).forEach((id, i) => profile.samples.push([id, Math.max(0, deltas[i] ?? 0)]));
 }
 
-function origin({ functionName: name, url }) {
+function origin({ functionName: name, url = '' }) {
   if (name === '(idle)') return 'idle';
   if (name === '(garbage collector)') return 'garbage collector';
   if (name === '(program)' || name === '(root)') return 'browser (program)';
@@ -54,7 +54,7 @@ for (const profile of [...profiles.values()].sort((a, b) => b.samples.length - a
   const byOrigin = new Map();
   let total = 0;
   for (const [id, us] of profile.samples) {
-    const frame = profile.nodes.get(id)?.callFrame ?? { functionName: '?', url: '' };
+    const frame = { functionName: '?', url: '', ...profile.nodes.get(id)?.callFrame };
     const key = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\//, '').replace(/\?.*$/, '')}`;
     self.set(key, (self.get(key) ?? 0) + us);
     const where = origin(frame);
