@@ -81,6 +81,8 @@ function deviceProfile({ memory, adapter, saveData, mbps }) {
   if (!adapter && typeof GPU !== 'undefined') GPU.prototype.requestAdapter = async () => null;
 }
 let rows = [];
+const trace = process.env.VAANI_BENCH_TRACE;
+const TRACE_CATEGORIES = ['disabled-by-default-v8.cpu_profiler', 'v8.execute', 'devtools.timeline'];
 let backend;
 
 /** Opens the bench page in `context` and returns a runner of scenarios in it. */
@@ -139,6 +141,15 @@ try {
       } finally {
         await context.close();
         await rm(dir, { recursive: true, force: true });
+      }
+    } else if (trace) {
+      // VAANI_BENCH_TRACE=<file.json>: a Chromium trace of the scenario with V8's sampling CPU
+      // profiler on (every thread, workers included); scripts/cpu-profile.mjs sums it up.
+      await browser.startTracing(undefined, { path: trace, categories: TRACE_CATEGORIES });
+      try {
+        result = await inMemory(name);
+      } finally {
+        await browser.stopTracing();
       }
     } else result = await inMemory(name);
     if (result.error) {

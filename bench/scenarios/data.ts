@@ -1,13 +1,11 @@
 import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
-import { makePdf } from '../../test/support/pdf';
 import { DataStore } from '../../src/worker/data/collection';
 import { row } from '../support/rows';
 import type { Scenario, ScenarioResult } from '../types';
 
 /** bench/prepare/data.ts writes the models and this pointer. */
 const POINTER = '/test/.fixtures/bench-data.json';
-const PAGES = 16;
 const QUERIES = 40;
 /** The encoder's width (multilingual-e5-small). */
 const DIM = 384;
@@ -22,7 +20,7 @@ const WORDS =
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 
-function sentence(i: number): string {
+export function sentence(i: number): string {
   const pick = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
   return `Record ${i}: the ${pick(1)} near the ${pick(2)} keeps the ${pick(3)} and the ${pick(4)}.`;
 }
@@ -80,7 +78,7 @@ async function largeStore(database: string, model: string): Promise<string> {
 }
 
 type Ai = ReturnType<typeof createVaani>;
-const post = async (ai: Ai, path: string, body: unknown) => {
+export const post = async (ai: Ai, path: string, body: unknown) => {
   const response = await ai.fetch(`${ai.baseURL}${path}`, {
     method: 'POST',
     headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
@@ -91,8 +89,7 @@ const post = async (ai: Ai, path: string, body: unknown) => {
 };
 
 /**
- * Ingest throughput (a generated PDF through files + vector stores, the 12-layer e5-small-shape
- * encoder), search p50/p95 through the route at 1,000, 10,000 and 100,000 chunks (query embedded by
+ * Search p50/p95 through the route at 1,000, 10,000 and 100,000 chunks (query embedded by
  * the 12-layer model; the smaller stores filled by its 1-layer twin of the same width, the largest
  * written with precomputed vectors) and the first search after a reload. The grounded answer's time
  * to first token has its own scenario, bench/scenarios/grounded.ts.
@@ -112,71 +109,6 @@ const data: Scenario = async (env) => {
     });
   const rows: ScenarioResult[] = [];
   const notes = { encoder: `${urls.encoder} (multilingual-e5-small layer sizes, 12 layers, fp32)`, threads };
-
-  // Ingest: a 40-page PDF, 12 lines a page, auto chunking.
-  const ai = make(urls.encoder);
-  const client = async (store: string, file: File) => {
-    const form = new FormData();
-    form.set('purpose', 'assistants');
-    form.set('file', file);
-    const uploaded = await (
-      await ai.fetch(`${ai.baseURL}/files`, { method: 'POST', headers: { authorization: 'Bearer b' }, body: form })
-    ).json();
-    await post(ai, `/vector_stores/${store}/files`, { file_id: uploaded.id });
-    for (;;) {
-      const entry = await (
-        await ai.fetch(`${ai.baseURL}/vector_stores/${store}/files/${uploaded.id}`, {
-          headers: { authorization: 'Bearer b' },
-        })
-      ).json();
-      if (entry.status !== 'in_progress') return entry;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  await post(ai, '/embeddings', { model: 'embed-v1', input: ['warm up'] });
-  const pdf = makePdf(
-    Array.from({ length: PAGES }, (_, p) => ({
-      heading: `Section ${p + 1}`,
-      lines: Array.from({ length: 12 }, (_, l) => sentence(p * 12 + l)),
-    })),
-  );
-  const pdfStore = (await (await post(ai, '/vector_stores', { name: 'pdf' })).json()).id;
-  const started = performance.now();
-  const entry = await client(pdfStore, new File([pdf as Uint8Array<ArrayBuffer>], 'bench.pdf'));
-  const seconds = (performance.now() - started) / 1000;
-  if (entry.status !== 'completed') throw new Error(`ingest failed: ${JSON.stringify(entry.last_error)}`);
-  const chunks = (
-    await (
-      await ai.fetch(`${ai.baseURL}/vector_stores/${pdfStore}/files/${entry.id}/content`, {
-        headers: { authorization: 'Bearer b' },
-      })
-    ).json()
-  ).data.length;
-  env.log(`ingested ${PAGES} pages, ${chunks} chunks in ${seconds.toFixed(1)} s`);
-  const ingestNotes = { ...notes, pages: PAGES, chunks, seconds, chunking: 'auto (model window)' };
-  rows.push(
-    row(
-      'data.ingest.pages',
-      'PDF ingest (parse, chunk, embed, store)',
-      'pages/s',
-      PAGES / seconds,
-      null,
-      true,
-      ingestNotes,
-    ),
-  );
-  rows.push(
-    row(
-      'data.ingest.chunks',
-      'PDF ingest (parse, chunk, embed, store)',
-      'chunks/s',
-      chunks / seconds,
-      null,
-      true,
-      ingestNotes,
-    ),
-  );
-  ai.dispose();
 
   // Search stores: CSV files whose rows are one chunk each, embedded by the 1-layer twin.
   const filler = make(urls.fill);

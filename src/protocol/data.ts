@@ -128,6 +128,8 @@ export interface PreparedChunk {
   headings: string[];
   pages?: [number, number];
   fields?: Metadata;
+  /** Tokens of the text as the chunker counted them (sizes the encoder calls while ingesting). */
+  tokens?: number;
 }
 
 export interface ChunkSearch {

@@ -6,9 +6,7 @@ import { WorkerHost } from '../hosts/worker-host';
 import { DEFAULT_DATABASES, type VaaniOptions } from '../../protocol/options';
 import { encoderJob } from './embeddings';
 import { embedder } from './_embed';
-
-/** Chunks embedded per call while ingesting (the encoder batches them further; short calls let searches in between). */
-const EMBED_BATCH = 8;
+import { ingestCalls, ingestQueue } from './_ingest';
 
 function dataEngine(
   modelId: string,
@@ -27,25 +25,25 @@ function dataEngine(
   const embedText = embedder(registry, modelId);
   const embed = (texts: string[], purpose: 'query' | 'passage') => embedText(texts, purpose, background.signal);
 
-  /** One store file at a time: parse and chunk in the worker, embed in the encoder's worker, store. */
-  let queue = Promise.resolve();
-  const ingest = async (storeId: string, fileId: string) => {
-    try {
-      const prepared = await call((api) => api.prepare(db, storeId, fileId, encoderJob(modelId, options)));
-      if (!prepared) return;
-      const { chunks, strategy } = prepared;
+  /** Store files through parse → embed → write, overlapped across files (./_ingest.ts). */
+  const enqueue = ingestQueue({
+    prepare: (storeId, fileId) => call((api) => api.prepare(db, storeId, fileId, encoderJob(modelId, options))),
+    embed: async ({ chunks }) => {
       const vectors: Float32Array[] = [];
       let model;
-      for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
+      for (const [start, end] of ingestCalls(chunks)) {
         const embedded = await embed(
-          chunks.slice(start, start + EMBED_BATCH).map((chunk) => chunk.indexed),
+          chunks.slice(start, end).map((chunk) => chunk.indexed),
           'passage',
         );
         vectors.push(...embedded.vectors);
         model = embedded.model;
       }
+      return { vectors, model };
+    },
+    store: (storeId, fileId, { chunks, strategy }, { vectors, model }) => {
       const origin = model ? originOf(model) : { model: modelId, source: '', revision: '', dimensions: 0, prefix: '' };
-      await call((api) =>
+      return call((api) =>
         api.complete(
           db,
           storeId,
@@ -56,20 +54,18 @@ function dataEngine(
           options.data?.keepFiles !== false,
         ),
       );
-    } catch (error) {
+    },
+    fail: async (storeId, fileId, error) => {
       if (background.signal.aborted) return;
       const message = error instanceof Error ? error.message : String(error);
-      await call((api) => api.fail(db, storeId, fileId, { code: 'server_error', message })).catch(() => undefined);
-    }
-  };
-  const enqueue = (storeId: string, fileId: string) => {
-    queue = queue.then(() => ingest(storeId, fileId));
-  };
+      await call((api) => api.fail(db, storeId, fileId, { code: 'server_error', message }));
+    },
+  });
   /** Files a reload interrupted are ingested again when the engine first starts. */
   let resumed: Promise<void> | undefined;
   const resume = () =>
     (resumed ??= call((api) => api.pending(db)).then(
-      (pending) => pending.forEach(({ storeId, fileId }) => enqueue(storeId, fileId)),
+      (pending) => pending.forEach(({ storeId, fileId }) => void enqueue(storeId, fileId)),
       () => undefined,
     ));
   const run: typeof call = (work) => {
@@ -91,7 +87,7 @@ function dataEngine(
     addFiles: async (storeId, files, batch) => {
       await resume();
       const added = await run((api) => api.addFiles(db, storeId, files, batch));
-      for (const entry of added.entries) enqueue(storeId, entry.id);
+      for (const entry of added.entries) void enqueue(storeId, entry.id);
       return added;
     },
     listEntries: (storeId, params) => run((api) => api.listEntries(db, storeId, params)),

@@ -28,6 +28,7 @@ export async function prepareChunks(
     text: chunk.text,
     indexed: indexedText(chunk.headings, chunk.text),
     headings: chunk.headings,
+    tokens: chunk.tokens,
     ...(chunk.pages ? { pages: chunk.pages } : {}),
     ...(chunk.fields ? { fields: chunk.fields } : {}),
   }));
