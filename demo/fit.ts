@@ -2,16 +2,19 @@ import type { Service } from './service';
 import { describeError, el, formatBytes } from './ui';
 import type { ModelPlan } from './vaani';
 
-/** The products `ai.plan` answers for (and speech, by its model id), in the panel's order, with their labels. */
-const PRODUCTS: [string, string][] = [
-  ['chat', 'Chat'],
-  ['voice', 'Transcription'],
-  ['speech-tts-v1', 'Speech'],
-  ['memory', 'Memory'],
-  ['data', 'Data'],
-  ['code', 'Code'],
-  ['agents', 'Agents'],
-  ['image', 'Images'],
+/**
+ * The products `ai.plan` answers for (and speech, by its model id), in the panel's order, with their
+ * labels and the model each plans (the catalogue's default: test/unit/demo/fit-products.test.ts).
+ */
+export const PRODUCTS: [product: string, label: string, model: string][] = [
+  ['chat', 'Chat', 'chat-v2'],
+  ['voice', 'Transcription', 'speech-stt-v1'],
+  ['speech-tts-v1', 'Speech', 'speech-tts-v1'],
+  ['memory', 'Memory', 'embed-v1'],
+  ['data', 'Data', 'embed-v1'],
+  ['code', 'Code', 'code-v1'],
+  ['agents', 'Agents', 'agent-v1'],
+  ['image', 'Images', 'image-v1'],
 ];
 
 const seconds = (s: number | null) =>
@@ -49,12 +52,15 @@ export function mountFit(service: Service): () => Promise<void> {
   const device = document.getElementById('fit-device')!;
   const body = document.getElementById('fit-body')!;
   return async () => {
+    // A model whose files the folder lacks is not planned: that would ask the folder for a manifest it lacks.
     const plans = await Promise.all(
-      PRODUCTS.map(([product]) =>
-        service.ai.plan(product).then(
-          (plan) => ({ plan }),
-          (error: unknown) => ({ error }),
-        ),
+      PRODUCTS.map(async ([product, , model]) =>
+        !(await service.hasFiles(model))
+          ? { missing: true as const }
+          : service.ai.plan(product).then(
+              (plan) => ({ plan }),
+              (error: unknown) => ({ error }),
+            ),
       ),
     );
     const first = plans.find((p): p is { plan: ModelPlan } => 'plan' in p);
@@ -63,6 +69,18 @@ export function mountFit(service: Service): () => Promise<void> {
       ...plans.map((answer, i) => {
         const [product, label] = PRODUCTS[i]!;
         const cell = (text: string, className = '') => el('td', { textContent: text, className });
+        if ('missing' in answer)
+          return el(
+            'tr',
+            { dataset: { product } },
+            cell(label),
+            cell(PRODUCTS[i]![2]),
+            cell('—'),
+            cell('—'),
+            cell('—'),
+            cell('—'),
+            cell('its files are not in this folder (see Cache)', 'reason'),
+          );
         if ('error' in answer)
           return el(
             'tr',
