@@ -8,6 +8,7 @@ import { planModel, type PlanContext } from '../../../src/page/services/plan';
 import type { Models } from '../../../src/common/weights';
 import type { Tier, TierProduct } from '../../../src/protocol/fit';
 import type { ModelSource, VaaniOptions } from '../../../src/protocol/options';
+import { createVaani } from '../../../src/index';
 
 const GB = 2 ** 30;
 const wifi = { saveData: false, effectiveType: '4g', downlink: 50, type: 'wifi' };
@@ -173,6 +174,9 @@ describe('tiers: device profile → tier per product', () => {
     expect(() => validateFit({ tier: { tts: 'small' } })).toThrow(/tier has no product 'tts'/);
     expect(() => validateFit({ tier: 3 })).toThrow(/not number/);
     expect(() => validateFit({ tier: { chat: 'small', speech: 'auto' } })).not.toThrow();
+    expect(() => createVaani({ fit: { tier: 'tiny' as never } })).toThrow(
+      `createVaani({ fit }): tier must be 'small', 'medium', 'large' or 'auto', or per product an object, not "tiny".`,
+    );
   });
 
   it('pickTier with no tier fitting memory falls back to the smallest and says so', () => {
