@@ -125,7 +125,7 @@ export function createVaaniWith(
     local: (id) => registry.info(id) !== undefined,
     tiers,
     seen: new Map(),
-    evicted: (id) => gate.reset(id),
+    evicted: (id) => gate.evicted(id),
   };
   // The app deleting files in this page is not an eviction: the page forgets what it saw cached.
   const forget = (model?: string) => {

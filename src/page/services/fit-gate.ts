@@ -43,6 +43,7 @@ export class FitGate {
   private readonly answers = new Map<string, Promise<Answer>>();
   private readonly confirmers: Confirmer[] = [];
   private readonly noted = new Set<string>();
+  private readonly settling = new Set<string>();
 
   constructor(private readonly ctx: FitGateContext) {}
 
@@ -51,7 +52,8 @@ export class FitGate {
     const key = this.ctx.owner(id);
     let answer = this.answers.get(key);
     if (!answer) {
-      answer = this.settle(kind, id, key);
+      this.settling.add(key);
+      answer = this.settle(kind, id, key).finally(() => this.settling.delete(key));
       this.answers.set(key, answer);
     }
     const settled = await answer;
@@ -65,6 +67,11 @@ export class FitGate {
     if (this.noted.has(key)) return;
     this.noted.add(key);
     await this.ctx.note?.(id);
+  }
+
+  /** A plan found `id`'s cached files evicted: a settled answer is forgotten (one being settled already planned with it). */
+  evicted(id: string): void {
+    if (!this.settling.has(this.ctx.owner(id))) this.reset(id);
   }
 
   /** Registers a consent dialog used where `fit.confirm` is not given (the newest first); returns its removal. */
