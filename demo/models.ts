@@ -40,6 +40,16 @@ function formatPlan({ decision, download }: ModelPlan): [string, string] {
   return [`${where} · ${size}`, decision.reason];
 }
 
+/** The product's tier here (small / medium / large), the model it names and why, in a line. */
+function formatTier({ tier }: ModelPlan): string {
+  if (!tier) return '';
+  const chosen = tier.options.find((option) => option.tier === tier.tier);
+  const size = chosen?.download_bytes ? ` · ≈ ${formatBytes(chosen.download_bytes)}` : '';
+  const licence = chosen?.license ? ` · ${chosen.license}` : '';
+  const use = tier.applied ? '' : ' (not used: this page names the files)';
+  return `${tier.tier} tier: ${tier.model}${size}${licence}${use} — ${tier.reason}`;
+}
+
 /** The table's columns: each cell carries its header, shown beside it where the table is stacked (phones). */
 type Column = 'Model' | 'Product' | 'Context' | 'Price' | 'Status' | 'Runs on' | 'Plan here' | 'Cache' | 'Actions';
 
@@ -100,7 +110,8 @@ export function mountModels(service: Service): void {
     ];
     const planLine = el('span');
     const planReason = el('div', { className: 'reason' });
-    const plan = cell('Plan here', planLine, planReason);
+    const planTier = el('div', { className: 'tier' });
+    const plan = cell('Plan here', planLine, planReason, planTier);
     plan.classList.add('plan');
     const cache = cell('Cache', '…');
     cache.classList.add('cache');
@@ -155,7 +166,9 @@ export function mountModels(service: Service): void {
         return;
       }
       try {
-        [planLine.textContent, planReason.textContent] = formatPlan(await service.ai.plan(id));
+        const planned = await service.ai.plan(id);
+        [planLine.textContent, planReason.textContent] = formatPlan(planned);
+        planTier.textContent = formatTier(planned);
       } catch (error) {
         // A neural voice's weights are no catalogue model: their sizes are in the voices list.
         const unknown = (error as { status?: number }).status === 404;

@@ -20,6 +20,8 @@ export interface DemoSettings {
   metered: 'ask' | 'remote' | 'local';
   /** `fit.maxDownloadBytes` in MB; empty for the default (100 MB where metered or short of memory). */
   maxDownloadMB: string;
+  /** `fit.tier`: every product's small / medium / large default, or 'auto' (picked by device). */
+  tier: 'auto' | 'small' | 'medium' | 'large';
 }
 
 const KEY = 'vaani-demo-settings';
@@ -34,6 +36,7 @@ export const DEFAULTS: DemoSettings = {
   serviceWorker: 'off',
   metered: 'ask',
   maxDownloadMB: '',
+  tier: 'auto',
 };
 
 export function loadSettings(): DemoSettings {
@@ -57,6 +60,7 @@ export function fitOf(settings: DemoSettings): FitOptions {
   const mb = Number(settings.maxDownloadMB);
   return {
     metered: settings.metered,
+    tier: settings.tier,
     ...(settings.maxDownloadMB.trim() && Number.isFinite(mb) && mb >= 0 ? { maxDownloadBytes: mb * 1e6 } : {}),
     confirm: (plan) =>
       window.confirm(

@@ -54,7 +54,19 @@ export type { ImportedFile, ModelLoadOptions, Models } from './common/weights';
 export type { CachedModel, FileProgress, ModelProgress, ModelStatus } from './common/weights';
 export type { FileSpec } from './protocol/weights';
 export type { DeviceFacts } from './common/fit/decide';
-export type { Basis, ConsentWhy, Decision, DeclineCode, DownloadConsent, FitOptions, ModelPlan } from './protocol/fit';
+export type {
+  Basis,
+  ConsentWhy,
+  Decision,
+  DeclineCode,
+  DownloadConsent,
+  FitOptions,
+  ModelPlan,
+  Tier,
+  TierOption,
+  TierPlan,
+  TierProduct,
+} from './protocol/fit';
 export type { PlanApi } from './page/vaani';
 
 export { SHARED_FILES } from './catalogue/sources';

@@ -13,14 +13,16 @@ import { Remote } from './api/http/remote';
 import { ModelStore, type Models } from '../common/weights';
 import { modelResolver } from './engines/_model-files';
 import { filesOwner, modelSource, sourceBase } from '../catalogue/sources';
-import type { VaaniOptions } from '../protocol/options';
+import type { ModelSource, VaaniOptions } from '../protocol/options';
 import type { ApproveHook } from '../protocol/approval';
 import { abortError } from '../protocol/cancel';
 import { pageInstances } from './instances';
 import { builtinEngines, builtinModel, type BuiltinModel } from './builtin';
 import { preference } from './api/http/dispatch';
 import { routingOf } from './api/http/routing';
-import { planModel, planTarget, type ModelPlan, type PlanContext } from './services/plan';
+import { noteCached, planModel, planTarget, type ModelPlan, type PlanContext } from './services/plan';
+import { Tiers } from './services/tiers';
+import { askPersist } from './services/persist';
 import { NotFoundError } from './clients/errors';
 import { builtinAvailability } from './builtin';
 import { FitGate, filesRead, type Confirmer } from './services/fit-gate';
@@ -77,21 +79,36 @@ export interface Vaani {
 
 /** Creates the in-page service. Engines are registered by the caller (see index.ts). */
 export function createVaaniWith(
-  options: VaaniOptions,
+  given: VaaniOptions,
   register: (registry: EngineRegistry, options: VaaniOptions, hosts: EngineHosts) => void,
 ): Vaani {
-  validateFit(options.fit);
+  validateFit(given.fit);
+  // This Vaani's own `models`: the tiers write their sources into it, never into the app's object.
+  const options: VaaniOptions = { ...given, models: { ...given.models } };
+  const tiers = new Tiers(
+    options,
+    options.models as Record<string, ModelSource>,
+    (given.models ?? {}) as Record<string, ModelSource>,
+  );
   const base = new URL(options.baseURL ?? '/v1', globalThis.location?.href);
   const baseURL = base.href.replace(/\/+$/, '');
   const realFetch = globalThis.fetch.bind(globalThis);
-  const registry = new EngineRegistry((kind, id, args) => {
-    const reads = filesRead(kind, id, args);
-    return reads === undefined ? Promise.resolve() : gate.allow(kind, reads);
-  });
+  const registry = new EngineRegistry(
+    (kind, id, args) => {
+      const reads = filesRead(kind, id, args);
+      return reads === undefined ? Promise.resolve() : gate.allow(kind, reads);
+    },
+    (kind, id) => gate.done(kind, id),
+  );
   const hosts = engineHosts(options.share, options.engineBudget);
   register(registry, options, hosts);
+  const resolve = modelResolver(options, registry);
   const models = new ModelStore(
-    modelResolver(options, registry),
+    // ai.models.load reads the tier's files: the tier is settled first.
+    async (id) => {
+      if (tiers.productOf(id)) tiers.plan(id, await deviceFacts({ probeGpu: false }));
+      return resolve(id);
+    },
     options.store,
     (id) => sourceBase(modelSource(id, options.models)),
     (id) => filesOwner(id, options.models),
@@ -106,13 +123,27 @@ export function createVaaniWith(
     order: (id) => preference(routing(id)),
     builtin: builtinAvailability,
     local: (id) => registry.info(id) !== undefined,
+    tiers,
+    seen: new Map(),
+    evicted: (id) => gate.evicted(id),
   };
+  // The app deleting files in this page is not an eviction: the page forgets what it saw cached.
+  const forget = (model?: string) => {
+    for (const key of planning.seen!.keys())
+      if (model === undefined || key.startsWith(`${model} `)) planning.seen!.delete(key);
+  };
+  const deleteModel = models.delete.bind(models);
+  const clearModels = models.clear.bind(models);
+  models.delete = (id) => deleteModel(id).finally(() => forget(filesOwner(id, options.models)));
+  models.clear = () => clearModels().finally(() => forget());
   const gate = new FitGate({
     fit: options.fit ?? {},
     owner: (id) => filesOwner(id, options.models),
     remote: (id) => options.remote !== undefined && preference(routing(id)).includes('remote'),
     // No adapter probe of its own: Chromium logs a warning in the page where there is none.
     plan: (id) => planModel({ ...planning, device: () => deviceFacts({ probeGpu: false }) }, id),
+    persist: () => void askPersist(),
+    note: (id) => noteCached(planning, id),
   });
   const ctx: Services = {
     registry,
@@ -127,6 +158,7 @@ export function createVaaniWith(
     self: async (path, init) => app.fetch(new Request(`${baseURL}${path}`, init)),
     deliveries: new Map(),
     plan: (id) => planModel(planning, id),
+    tiers: async () => tiers.settle(await deviceFacts({ probeGpu: false })),
     licences: options.licences ?? 'commercial',
   };
   const app = createApp(ctx, base.pathname, options.auth ?? 'required');

@@ -43,6 +43,8 @@ export interface ModelPlan {
     cached_bytes: number;
     /** Bytes still to fetch (null: unknown). */
     remaining_bytes: number | null;
+    /** Bytes this page saw cached for these files that the browser has since cleared (evicted); 0 where none. */
+    evicted_bytes: number;
     /** True when every file's size is known (a manifest, `files`, or the cache); false for a rounded or estimated figure. */
     exact: boolean;
     basis: 'manifest' | 'files' | 'cache' | Basis | 'none' | 'unknown';
@@ -74,6 +76,49 @@ export interface ModelPlan {
   };
   /** What this browser does not report: 'memory', 'network', 'gpu', 'storage'. */
   unknown: string[];
+  /** The tier of a tiered product's model (chat, transcription, speech, embeddings, images) and why. */
+  tier?: TierPlan;
+  /** `navigator.storage.persist()`, asked once per page with the first large download: whether it was asked and what it answered. */
+  persist: { asked: boolean; granted: boolean | null };
+}
+
+/** The products with small / medium / large defaults (the engine kinds' names). */
+export type TierProduct = 'chat' | 'transcription' | 'speech' | 'embeddings' | 'images';
+export type Tier = 'small' | 'medium' | 'large';
+
+/** One tier of a product as the catalogue states it, sized for this device's backend. */
+export interface TierOption {
+  tier: Tier;
+  /** The model in words ('Qwen3-0.6B'). */
+  model: string;
+  /** Hub repo of its files; null where the tier downloads no model (eSpeak) or has no local export. */
+  repo: string | null;
+  license: string | null;
+  commercial: boolean | null;
+  /** What it covers per language (transcription, speech), in words. */
+  languages?: string;
+  backend: 'webgpu' | 'wasm';
+  dtype: string | null;
+  /** Bytes to download (the catalogue's rounded size or an estimate, see basis); null where unknown. */
+  download_bytes: number | null;
+  memory_bytes: number | null;
+  basis: 'catalogue' | 'estimate' | 'none';
+  /** Why the planner would pass it by on this device; absent where it fits. */
+  passed?: string;
+}
+
+/** `plan.tier`: which tier the planner chose for the product, by whom, and why in words. */
+export interface TierPlan {
+  product: TierProduct;
+  tier: Tier;
+  /** 'app': createVaani({ fit: { tier } }); 'device': picked from what the browser reports; 'unknown': the conservative pick where it reports too little. */
+  by: 'app' | 'device' | 'unknown';
+  code: 'forced' | 'unknown' | 'save_data' | 'metered' | 'fits' | 'memory' | 'storage' | 'only';
+  reason: string;
+  /** False where createVaani({ models }) names the files (the app's source is used; the tier is only advice). */
+  applied: boolean;
+  model: string;
+  options: TierOption[];
 }
 
 /** Why a download waits for consent: over the ceiling, on a metered/Save-Data/slow connection, or on a device short of memory. */
@@ -119,4 +164,9 @@ export interface FitOptions {
    * `download_declined`), and it is not asked again in this page until `ai.plan.reset()`.
    */
   confirm?(plan: DownloadConsent): boolean | Promise<boolean>;
+  /**
+   * The tier of every tiered product ('small' | 'medium' | 'large'), or per product
+   * (`{ chat: 'large', transcription: 'small' }`; 'auto' or absent: the planner picks by device).
+   */
+  tier?: Tier | 'auto' | Partial<Record<TierProduct, Tier | 'auto'>>;
 }

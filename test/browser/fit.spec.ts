@@ -25,6 +25,13 @@ function meteredPhone() {
     Object.defineProperty(Navigator.prototype, name, { get: () => value, configurable: true });
   define('deviceMemory', 2);
   define('connection', { saveData: true, effectiveType: '4g', downlink: 10 });
+  // Counts navigator.storage.persist() calls (the browser's own answer is kept).
+  const persist = StorageManager.prototype.persist;
+  (window as unknown as { persistCalls: number }).persistCalls = 0;
+  StorageManager.prototype.persist = function () {
+    (window as unknown as { persistCalls: number }).persistCalls++;
+    return persist.call(this);
+  };
 }
 
 /** Every request for the model folder's files (its manifest aside, which planning reads), and the hub's. */
@@ -156,6 +163,40 @@ test('metered phone: no model byte before confirm; declined → 503 download_dec
   expect(accepted.again.status).toBe(200);
   expect(accepted.asked, 'an accepted download was asked again').toBe(2);
   expect(seen.length).toBeGreaterThan(0);
+
+  // The large download asked navigator.storage.persist() once; then the browser evicts the files
+  // (its storage cleared under the page, as eviction does): the plan says so and the next request
+  // is planned and asked again rather than failing.
+  const evicted = await page.evaluate(async () => {
+    const persisted = await window.fit.ai.plan('chat-v2');
+    const clear = (name: string, store: string) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction(store, 'readwrite');
+          tx.objectStore(store).clear();
+          tx.oncomplete = () => (open.result.close(), resolve());
+          tx.onerror = () => reject(tx.error);
+        };
+      });
+    await clear('vaani-weights', 'chunks');
+    await clear('vaani-weights-index', 'entries');
+    const after = await window.fit.ai.plan('chat-v2');
+    const pending = window.fit.ask();
+    while (window.fit.asked.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    window.fit.answer!(true);
+    const answer = await pending;
+    const calls = (window as unknown as { persistCalls: number }).persistCalls;
+    return { persisted, after, answer, calls, asked: window.fit.asked[2]! };
+  });
+  expect(evicted.calls, 'persist() once per page').toBe(1);
+  expect(evicted.persisted.persist).toEqual({ asked: true, granted: expect.any(Boolean) });
+  expect(evicted.persisted.download).toMatchObject({ remaining_bytes: 0, evicted_bytes: 0 });
+  expect(evicted.after.download).toMatchObject({ cached_bytes: 0, evicted_bytes: evicted.persisted.download.bytes });
+  expect(evicted.after.decision.reason).toMatch(/^evicted: the browser cleared .* of chat-v2's cached files/);
+  expect(evicted.asked.download.remaining_bytes).toBe(evicted.persisted.download.bytes);
+  expect(evicted.answer.status, JSON.stringify(evicted.answer.json)).toBe(200);
   expect(errors).toEqual([]);
 });
 

@@ -164,9 +164,10 @@ test('low profile (2 GB, no adapter, Save-Data): chat goes to the remote with a 
     ...chat.plan,
     device: { ...chat.plan.device, storage: null },
   });
-  expect(chat.plan.decision).toMatchObject({ run: 'remote', code: 'memory' });
-  expect(chat.plan.decision.reason).toMatch(/this device reports 2 GB \(navigator\.deviceMemory\)/);
-  expect(chat.plan.download).toMatchObject({ exact: false, basis: 'estimate' });
+  // The small tier (Qwen2.5-0.5B) fits 2 GB, where the medium one would not: Save-Data sends it to the remote.
+  expect(chat.plan.tier).toMatchObject({ tier: 'small', by: 'device', code: 'save_data', applied: true });
+  expect(chat.plan.decision).toMatchObject({ run: 'remote', code: 'save_data' });
+  expect(chat.plan.download).toMatchObject({ bytes: 512e6, exact: false, basis: 'catalogue' });
   expect(chat.plan.memory.basis).toBe('estimate');
   expect(chat.plan.network.save_data).toBe(true);
   const embed = result['embed-v1']!.plan;
@@ -196,7 +197,9 @@ test('high profile (8 GB, a WebGPU adapter with shader-f16): WebGPU, q4f16, the 
   const plan = (await plans(page, ['chat-v2'], {}))['chat-v2']!.plan;
   expect(seen).toEqual([]);
   expect(plan.decision).toMatchObject({ run: 'local', backend: 'webgpu', dtype: 'q4f16', code: 'fits' });
-  expect(plan.download).toMatchObject({ bytes: 0.55e9, basis: 'catalogue', exact: false });
+  // The large tier (Qwen3-1.7B) fits 8 GB on WebGPU.
+  expect(plan.tier).toMatchObject({ tier: 'large', code: 'fits', model: 'Qwen3-1.7B' });
+  expect(plan.download).toMatchObject({ bytes: 1.2e9, basis: 'catalogue', exact: false });
   expect(plan.device.gpu).toEqual({
     adapter: true,
     f16: true,

@@ -41,10 +41,10 @@ export function validateFit(fit: unknown): asserts fit is FitOptions | undefined
   const bad = (what: string) => new TypeError(`createVaani({ fit }): ${what}.`);
   if (fit === null || typeof fit !== 'object' || Array.isArray(fit))
     throw bad(`fit must be an object, not ${fit === null ? 'null' : Array.isArray(fit) ? 'an array' : typeof fit}`);
-  const { maxDownloadBytes, metered, minDownlinkMbps, confirm, ...rest } = fit as Record<string, unknown>;
+  const { maxDownloadBytes, metered, minDownlinkMbps, confirm, tier, ...rest } = fit as Record<string, unknown>;
   const unknown = Object.keys(rest);
   if (unknown.length)
-    throw bad(`unknown option '${unknown[0]}' (fit takes maxDownloadBytes, metered, minDownlinkMbps, confirm)`);
+    throw bad(`unknown option '${unknown[0]}' (fit takes maxDownloadBytes, metered, minDownlinkMbps, confirm, tier)`);
   const nonNegative = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
   if (maxDownloadBytes !== undefined && !nonNegative(maxDownloadBytes))
     throw bad(`maxDownloadBytes must be a finite number of bytes ≥ 0, not ${String(maxDownloadBytes)}`);
@@ -54,6 +54,29 @@ export function validateFit(fit: unknown): asserts fit is FitOptions | undefined
     throw bad(`minDownlinkMbps must be a finite number of Mbit/s ≥ 0, not ${String(minDownlinkMbps)}`);
   if (confirm !== undefined && typeof confirm !== 'function')
     throw bad(`confirm must be a function (plan) => boolean | Promise<boolean>, not ${typeof confirm}`);
+  validateTier(tier, bad);
+}
+
+const TIER_NAMES = ['small', 'medium', 'large', 'auto'];
+const TIER_KEYS = ['chat', 'transcription', 'speech', 'embeddings', 'images'];
+
+function validateTier(tier: unknown, bad: (what: string) => TypeError): void {
+  if (tier === undefined) return;
+  const names = "'small', 'medium', 'large' or 'auto'";
+  if (typeof tier === 'string') {
+    if (!TIER_NAMES.includes(tier))
+      throw bad(`tier must be ${names}, or per product an object, not ${JSON.stringify(tier)}`);
+    return;
+  }
+  if (tier === null || typeof tier !== 'object' || Array.isArray(tier))
+    throw bad(
+      `tier must be ${names}, or per product an object, not ${tier === null ? 'null' : Array.isArray(tier) ? 'an array' : typeof tier}`,
+    );
+  for (const [product, value] of Object.entries(tier)) {
+    if (!TIER_KEYS.includes(product)) throw bad(`tier has no product '${product}' (it takes ${TIER_KEYS.join(', ')})`);
+    if (value !== undefined && !TIER_NAMES.includes(value as string))
+      throw bad(`tier.${product} must be ${names}, not ${JSON.stringify(value)}`);
+  }
 }
 
 /** What makes a connection count as metered: Save-Data, a cellular link, or a downlink under `minDownlinkMbps`. */

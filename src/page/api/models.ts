@@ -46,6 +46,6 @@ export function describe(ctx: Services, model: CatalogueEntry, builtin: string) 
 /** GET /models */
 export async function GET(ctx: Services) {
   // The adapter answers first, so runs_on.local leaves out a backend 'auto' would pass by.
-  const [builtin] = await Promise.all([builtinAvailability(), probeWebGpu()]);
+  const [builtin] = await Promise.all([builtinAvailability(), probeWebGpu(), ctx.tiers?.()]);
   return Response.json({ object: 'list', data: MODELS.map((model) => describe(ctx, model, builtin)) });
 }

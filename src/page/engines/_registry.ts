@@ -54,18 +54,41 @@ const READS_FILES: Partial<Record<EngineKind, readonly string[]>> = {
 /** Runs before a call that reads a model's files; throws to refuse it (the download policy). */
 export type EngineGate = (kind: EngineKind, modelId: string, args: unknown[]) => Promise<void>;
 
-/** `engine` with `gate` awaited before each call that reads model files. */
-function gated<T extends object>(engine: T, kind: EngineKind, modelId: string, gate: EngineGate): T {
+/** Runs after a call that read a model's files answered (the plan notes what is cached now). */
+export type EngineDone = (kind: EngineKind, modelId: string) => Promise<void>;
+
+/**
+ * The engine `create` makes, started only when first used: a call that reads model files awaits
+ * `gate` first, so the engine reads the sources the plan settled (its tier) and nothing before.
+ */
+function gated<T extends object>(
+  create: () => T,
+  kind: EngineKind,
+  modelId: string,
+  gate: EngineGate,
+  done?: EngineDone,
+): T {
   const reads = READS_FILES[kind] ?? [];
-  return new Proxy(engine, {
-    get(target, property) {
+  let engine: T | undefined;
+  const real = () => (engine ??= create());
+  return new Proxy({} as T, {
+    get(_, property) {
+      // Not a thenable: awaiting the view must not start the engine.
+      if (property === 'then') return undefined;
+      if (reads.includes(property as string))
+        return async (...args: unknown[]) => {
+          await gate(kind, modelId, args);
+          const target = real();
+          const answer = await (Reflect.get(target, property, target) as (...a: unknown[]) => unknown).apply(
+            target,
+            args,
+          );
+          await done?.(kind, modelId).catch(() => undefined);
+          return answer;
+        };
+      const target = real();
       const value = Reflect.get(target, property, target) as unknown;
-      if (typeof value !== 'function') return value;
-      if (!reads.includes(property as string)) return value.bind(target);
-      return async (...args: unknown[]) => {
-        await gate(kind, modelId, args);
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
+      return typeof value === 'function' ? value.bind(target) : value;
     },
   });
 }
@@ -75,8 +98,11 @@ export class EngineRegistry {
   private readonly factories: EngineFactory<EngineKind>[] = [];
   private readonly live = new Map<string, { engine: { dispose(): void }; gated: object }>();
 
-  /** `gate`: the download policy, run before each call that reads a model's files. */
-  constructor(private readonly gate?: EngineGate) {}
+  /** `gate`: the download policy, run before each call that reads a model's files; `done` after it answered. */
+  constructor(
+    private readonly gate?: EngineGate,
+    private readonly done?: EngineDone,
+  ) {}
 
   add<K extends EngineKind>(factory: EngineFactory<K>): void {
     this.factories.push(factory as unknown as EngineFactory<EngineKind>);
@@ -105,9 +131,10 @@ export class EngineRegistry {
     if (existing) return existing.gated as EngineKinds[K];
     const factory = this.factory(kind, modelId);
     if (!factory) return undefined;
-    const engine = factory.create(modelId);
-    const view = this.gate ? gated(engine, kind, modelId, this.gate) : engine;
-    this.live.set(key, { engine, gated: view });
+    let engine: { dispose(): void } | undefined;
+    const create = () => (engine ??= factory.create(modelId));
+    const view = this.gate ? gated(create, kind, modelId, this.gate, this.done) : create();
+    this.live.set(key, { engine: { dispose: () => engine?.dispose() }, gated: view });
     return view as unknown as EngineKinds[K];
   }
 

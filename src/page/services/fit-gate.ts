@@ -1,4 +1,4 @@
-import { policyVerdict, type Verdict } from '../../common/fit/policy';
+import { GATED_BYTES, policyVerdict, type Verdict } from '../../common/fit/policy';
 import { formatSize, formatTime } from '../../common/fit/decide';
 import { EngineError, messageOf } from '../../protocol/errors';
 import type { DownloadConsent, FitOptions, ModelPlan } from '../../protocol/fit';
@@ -15,6 +15,10 @@ export interface FitGateContext {
   /** Whether a remote is configured and routing lets it answer `id`. */
   remote(id: string): boolean;
   plan(id: string): Promise<ModelPlan>;
+  /** Asked with the first large download a plan lets start (`navigator.storage.persist()`, once per page). */
+  persist?(): void;
+  /** Told after the first call that read `id`'s files since it was settled (the plan notes what is cached). */
+  note?(id: string): Promise<void>;
 }
 
 /** A settled answer for one model's files: downloads may start, or the error every request gets. */
@@ -38,6 +42,8 @@ const declined = (message: string) => new EngineError('unavailable', message, 'd
 export class FitGate {
   private readonly answers = new Map<string, Promise<Answer>>();
   private readonly confirmers: Confirmer[] = [];
+  private readonly noted = new Set<string>();
+  private readonly settling = new Set<string>();
 
   constructor(private readonly ctx: FitGateContext) {}
 
@@ -46,11 +52,26 @@ export class FitGate {
     const key = this.ctx.owner(id);
     let answer = this.answers.get(key);
     if (!answer) {
-      answer = this.settle(kind, id, key);
+      this.settling.add(key);
+      answer = this.settle(kind, id, key).finally(() => this.settling.delete(key));
       this.answers.set(key, answer);
     }
     const settled = await answer;
     if (!settled.ok) throw settled.error;
+  }
+
+  /** After a call that read `id`'s files answered: the first since it was settled has the plan note what is cached. */
+  async done(kind: EngineKind, id: string): Promise<void> {
+    if (kind === 'speech') return;
+    const key = this.ctx.owner(id);
+    if (this.noted.has(key)) return;
+    this.noted.add(key);
+    await this.ctx.note?.(id);
+  }
+
+  /** A plan found `id`'s cached files evicted: a settled answer is forgotten (one being settled already planned with it). */
+  evicted(id: string): void {
+    if (!this.settling.has(this.ctx.owner(id))) this.reset(id);
   }
 
   /** Registers a consent dialog used where `fit.confirm` is not given (the newest first); returns its removal. */
@@ -64,8 +85,13 @@ export class FitGate {
 
   /** Forgets the answers (for one id's files, or all): the next request plans and asks again. */
   reset(id?: string): void {
-    if (id === undefined) this.answers.clear();
-    else this.answers.delete(this.ctx.owner(id));
+    if (id === undefined) {
+      this.answers.clear();
+      this.noted.clear();
+    } else {
+      this.answers.delete(this.ctx.owner(id));
+      this.noted.delete(this.ctx.owner(id));
+    }
   }
 
   private async settle(kind: string, id: string, key: string): Promise<Answer> {
@@ -104,7 +130,14 @@ export class FitGate {
       forget();
       return { ok: true };
     }
-    if (verdict.act === 'download') return { ok: true };
+    // A large download asks the browser to keep the site's storage (once per page).
+    const remaining = plan.download.remaining_bytes;
+    const large = remaining === null || remaining > Math.min(this.ctx.fit.maxDownloadBytes ?? GATED_BYTES, GATED_BYTES);
+    const start = (): Answer => {
+      if (remaining !== 0 && large) this.ctx.persist?.();
+      return { ok: true };
+    };
+    if (verdict.act === 'download') return start();
     if (verdict.act === 'refuse')
       return { ok: false, error: declined(`${verdict.reason} Its download is not started.`) };
     if (verdict.act === 'remote') return { ok: false, error: declined(verdict.reason) };
@@ -137,7 +170,7 @@ export class FitGate {
       .then(() => confirm(consent))
       .then((answer) => answer === true)
       .catch(() => false);
-    if (yes) return { ok: true };
+    if (yes) return start();
     return {
       ok: false,
       error: declined(

@@ -1,16 +1,19 @@
 import { defaultModel, entryOf, findModel, layoutOf, PRODUCTS, sourceOf, type Product } from '../../catalogue/families';
-import { downloadFigure, memoryFigure } from '../../catalogue/fit';
+import { BYTES_PER_PARAMETER, downloadFigure, memoryFigure } from '../../catalogue/fit';
+import { tierDownload, tierOfRepo } from '../../catalogue/tiers';
 import { filesOwner, modelSource, sourceBase } from '../../catalogue/sources';
 import { voiceWeights } from '../../catalogue/voices';
 import { backendAttempts } from '../../common/backends/plan';
 import { fp16Refusal } from '../../common/backends/fp16';
-import { decide, downloadSeconds, unreported, type DeviceFacts } from '../../common/fit/decide';
+import { decide, downloadSeconds, formatSize, unreported, type DeviceFacts } from '../../common/fit/decide';
 import { deviceFacts } from '../../common/fit/device';
 import { fetchFolderManifest, isFolderBase, recordedFiles, type Models } from '../../common/weights';
 import { DTYPE_SUFFIX } from '../../common/layouts/onnx';
 import type { ModelSource, VaaniOptions } from '../../protocol/options';
 import type { EngineChoice } from '../../protocol/options';
 import type { ModelPlan } from '../../protocol/fit';
+import type { Tiers } from './tiers';
+import { persistState } from './persist';
 
 /** The model a product plans by default (`ai.plan('chat')`). */
 const PRODUCT_ROLE: Readonly<Record<Product, string>> = {
@@ -35,6 +38,37 @@ export interface PlanContext {
   local(modelId: string): boolean;
   /** For tests: the facts instead of the browser's. */
   device?: () => Promise<DeviceFacts>;
+  /** The tiers of this Vaani (picked on a product's first plan and applied to `options.models`). */
+  tiers?: Tiers;
+  /** Cached bytes this page last saw per model files (`cacheKey`): fewer now means the browser evicted them. */
+  seen?: Map<string, number>;
+  /** Told when a plan finds a model's cached files evicted (the download policy forgets its answer). */
+  evicted?(id: string): void;
+}
+
+/** The key of a model's files in `PlanContext.seen`: the id that owns them and their base URL. */
+export function cacheKey(ctx: Pick<PlanContext, 'options'>, id: string): string {
+  const owner = filesOwner(id, ctx.options.models);
+  let base = '';
+  try {
+    base = sourceBase(modelSource(id, ctx.options.models));
+  } catch {
+    // No source: nothing cached.
+  }
+  return `${owner} ${base}`;
+}
+
+/** Notes the bytes now cached for a model's files (after its engine read them), for eviction checks. */
+export async function noteCached(ctx: PlanContext, id: string): Promise<void> {
+  if (!ctx.seen) return;
+  const key = cacheKey(ctx, id);
+  const [owner, base] = key.split(' ') as [string, string];
+  if (!base) return;
+  const recorded = await recordedFiles(owner, base).catch(() => []);
+  ctx.seen.set(
+    key,
+    recorded.reduce((sum, f) => sum + f.bytes, 0),
+  );
 }
 
 /** The catalogue id an id, an alias or a product names; undefined for an unknown one. */
@@ -120,7 +154,17 @@ async function sized(
     };
   const catalogueSource = sourceOf(owner) ?? voiceWeights(owner);
   const isDefault = !source.baseURL && !source.files && source.repo === catalogueSource?.repo;
-  const figure = isDefault ? downloadFigure(owner, dtype) : undefined;
+  const tier = !source.baseURL && !source.files ? tierOfRepo(source.repo) : undefined;
+  const tierSize = tier && !isDefault ? tierDownload(tier.entry, dtype ?? null, BYTES_PER_PARAMETER) : undefined;
+  const figure = isDefault
+    ? downloadFigure(owner, dtype)
+    : tierSize?.bytes
+      ? {
+          bytes: tierSize.bytes,
+          basis: tierSize.basis as 'catalogue' | 'estimate',
+          from: `catalogue size: ${tier!.entry.from}`,
+        }
+      : undefined;
   if (figure)
     return { bytes: figure.bytes, cached, exact: false, basis: figure.basis, from: figure.from, dtype: dtype ?? null };
   return {
@@ -163,6 +207,8 @@ const deviceView = (device: DeviceFacts): ModelPlan['device'] => ({
 /** Plans a catalogue id (resolve aliases and products with `planTarget` first). Reads no model file. */
 export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan> {
   const device = await (ctx.device ?? deviceFacts)();
+  // The tier is picked (and its source applied) before the source is read.
+  const tier = ctx.tiers?.plan(id, device);
   const order = ctx.order(id);
   const remote = ctx.remote && order.includes('remote');
   const owner = filesOwner(id, ctx.options.models);
@@ -216,6 +262,12 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
           dtype: null,
         };
   const remaining = size.bytes === null ? null : Math.max(0, size.bytes - size.cached);
+  // Fewer bytes cached than this page saw: the browser evicted them; planned again from here.
+  const key = `${owner} ${base}`;
+  const expected = ctx.seen?.get(key) ?? 0;
+  const evicted = source && expected > size.cached ? expected - size.cached : 0;
+  if (source) ctx.seen?.set(key, size.cached);
+  if (evicted) ctx.evicted?.(id);
   const weights = size.bytes ?? 0;
   const catalogueWeights = !!source && !source.baseURL && !source.files && source.repo === sourceOf(owner)?.repo;
   const memory =
@@ -237,6 +289,8 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
     memory: memory?.bytes ?? null,
     device,
   });
+  if (evicted)
+    decision.reason = `evicted: the browser cleared ${formatSize(evicted)} of ${owner}'s cached files since this page saw them; planned again. ${decision.reason}`;
   return {
     model: id,
     files_of: owner,
@@ -245,6 +299,7 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
       bytes: size.bytes,
       cached_bytes: size.cached,
       remaining_bytes: remaining,
+      evicted_bytes: evicted,
       exact: size.exact,
       basis: size.basis,
       from: size.from,
@@ -263,5 +318,7 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
       type: device.network?.type ?? null,
     },
     unknown: unreported(device),
+    ...(tier ? { tier } : {}),
+    persist: persistState(),
   };
 }

@@ -128,6 +128,7 @@ const plan = (change: Partial<ModelPlan['download']> = {}, saveDataOn = true): M
     bytes: 512e6,
     cached_bytes: 0,
     remaining_bytes: 512e6,
+    evicted_bytes: 0,
     exact: true,
     basis: 'manifest',
     from: 'm',
@@ -138,6 +139,7 @@ const plan = (change: Partial<ModelPlan['download']> = {}, saveDataOn = true): M
   device: { memory_bytes: 8 * GB, gpu: null, cross_origin_isolated: false, wasm_threads: false, storage: null },
   network: { online: true, save_data: saveDataOn, effective_type: '4g', downlink_mbps: 10, type: null },
   unknown: [],
+  persist: { asked: false, granted: null },
 });
 
 function gateWith(fit: FitOptions, remote = false, planned = plan()) {

@@ -42,6 +42,8 @@ export interface Services {
   licences?: 'commercial' | 'any';
   /** The plan for a catalogue id (`x_vaani` on GET /models/{model}): reads no model file. */
   plan?(modelId: string): Promise<ModelPlan>;
+  /** Settles every tiered product's tier (src/page/services/tiers.ts), so the models list shows the engines they chose. */
+  tiers?(): Promise<void>;
 }
 
 /**

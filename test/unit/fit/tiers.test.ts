@@ -1,0 +1,231 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { DeviceFacts } from '../../../src/common/fit/decide';
+import { validateFit } from '../../../src/common/fit/policy';
+import { pickTier } from '../../../src/common/fit/tiers';
+import { TIER_TABLE } from '../../../src/catalogue/tiers';
+import { Tiers } from '../../../src/page/services/tiers';
+import { planModel, type PlanContext } from '../../../src/page/services/plan';
+import type { Models } from '../../../src/common/weights';
+import type { Tier, TierProduct } from '../../../src/protocol/fit';
+import type { ModelSource, VaaniOptions } from '../../../src/protocol/options';
+import { createVaani } from '../../../src/index';
+
+const GB = 2 ** 30;
+const wifi = { saveData: false, effectiveType: '4g', downlink: 50, type: 'wifi' };
+const room = { quota: 50e9, usage: 0, persisted: false };
+const base = { crossOriginIsolated: false, online: true, storage: room, network: wifi } as const;
+
+/** The bench's three profiles (issue 33 item 5) and the edges around them. */
+const PROFILES: Record<string, DeviceFacts> = {
+  low: { ...base, memory: 2 * GB, gpu: null, network: { ...wifi, saveData: true } },
+  phone2: { ...base, memory: 2 * GB, gpu: null },
+  mid: { ...base, memory: 4 * GB, gpu: null },
+  high: { ...base, memory: 8 * GB, gpu: { f16: true, maxBufferSize: 2 * GB, maxStorageBufferBindingSize: GB } },
+  highNoAdapter: { ...base, memory: 8 * GB, gpu: undefined },
+  highSoftware: {
+    ...base,
+    memory: 8 * GB,
+    gpu: { f16: true, fallback: true, maxBufferSize: GB, maxStorageBufferBindingSize: GB },
+  },
+  cellular: { ...base, memory: 8 * GB, gpu: null, network: { ...wifi, type: 'cellular' } },
+  slow3g: { ...base, memory: 8 * GB, gpu: null, network: { effectiveType: '3g' } },
+  fullDisk: { ...base, memory: 8 * GB, gpu: null, storage: { quota: 50e9, usage: 50e9 - 300e6 } },
+  unknown: { crossOriginIsolated: false, online: true },
+};
+
+const products: TierProduct[] = ['chat', 'transcription', 'speech', 'embeddings', 'images'];
+
+/** profile → the tier picked per product, and the code it gives. */
+const TABLE: [string, Record<TierProduct, Tier>, string][] = [
+  [
+    'low',
+    { chat: 'small', transcription: 'small', speech: 'small', embeddings: 'medium', images: 'medium' },
+    'save_data',
+  ],
+  [
+    'phone2',
+    { chat: 'small', transcription: 'small', speech: 'medium', embeddings: 'medium', images: 'medium' },
+    'memory',
+  ],
+  [
+    'mid',
+    { chat: 'medium', transcription: 'medium', speech: 'medium', embeddings: 'medium', images: 'medium' },
+    'fits',
+  ],
+  ['high', { chat: 'large', transcription: 'large', speech: 'medium', embeddings: 'medium', images: 'medium' }, 'fits'],
+  [
+    'highNoAdapter',
+    { chat: 'medium', transcription: 'large', speech: 'medium', embeddings: 'medium', images: 'medium' },
+    'fits',
+  ],
+  [
+    'highSoftware',
+    { chat: 'medium', transcription: 'large', speech: 'medium', embeddings: 'medium', images: 'medium' },
+    'fits',
+  ],
+  [
+    'cellular',
+    { chat: 'small', transcription: 'small', speech: 'small', embeddings: 'medium', images: 'medium' },
+    'metered',
+  ],
+  [
+    'slow3g',
+    { chat: 'small', transcription: 'small', speech: 'small', embeddings: 'medium', images: 'medium' },
+    'metered',
+  ],
+  [
+    'fullDisk',
+    { chat: 'small', transcription: 'small', speech: 'medium', embeddings: 'medium', images: 'medium' },
+    'storage',
+  ],
+  [
+    'unknown',
+    { chat: 'small', transcription: 'small', speech: 'small', embeddings: 'medium', images: 'medium' },
+    'unknown',
+  ],
+];
+
+const fresh = (options: VaaniOptions = {}) => {
+  const app = (options.models ?? {}) as Record<string, ModelSource>;
+  const models: Record<string, ModelSource> = { ...app };
+  return { tiers: new Tiers({ ...options, models }, models, app), models };
+};
+
+describe('tiers: device profile → tier per product', () => {
+  it.each(TABLE)('%s', (profile, expected, chatCode) => {
+    const { tiers } = fresh();
+    const picked = Object.fromEntries(
+      products.map((product) => [product, tiers.plan(TIER_TABLE[product].id, PROFILES[profile]!)!.tier]),
+    );
+    expect(picked).toEqual(expected);
+    const chat = tiers.plan('chat-v2', PROFILES[profile]!)!;
+    expect(chat.code).toBe(chatCode);
+    expect(chat.by).toBe(profile === 'unknown' ? 'unknown' : 'device');
+    expect(chat.reason.length).toBeGreaterThan(20);
+  });
+
+  it('says why in words: unknown, Save-Data, and the tiers passed by', () => {
+    const unknown = fresh().tiers.plan('chat-v2', PROFILES.unknown!)!;
+    expect(unknown.reason).toMatch(
+      /^unknown: this browser does not report its memory .*small \(Qwen2\.5-0\.5B-Instruct\)/,
+    );
+    const low = fresh().tiers.plan('chat-v2', PROFILES.low!)!;
+    expect(low.reason).toBe('Save-Data is on: the smallest download, small (Qwen2.5-0.5B-Instruct).');
+    const mid = fresh().tiers.plan('chat-v2', PROFILES.mid!)!;
+    expect(mid.reason).toMatch(
+      /^medium \(Qwen3-0\.6B\): it needs ~[\d.]+ GB of memory on WASM, within half of the 4 GB/,
+    );
+    expect(mid.reason).toMatch(/large needs ~[\d.]+ GB on WASM, past WASM's 4 GB, and no WebGPU adapter is known here/);
+    expect(mid.options.map((o) => [o.tier, o.license, o.backend, o.dtype])).toEqual([
+      ['small', 'Apache-2.0', 'wasm', 'q8'],
+      ['medium', 'Apache-2.0', 'wasm', 'q8'],
+      ['large', 'Apache-2.0', 'wasm', 'q8'],
+    ]);
+    const high = fresh().tiers.plan('chat-v2', PROFILES.high!)!;
+    expect(high.options.find((o) => o.tier === 'large')).toMatchObject({
+      backend: 'webgpu',
+      dtype: 'q4f16',
+      download_bytes: 1.2e9,
+      basis: 'catalogue',
+    });
+  });
+
+  it("the tier is applied to the Vaani's own models (not the app's), and kept for the page", () => {
+    const { tiers, models } = fresh();
+    tiers.plan('agent-v1', PROFILES.low!);
+    expect(models['chat-v2']).toMatchObject({ repo: 'onnx-community/Qwen2.5-0.5B-Instruct' });
+    tiers.plan('speech-stt-v1', PROFILES.high!);
+    expect(models['speech-stt-v1']).toMatchObject({ repo: 'onnx-community/whisper-small' });
+    // Kept: a later plan on a better link does not switch the files under a running engine.
+    expect(tiers.plan('chat-v2', PROFILES.high!)!.tier).toBe('small');
+    const app = { 'chat-v2': { baseURL: '/models/chat/' } };
+    const named = fresh({ models: app });
+    const plan = named.tiers.plan('chat-v2', PROFILES.low!)!;
+    expect(plan).toMatchObject({ tier: 'small', applied: false });
+    expect(plan.reason).toMatch(/^createVaani\(\{ models \}\) names chat-v2's files, so they are used/);
+    expect(named.models['chat-v2']).toEqual({ baseURL: '/models/chat/' });
+  });
+
+  it('fit.tier forces a tier, everywhere or per product, the nearest where a product lacks it', () => {
+    const all = fresh({ fit: { tier: 'large' } });
+    expect(all.models['embed-v1']).toMatchObject({ repo: 'Xenova/bge-m3' });
+    const chat = all.tiers.plan('chat-v2', PROFILES.low!)!;
+    expect(chat).toMatchObject({ tier: 'large', by: 'app', code: 'forced' });
+    expect(all.tiers.plan('image-v1', PROFILES.low!)!.reason).toMatch(
+      /images has no large tier; the nearest is medium/,
+    );
+    const some = fresh({ fit: { tier: { transcription: 'small', chat: 'auto' } } });
+    expect(some.models['speech-stt-v1']).toMatchObject({
+      repo: 'onnx-community/whisper-tiny',
+      languages: { hi: 'whisper', ta: 'whisper' },
+    });
+    expect(some.models['speech-stt-v1']).not.toHaveProperty('languages.mni');
+    expect(some.tiers.plan('chat-v2', PROFILES.high!)!).toMatchObject({ tier: 'large', by: 'device' });
+  });
+
+  it('an invalid tier is a TypeError naming it', () => {
+    expect(() => validateFit({ tier: 'huge' })).toThrow(TypeError);
+    expect(() => validateFit({ tier: 'huge' })).toThrow(
+      `tier must be 'small', 'medium', 'large' or 'auto', or per product an object, not "huge"`,
+    );
+    expect(() => validateFit({ tier: { chat: 'xl' } })).toThrow(
+      /tier\.chat must be 'small', 'medium', 'large' or 'auto', not "xl"/,
+    );
+    expect(() => validateFit({ tier: { tts: 'small' } })).toThrow(/tier has no product 'tts'/);
+    expect(() => validateFit({ tier: 3 })).toThrow(/not number/);
+    expect(() => validateFit({ tier: { chat: 'small', speech: 'auto' } })).not.toThrow();
+    expect(() => createVaani({ fit: { tier: 'tiny' as never } })).toThrow(
+      `createVaani({ fit }): tier must be 'small', 'medium', 'large' or 'auto', or per product an object, not "tiny".`,
+    );
+  });
+
+  it('pickTier with no tier fitting memory falls back to the smallest and says so', () => {
+    const pick = pickTier({
+      product: 'chat',
+      device: { ...base, memory: 1 * GB },
+      candidates: [
+        { tier: 'small', model: 'S', backend: 'wasm', download: 1e8, memory: 0.9e9 },
+        { tier: 'large', model: 'L', backend: 'wasm', download: 1e9, memory: 3e9 },
+      ],
+    });
+    expect(pick).toMatchObject({ tier: 'small', code: 'memory' });
+    expect(pick.reason).toMatch(/^No tier fits this device comfortably; the smallest, small \(S\), needs ~900 MB/);
+  });
+});
+
+describe('planModel with tiers', () => {
+  const context = (device: DeviceFacts, options: VaaniOptions = {}): PlanContext => {
+    const app = (options.models ?? {}) as Record<string, ModelSource>;
+    const models: Record<string, ModelSource> = { ...app };
+    const own = { ...options, models };
+    return {
+      options: own,
+      models: { status: vi.fn(async () => Promise.reject(new Error('not listed'))) } as unknown as Models,
+      remote: false,
+      order: () => ['local', 'remote'],
+      builtin: async () => 'absent',
+      local: () => true,
+      device: async () => device,
+      tiers: new Tiers(own, models, app),
+      seen: new Map(),
+    };
+  };
+
+  it('the low profile plans the small chat tier: its files, catalogue size and the tier in the plan', async () => {
+    const plan = await planModel(context(PROFILES.low!), 'chat-v2');
+    expect(plan.tier).toMatchObject({ product: 'chat', tier: 'small', code: 'save_data', applied: true });
+    expect(plan.decision).toMatchObject({ run: 'local', dtype: 'q8' });
+    expect((plan.decision as { source: string }).source).toContain('onnx-community/Qwen2.5-0.5B-Instruct');
+    expect(plan.download).toMatchObject({ bytes: 512e6, basis: 'catalogue', evicted_bytes: 0 });
+    expect(plan.download.from).toMatch(/^catalogue size/);
+    // Asked once per page (module state: another file's Vaani may have asked it already).
+    expect(plan.persist).toMatchObject({ asked: expect.any(Boolean) });
+  });
+
+  it('whisper on the high profile: whisper-small, an estimate from its parameters', async () => {
+    const plan = await planModel(context(PROFILES.high!), 'speech-stt-v1');
+    expect(plan.tier).toMatchObject({ tier: 'large', model: 'Whisper small + IndicConformer' });
+    expect((plan.decision as { source: string }).source).toContain('onnx-community/whisper-small');
+    expect(plan.download.basis).toBe('estimate');
+  });
+});
