@@ -1,11 +1,9 @@
-import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
 import { DataStore } from '../../src/worker/data/collection';
 import { row } from '../support/rows';
+import { openDataBench } from '../support/data-bench';
 import type { Scenario, ScenarioResult } from '../types';
 
-/** bench/prepare/data.ts writes the models and this pointer. */
-const POINTER = '/test/.fixtures/bench-data.json';
 const QUERIES = 40;
 /** The encoder's width (multilingual-e5-small). */
 const DIM = 384;
@@ -95,20 +93,8 @@ export const post = async (ai: Ai, path: string, body: unknown) => {
  * to first token has its own scenario, bench/scenarios/grounded.ts.
  */
 const data: Scenario = async (env) => {
-  const pointer = await fetch(POINTER);
-  if (!pointer.ok) throw new Error(`${POINTER} is missing: run bench/prepare/data.ts first (npm run bench does).`);
-  const urls = (await pointer.json()) as { encoder: string; fill: string; chat: string };
-  const threads = wasmThreads();
-  const database = `bench-data-${Date.now()}`;
-  const make = (encoder: string) =>
-    createVaani({
-      backend: 'wasm',
-      threads,
-      data: { database },
-      models: { 'embed-v1': { baseURL: encoder, dtype: 'fp32' }, 'chat-v2': { baseURL: urls.chat, dtype: 'fp32' } },
-    });
+  const { urls, database, make, notes } = await openDataBench('data');
   const rows: ScenarioResult[] = [];
-  const notes = { encoder: `${urls.encoder} (multilingual-e5-small layer sizes, 12 layers, fp32)`, threads };
 
   // Search stores: CSV files whose rows are one chunk each, embedded by the 1-layer twin.
   const filler = make(urls.fill);

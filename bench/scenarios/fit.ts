@@ -1,3 +1,4 @@
+import { encodeWav } from '../../src/common/audio/encode/wav';
 import { sourceOf } from '../../src/catalogue/families';
 import { INDIC_SOURCES } from '../../src/catalogue/sources';
 import { createVaani, type Vaani } from '../../src/index';
@@ -28,28 +29,13 @@ const HINDI_SENTENCE = 'नमस्ते, आप कैसे हैं?';
 /** 2 s of a 16 kHz mono WAV: a vowel-like tone with noise (the tiny models' transcript is random anyway). */
 function wav(): Blob {
   const rate = 16000;
-  const samples = rate * 2;
-  const view = new DataView(new ArrayBuffer(44 + samples * 2));
-  const text = (at: number, s: string) => [...s].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
-  text(0, 'RIFF');
-  view.setUint32(4, 36 + samples * 2, true);
-  text(8, 'WAVEfmt ');
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 1, true);
-  view.setUint32(24, rate, true);
-  view.setUint32(28, rate * 2, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
-  text(36, 'data');
-  view.setUint32(40, samples * 2, true);
+  const samples = new Float32Array(rate * 2);
   let seed = 7;
-  for (let i = 0; i < samples; i++) {
+  for (let i = 0; i < samples.length; i++) {
     seed = (seed * 1103515245 + 12345) >>> 0;
-    const v = 0.3 * Math.sin((2 * Math.PI * 220 * i) / rate) + 0.05 * (seed / 2 ** 32 - 0.5);
-    view.setInt16(44 + i * 2, Math.round(v * 32767), true);
+    samples[i] = 0.3 * Math.sin((2 * Math.PI * 220 * i) / rate) + 0.05 * (seed / 2 ** 32 - 0.5);
   }
-  return new Blob([view.buffer], { type: 'audio/wav' });
+  return new Blob([encodeWav({ samples, sampleRate: rate })], { type: 'audio/wav' });
 }
 
 const post = (ai: Vaani, path: string, body: unknown) =>

@@ -1,11 +1,9 @@
-import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
 import { groundedPrompt } from '../../src/page/services/grounding/prompt';
 import { row } from '../support/rows';
+import { openDataBench } from '../support/data-bench';
 import type { Scenario, ScenarioResult } from '../types';
 
-/** bench/prepare/grounded.ts (data's models) writes this pointer. */
-const POINTER = '/test/.fixtures/bench-data.json';
 const TTFT_ROUNDS = 5;
 const CHUNKS = 1000;
 const WORDS =
@@ -57,20 +55,8 @@ async function untilFirst(response: Promise<Response>, first: (event: Record<str
  * passages; the chat model Qwen2.5-0.5B's layer sizes with 2 layers) against plain chat answers.
  */
 const grounded: Scenario = async (env) => {
-  const pointer = await fetch(POINTER);
-  if (!pointer.ok) throw new Error(`${POINTER} is missing: run bench/prepare/grounded.ts first (npm run bench does).`);
-  const urls = (await pointer.json()) as { encoder: string; fill: string; chat: string };
-  const threads = wasmThreads();
-  const database = `bench-grounded-${Date.now()}`;
-  const make = (encoder: string) =>
-    createVaani({
-      backend: 'wasm',
-      threads,
-      data: { database },
-      models: { 'embed-v1': { baseURL: encoder, dtype: 'fp32' }, 'chat-v2': { baseURL: urls.chat, dtype: 'fp32' } },
-    });
+  const { urls, database, make, notes } = await openDataBench('grounded');
   const rows: ScenarioResult[] = [];
-  const notes = { encoder: `${urls.encoder} (multilingual-e5-small layer sizes, 12 layers, fp32)`, threads };
 
   // The store: a CSV whose rows are one chunk each, embedded by the encoder's 1-layer twin (same width).
   const filler = make(urls.fill);
