@@ -20,7 +20,8 @@ describe('carryUnfinished', () => {
   it('on any text cut into byte tokens and runs anywhere: every run but the last decodes without replacement characters, and the whole text is kept', () => {
     fc.assert(
       fc.property(
-        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+        // Text that holds no U+FFFD of its own: one in the output is then a cut character.
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).filter((text) => !text.includes('\uFFFD')),
         fc.array(fc.nat(), { maxLength: 6 }),
         fc.array(fc.nat(), { maxLength: 4 }),
         (text, tokenCuts, runCuts) => {
