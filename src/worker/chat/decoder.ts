@@ -65,8 +65,7 @@ export type BlockingRun = <T>(units: number, run: () => Promise<T>) => Promise<T
 
 /**
  * Runs a decoder step by step, feeding each step's `present.*` back as the next `past_key_values.*`.
- * It remembers the ids its cache holds, so that a prompt sharing a prefix with the last one (the same
- * system prompt, a conversation one turn longer) starts from that prefix (`reuse`).
+ * It remembers the ids its cache holds, so that a prompt that extends them (`reuse`) runs only the rest.
  */
 export class KvDecoder {
   private cache: Record<string, Tensor> = {};
@@ -147,38 +146,18 @@ export class KvDecoder {
   }
 
   /**
-   * Keeps the longest prefix of the cache that `ids` starts with — at most `ids.length - 1` tokens,
-   * so that a run is left to give the logits after the last — and returns how many tokens it kept:
-   * the caller prefills `ids.slice(kept)`. A cache that cannot be cut in place (on a GPU) is kept
-   * only when `ids` extends it whole; a graph that takes no chunks keeps nothing before a prompt.
+   * Keeps the cache when `ids` extends it whole (a prompt's start prefilled ahead of its request, a
+   * conversation whose cache holds its last turn to the end) and returns how many tokens that is: the
+   * caller prefills `ids.slice(kept)`. Any other prompt starts from an empty cache, so a prompt sent
+   * twice gives the same logits both times (a cache cut back runs its last tokens alone, which moves
+   * float16 logits by about 1e-2). A graph that takes no chunks beside a past keeps nothing.
    */
   reuse(ids: readonly number[]): number {
-    const kept = Math.max(0, Math.min(this.shared(ids), ids.length - 1));
-    // A graph that takes no chunk beside a past runs a prompt from an empty cache (or one token on).
-    if (!this.layout.chunkedPrefill && ids.length - kept > 1) {
+    const kept = this.past > 0 && this.past < ids.length && this.shared(ids) === this.past ? this.past : 0;
+    if (kept === 0 || (!this.layout.chunkedPrefill && ids.length - kept > 1)) {
       this.reset();
       return 0;
     }
-    if (kept === this.past) return kept;
-    const tensors = Object.values(this.cache);
-    if (kept === 0 || tensors.some((tensor) => tensor.location !== 'cpu')) {
-      this.reset();
-      return 0;
-    }
-    const cut: Record<string, Tensor> = {};
-    for (const [name, tensor] of Object.entries(this.cache)) {
-      const [batch, heads, past, dim] = tensor.dims as [number, number, number, number];
-      const data = tensor.data as Float32Array | Uint16Array;
-      const size = batch * heads * kept * dim;
-      const rows = data instanceof Float32Array ? new Float32Array(size) : new Uint16Array(size);
-      for (let row = 0; row < batch * heads; row++)
-        rows.set(data.subarray(row * past * dim, (row * past + kept) * dim), row * kept * dim);
-      cut[name] = new this.ort.Tensor(tensor.type as 'float32', rows as Float32Array, [batch, heads, kept, dim]);
-    }
-    this.release();
-    this.cache = cut;
-    this.past = kept;
-    this.held.length = kept;
     return kept;
   }
 

@@ -146,7 +146,7 @@ export async function generate(
   const eos = new Set([...model.config.eosIds, ...(params.prompt === undefined ? [] : rawStopIds(model.tokenizer))]);
   events.onStart({ backend: model.backend, contextLength: model.config.contextLength });
 
-  // The prompt's prefix the cache already holds (the last prompt's system message, say) is not run again.
+  // A cache the prompt extends whole (its start prefilled ahead, say) is not run again.
   const kept = model.decoder.reuse(prompt.ids);
   const prefilled = await model.decoder.prefill(prompt.ids.slice(kept), signal, blocking);
   const promptTokens = prompt.ids.length;
@@ -249,8 +249,8 @@ export async function prefillPrefix(
   if (end < 0) return 0;
   const ids = model.tokenizer.encode(text.slice(0, end + last.length)).slice(0, -1);
   if (ids.length < 2) return 0;
-  // Held already (the last request began the same way): kept as it is, with what followed it.
-  if (model.decoder.shared(ids) === ids.length) return ids.length;
+  // Held already, and nothing after it: kept as it is.
+  if (model.decoder.length === ids.length && model.decoder.shared(ids) === ids.length) return ids.length;
   const kept = model.decoder.reuse([...ids, -1]);
   return (await model.decoder.prefill(ids.slice(kept), signal, blocking)) ? ids.length : kept;
 }
