@@ -1,7 +1,6 @@
-import { createVaani } from '../../src/index';
 import { DataStore } from '../../src/worker/data/collection';
 import { row } from '../support/rows';
-import { openDataBench } from '../support/data-bench';
+import { fillCsvStore, openDataBench, percentile, post, sentence } from '../support/data-bench';
 import type { Scenario, ScenarioResult } from '../types';
 
 const QUERIES = 40;
@@ -10,19 +9,6 @@ const DIM = 384;
 /** The largest store: written with precomputed vectors, a file of `FILE_ROWS` chunks at a time. */
 const LARGE = 100_000;
 const FILE_ROWS = 10_000;
-const WORDS =
-  'harbour pier lighthouse keeper weather ledger shipment library card vault saffron tea coffee train ticket'.split(
-    ' ',
-  );
-
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
-
-export function sentence(i: number): string {
-  const pick = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
-  return `Record ${i}: the ${pick(1)} near the ${pick(2)} keeps the ${pick(3)} and the ${pick(4)}.`;
-}
-
 /** Seeded unit vectors of the encoder's width (stand-ins for embedded chunks: ranking costs the same). */
 function unitVectors(seed: number) {
   let state = seed >>> 0;
@@ -75,17 +61,6 @@ async function largeStore(database: string, model: string): Promise<string> {
   return store.id;
 }
 
-type Ai = ReturnType<typeof createVaani>;
-export const post = async (ai: Ai, path: string, body: unknown) => {
-  const response = await ai.fetch(`${ai.baseURL}${path}`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${(await response.json()).error.message}`);
-  return response;
-};
-
 /**
  * Search p50/p95 through the route at 1,000, 10,000 and 100,000 chunks (query embedded by
  * the 12-layer model; the smaller stores filled by its 1-layer twin of the same width, the largest
@@ -100,29 +75,7 @@ const data: Scenario = async (env) => {
   const filler = make(urls.fill);
   const stores: Record<number, string> = {};
   for (const size of [1000, 10_000]) {
-    const csv = ['id,text', ...Array.from({ length: size }, (_, i) => `${i},"${sentence(i)}"`)].join('\n');
-    const store = (await (await post(filler, '/vector_stores', { name: `csv-${size}` })).json()).id;
-    const form = new FormData();
-    form.set('purpose', 'assistants');
-    form.set('file', new File([csv], `rows-${size}.csv`, { type: 'text/csv' }));
-    const file = await (
-      await filler.fetch(`${filler.baseURL}/files`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer b' },
-        body: form,
-      })
-    ).json();
-    await post(filler, `/vector_stores/${store}/files`, { file_id: file.id });
-    for (;;) {
-      const got = await (
-        await filler.fetch(`${filler.baseURL}/vector_stores/${store}`, { headers: { authorization: 'Bearer b' } })
-      ).json();
-      if (got.file_counts.in_progress === 0) {
-        if (got.file_counts.completed !== 1) throw new Error(`filling ${size} failed`);
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const store = await fillCsvStore(filler, `rows-${size}`, size);
     stores[size] = store;
   }
   filler.dispose();

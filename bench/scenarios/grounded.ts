@@ -1,35 +1,10 @@
-import { createVaani } from '../../src/index';
 import { groundedPrompt } from '../../src/page/services/grounding/prompt';
 import { row } from '../support/rows';
-import { openDataBench } from '../support/data-bench';
+import { fillCsvStore, openDataBench, percentile, post, WORDS } from '../support/data-bench';
 import type { Scenario, ScenarioResult } from '../types';
 
 const TTFT_ROUNDS = 5;
 const CHUNKS = 1000;
-const WORDS =
-  'harbour pier lighthouse keeper weather ledger shipment library card vault saffron tea coffee train ticket'.split(
-    ' ',
-  );
-
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
-
-function sentence(i: number): string {
-  const pick = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
-  return `Record ${i}: the ${pick(1)} near the ${pick(2)} keeps the ${pick(3)} and the ${pick(4)}.`;
-}
-
-type Ai = ReturnType<typeof createVaani>;
-const post = async (ai: Ai, path: string, body: unknown) => {
-  const response = await ai.fetch(`${ai.baseURL}${path}`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${(await response.json()).error.message}`);
-  return response;
-};
-
 /** Milliseconds until the first SSE event that `first` accepts. */
 async function untilFirst(response: Promise<Response>, first: (event: Record<string, unknown>) => boolean) {
   const start = performance.now();
@@ -60,29 +35,7 @@ const grounded: Scenario = async (env) => {
 
   // The store: a CSV whose rows are one chunk each, embedded by the encoder's 1-layer twin (same width).
   const filler = make(urls.fill);
-  const csv = ['id,text', ...Array.from({ length: CHUNKS }, (_, i) => `${i},"${sentence(i)}"`)].join('\n');
-  const store = (await (await post(filler, '/vector_stores', { name: 'csv' })).json()).id;
-  const form = new FormData();
-  form.set('purpose', 'assistants');
-  form.set('file', new File([csv], 'rows.csv', { type: 'text/csv' }));
-  const file = await (
-    await filler.fetch(`${filler.baseURL}/files`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer b' },
-      body: form,
-    })
-  ).json();
-  await post(filler, `/vector_stores/${store}/files`, { file_id: file.id });
-  for (;;) {
-    const got = await (
-      await filler.fetch(`${filler.baseURL}/vector_stores/${store}`, { headers: { authorization: 'Bearer b' } })
-    ).json();
-    if (got.file_counts.in_progress === 0) {
-      if (got.file_counts.completed !== 1) throw new Error('filling the store failed');
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const store = await fillCsvStore(filler, 'rows', CHUNKS);
   filler.dispose();
   const searcher = make(urls.encoder);
 

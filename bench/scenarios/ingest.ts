@@ -9,7 +9,7 @@ import { rowsAgainst } from '../support/rows';
 import type { EmbedBare } from '../support/embed-bare.worker';
 import type { EmbedTransformers } from '../support/embed-transformers.worker';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';
-import { post, sentence } from './data';
+import { post, sentence } from '../support/data-bench';
 
 /** bench/prepare/ingest.ts (the data bench's models) writes this pointer. */
 const POINTER = '/test/.fixtures/bench-data.json';

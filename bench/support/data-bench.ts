@@ -26,3 +26,57 @@ export async function openDataBench(name: string) {
   const notes = { encoder: `${urls.encoder} (multilingual-e5-small layer sizes, 12 layers, fp32)`, threads };
   return { urls, threads, database, make, notes };
 }
+
+/** The words the benches' chunks (and grounded's questions) are made of. */
+export const WORDS =
+  'harbour pier lighthouse keeper weather ledger shipment library card vault saffron tea coffee train ticket'.split(
+    ' ',
+  );
+
+/** Chunk `i` of the benches' stores: one sentence of the bench's words. */
+export function sentence(i: number): string {
+  const pick = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
+  return `Record ${i}: the ${pick(1)} near the ${pick(2)} keeps the ${pick(3)} and the ${pick(4)}.`;
+}
+
+export const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+
+type Ai = ReturnType<typeof createVaani>;
+
+/** POST JSON through `ai`'s fetch; a refused request throws its message. */
+export const post = async (ai: Ai, path: string, body: unknown) => {
+  const response = await ai.fetch(`${ai.baseURL}${path}`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${(await response.json()).error.message}`);
+  return response;
+};
+
+/**
+ * A vector store of `rows` chunks: one CSV whose rows are a chunk each (`sentence(i)`), uploaded and
+ * added through the routes, waited for until ingested. Returns the store's id.
+ */
+export async function fillCsvStore(ai: Ai, name: string, rows: number): Promise<string> {
+  const csv = ['id,text', ...Array.from({ length: rows }, (_, i) => `${i},"${sentence(i)}"`)].join('\n');
+  const store = (await (await post(ai, '/vector_stores', { name })).json()).id as string;
+  const form = new FormData();
+  form.set('purpose', 'assistants');
+  form.set('file', new File([csv], `${name}.csv`, { type: 'text/csv' }));
+  const file = await (
+    await ai.fetch(`${ai.baseURL}/files`, { method: 'POST', headers: { authorization: 'Bearer b' }, body: form })
+  ).json();
+  await post(ai, `/vector_stores/${store}/files`, { file_id: file.id });
+  for (;;) {
+    const got = await (
+      await ai.fetch(`${ai.baseURL}/vector_stores/${store}`, { headers: { authorization: 'Bearer b' } })
+    ).json();
+    if (got.file_counts.in_progress === 0) {
+      if (got.file_counts.completed !== 1) throw new Error(`filling ${name} failed`);
+      return store;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
