@@ -1,14 +1,16 @@
 import type { Service } from './service';
 import { describeError, el, formatBytes } from './ui';
-import type { ModelPlan } from './vaani';
+import type { ModelPlan, PlanFor } from './vaani';
 
 /**
  * The products `ai.plan` answers for (and speech, by its model id), in the panel's order, with their
  * labels and the model each plans (the catalogue's default: test/unit/demo/fit-products.test.ts).
  */
-export const PRODUCTS: [product: string, label: string, model: string][] = [
+export const PRODUCTS: [product: string, label: string, model: string, options?: PlanFor][] = [
   ['chat', 'Chat', 'chat-v2'],
   ['voice', 'Transcription', 'speech-stt-v1'],
+  // A Hindi transcription reads IndicConformer's files where the tier routes Hindi there.
+  ['voice', 'Transcription (Hindi)', 'speech-stt-v1', { language: 'hi' }],
   ['speech-tts-v1', 'Speech', 'speech-tts-v1'],
   ['memory', 'Memory', 'embed-v1'],
   ['data', 'Data', 'embed-v1'],
@@ -54,10 +56,10 @@ export function mountFit(service: Service): () => Promise<void> {
   return async () => {
     // A model whose files the folder lacks is not planned: that would ask the folder for a manifest it lacks.
     const plans = await Promise.all(
-      PRODUCTS.map(async ([product, , model]) =>
+      PRODUCTS.map(async ([product, , model, options]) =>
         !(await service.hasFiles(model))
           ? { missing: true as const }
-          : service.ai.plan(product).then(
+          : service.ai.plan(product, options).then(
               (plan) => ({ plan }),
               (error: unknown) => ({ error }),
             ),
@@ -67,7 +69,8 @@ export function mountFit(service: Service): () => Promise<void> {
     device.textContent = first ? describeDevice(first.plan) : '';
     body.replaceChildren(
       ...plans.map((answer, i) => {
-        const [product, label] = PRODUCTS[i]!;
+        const [name, label, , options] = PRODUCTS[i]!;
+        const product = options?.language ? `${name}-${options.language}` : name;
         const cell = (text: string, className = '') => el('td', { textContent: text, className });
         if ('missing' in answer)
           return el(

@@ -8,6 +8,7 @@ export type {
   ImagesProgress,
   FitOptions,
   ModelPlan,
+  PlanFor,
   ModelProgress,
   Recorder,
   Recording,

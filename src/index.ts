@@ -62,6 +62,7 @@ export type {
   DownloadConsent,
   FitOptions,
   ModelPlan,
+  PlanFor,
   Tier,
   TierOption,
   TierPlan,

@@ -130,8 +130,9 @@ interface Product {
   key: string;
   /** What a first useful answer is. */
   answer: string;
-  /** What ai.plan is asked (a product, or the model id the request names). */
+  /** What ai.plan is asked (a product, or the model id the request names), and for which language. */
   plans: string;
+  language?: string;
   /** The fit/ folders its files come from. */
   folders: string[];
   run(ai: Vaani): Promise<string>;
@@ -143,6 +144,7 @@ const PRODUCTS: Product[] = [
     key: 'hindi-transcript',
     answer: 'first Hindi transcript (language hi: IndicConformer)',
     plans: 'voice',
+    language: 'hi',
     folders: ['indic', 'whisper'],
     run: hindiTranscript,
   },
@@ -163,7 +165,14 @@ const PRODUCTS: Product[] = [
 ];
 
 /** Products whose real-size plan is reported (image and code beside the four measured). */
-const PREDICTED = ['chat', 'voice', 'memory', 'image', 'code'];
+const PREDICTED: [product: string, language?: string][] = [
+  ['chat'],
+  ['voice'],
+  ['voice', 'hi'],
+  ['memory'],
+  ['image'],
+  ['code'],
+];
 
 const fit: Scenario = async (env) => {
   const { profile, mbps } = env.params as { profile: string; mbps: number };
@@ -191,7 +200,7 @@ const fit: Scenario = async (env) => {
   });
   try {
     for (const product of PRODUCTS) {
-      const plan = await ai.plan(product.plans);
+      const plan = await ai.plan(product.plans, product.language ? { language: product.language } : undefined);
       await log(true);
       const started = performance.now();
       const engine = await product.run(ai);
@@ -270,11 +279,11 @@ const fit: Scenario = async (env) => {
     },
   });
   try {
-    for (const product of PREDICTED) {
-      const plan = await real.plan(product);
+    for (const [product, language] of PREDICTED) {
+      const plan = await real.plan(product, language ? { language } : undefined);
       if (plan.download.seconds === null) continue;
       rows.push({
-        id: id(`${product}.predicted`),
+        id: id(`${product}${language ? `-${language}` : ''}.predicted`),
         metric: `PREDICTED by ai.plan, not measured: download seconds of ${plan.model}'s real default files at ${mbps} Mbit/s on the ${profile} device`,
         unit: 's',
         value: plan.download.seconds,
@@ -284,11 +293,11 @@ const fit: Scenario = async (env) => {
       });
     }
     // The target (issue 33): on this device, the first chat answer and the first Hindi transcript with the real default files, or the remote with the plan's reason.
-    for (const [key, run, plans] of [
-      ['chat', firstToken, 'chat'],
-      ['hindi-transcript', hindiTranscript, 'voice'],
+    for (const [key, run, plans, language] of [
+      ['chat', firstToken, 'chat', undefined],
+      ['hindi-transcript', hindiTranscript, 'voice', 'hi'],
     ] as const) {
-      const plan = await real.plan(plans);
+      const plan = await real.plan(plans, language ? { language } : undefined);
       await log(true);
       const started = performance.now();
       let engine: string;

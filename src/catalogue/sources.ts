@@ -73,6 +73,15 @@ export const INDIC_SOURCES: Record<'int8' | 'fp32', ModelSource> = {
   fp32: { repo: 'ai4bharat/indic-conformer-600m-multilingual', revision: AI4BHARAT_INDIC_REVISION, dtype: 'fp32' },
 };
 
+/**
+ * What the default IndicConformer sources download (rounded, every file the engine reads): the
+ * int8 encoder and the CTC head on WASM; AI4Bharat's fp32 encoder, CTC and RNN-T graphs on WebGPU.
+ */
+export const INDIC_DOWNLOAD: Record<'int8' | 'fp32', { bytes: number; from: string }> = {
+  int8: { bytes: 905e6, from: 'the catalogue (rounded): int8 encoder 882 MB + CTC head 23 MB' },
+  fp32: { bytes: 2.49e9, from: "the catalogue (rounded): AI4Bharat's fp32 encoder ≈ 2.4 GB + 90 MB RNN-T graphs" },
+};
+
 export interface SpeechRecognitionSources {
   whisper: ModelSource;
   /** Absent when IndicConformer is turned off. */

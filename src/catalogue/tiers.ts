@@ -8,6 +8,7 @@
 import type { ModelSource } from '../protocol/options';
 import type { Tier, TierProduct } from '../protocol/fit';
 import { UNPINNED } from './families';
+import { INDIC_DOWNLOAD } from './sources';
 import { INDIC_CODES } from './languages/indic-conformer';
 import { WHISPER_LANGUAGES } from './languages/whisper';
 
@@ -50,7 +51,7 @@ const QWEN25 =
   "the export's listed sizes (docs: Qwen2.5-0.5B-Instruct fp32 1.99 GB, fp16 997 MB, q8 512 MB, q4 786 MB, q4f16 483 MB)";
 /** IndicConformer's int8 encoder and CTC head (src/catalogue/sources.ts INDIC_SOURCES), for the 22 scheduled languages. */
 const INDIC = {
-  bytes: { wasm: 905 * MB, webgpu: 2.49 * GB },
+  bytes: { wasm: INDIC_DOWNLOAD.int8.bytes, webgpu: INDIC_DOWNLOAD.fp32.bytes },
   family: 'embeddings',
   what: 'IndicConformer for the 22 scheduled languages: int8 882 MB + 23 MB CTC head on WASM, fp32 ≈ 2.4 GB + 90 MB RNN-T graphs on WebGPU',
 } as const;

@@ -15,6 +15,8 @@ import { modelResolver } from './engines/_model-files';
 import { filesOwner, modelSource, sourceBase } from '../catalogue/sources';
 import type { ModelSource, VaaniOptions } from '../protocol/options';
 import type { ApproveHook } from '../protocol/approval';
+import type { PlanFor } from '../protocol/fit';
+import type { SttEngine } from '../protocol/transcription';
 import { abortError } from '../protocol/cancel';
 import { pageInstances } from './instances';
 import { builtinEngines, builtinModel, type BuiltinModel } from './builtin';
@@ -26,7 +28,7 @@ import { askPersist } from './services/persist';
 import { NotFoundError } from './clients/errors';
 import { builtinAvailability } from './builtin';
 import { FitGate, filesRead, type Confirmer } from './services/fit-gate';
-import { validateFit } from '../common/fit/policy';
+import { validateFit, validatePlanFor } from '../common/fit/policy';
 import { deviceFacts } from '../common/fit/device';
 
 /** `ai.plan`: plans a model or product, and the download policy's answers (`createVaani({ fit })`). */
@@ -35,9 +37,11 @@ export interface PlanApi {
    * What running a model here takes, before any byte of it moves: its download (exact where a
    * manifest or the cache knows it), the memory it needs, what this device and network report, and
    * the decision (local, remote or none) with its reason. A product ('chat', 'voice', …) plans its
-   * default model. An unknown id throws NotFoundError.
+   * default model. An unknown id throws NotFoundError. `{ language }` plans speech recognition for
+   * that language: IndicConformer's files for its 22 languages (where the tier routes them there),
+   * else Whisper's.
    */
-  (idOrProduct: string): Promise<ModelPlan>;
+  (idOrProduct: string, options?: PlanFor): Promise<ModelPlan>;
   /**
    * Forgets the download policy's answers (a declined or accepted download) for one model or
    * product, or for all: its next request plans and asks again.
@@ -94,11 +98,14 @@ export function createVaaniWith(
   const baseURL = base.href.replace(/\/+$/, '');
   const realFetch = globalThis.fetch.bind(globalThis);
   const registry = new EngineRegistry(
-    (kind, id, args) => {
+    async (kind, id, args, part) => {
+      if (part !== undefined) return gate.allow(kind, id, part ?? undefined);
       const reads = filesRead(kind, id, args);
-      return reads === undefined ? Promise.resolve() : gate.allow(kind, reads);
+      if (reads !== undefined) return gate.allow(kind, reads);
+      // An engine that gates its files itself reads its tier's sources: the tier is settled first.
+      if (tiers.productOf(id)) tiers.plan(id, await deviceFacts({ probeGpu: false }));
     },
-    (kind, id) => gate.done(kind, id),
+    (kind, id, part) => gate.done(kind, id, part),
   );
   const hosts = engineHosts(options.share, options.engineBudget);
   register(registry, options, hosts);
@@ -141,9 +148,12 @@ export function createVaaniWith(
     owner: (id) => filesOwner(id, options.models),
     remote: (id) => options.remote !== undefined && preference(routing(id)).includes('remote'),
     // No adapter probe of its own: Chromium logs a warning in the page where there is none.
-    plan: (id) => planModel({ ...planning, device: () => deviceFacts({ probeGpu: false }) }, id),
+    plan: (id, part) =>
+      planModel({ ...planning, device: () => deviceFacts({ probeGpu: false }) }, id, {
+        engine: part as SttEngine | undefined,
+      }),
     persist: () => void askPersist(),
-    note: (id) => noteCached(planning, id),
+    note: (id, part) => noteCached(planning, id, { engine: part as SttEngine | undefined }),
   });
   const ctx: Services = {
     registry,
@@ -157,7 +167,7 @@ export function createVaaniWith(
     runApprovers: new WeakMap(),
     self: async (path, init) => app.fetch(new Request(`${baseURL}${path}`, init)),
     deliveries: new Map(),
-    plan: (id) => planModel(planning, id),
+    plan: (id, options) => planModel(planning, id, { language: options?.language }),
     tiers: async () => tiers.settle(await deviceFacts({ probeGpu: false })),
     licences: options.licences ?? 'commercial',
   };
@@ -199,7 +209,8 @@ export function createVaaniWith(
     data: dataClient(vaaniFetch, baseURL),
     images: imagesClient(vaaniFetch, baseURL, ctx.deliveries),
     plan: Object.assign(
-      async (idOrProduct: string) => {
+      async (idOrProduct: string, options?: PlanFor) => {
+        validatePlanFor(options);
         const id = typeof idOrProduct === 'string' ? planTarget(idOrProduct) : undefined;
         if (!id)
           throw new NotFoundError(
@@ -209,7 +220,7 @@ export function createVaaniWith(
             'model',
             'invalid_request_error',
           );
-        return planModel(planning, id);
+        return planModel(planning, id, { language: options?.language });
       },
       {
         reset: (idOrProduct?: string) =>

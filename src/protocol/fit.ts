@@ -31,11 +31,22 @@ export type DeclineCode =
   | 'save_data'
   | 'unknown';
 
+/** What a plan is for beyond the model: speech-stt-v1 plans the family a language is routed to. */
+export interface PlanFor {
+  /** An ISO-639-1 code: speech-stt-v1 plans the family that recognises it (IndicConformer for its 22 languages). */
+  language?: string;
+}
+
 /** `ai.plan(…)` and GET /v1/models/{id}'s `x_vaani`: what running a model here takes, decided before any byte moves. */
 export interface ModelPlan {
   model: string;
   /** The id whose files it reads (agent-v1 → chat-v2). */
   files_of: string;
+  /**
+   * speech-stt-v1 only: the family whose files are planned (`whisper`, or `indic-conformer` for a
+   * language it routes there) and the language asked for (null: none, so Whisper's, which detects).
+   */
+  part?: { engine: 'whisper' | 'indic-conformer'; language: string | null };
   decision: Decision;
   download: {
     /** Bytes of every file it would read (null: unknown). */

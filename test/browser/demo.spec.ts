@@ -279,7 +279,8 @@ test('the models page downloads with a progress bar, shows the cache and deletes
   await expect(row.locator('.plan .reason')).toContainText(/^chat-v2 runs here on WASM \(fp32\): 6 MB to download/);
   // "Will it run here?": ai.plan for every product's default model, and what this browser reports.
   await expect(page.locator('#fit-device')).toContainText(/^This browser: .* memory/);
-  await expect(page.locator('#fit-body tr')).toHaveCount(8);
+  await expect(page.locator('#fit-body tr')).toHaveCount(9);
+  await expect(page.locator('#fit-body tr[data-product="voice-hi"] td').first()).toHaveText('Transcription (Hindi)');
   await expect(page.locator('#fit-body tr[data-product="speech-tts-v1"] td').nth(3)).toHaveText('per voice');
   const fit = page.locator('#fit-body tr[data-product="chat"] td');
   await expect(fit.nth(1)).toHaveText('chat-v2');

@@ -309,4 +309,95 @@ test.describe('routing between IndicConformer and Whisper', () => {
     expect(model.language_engines.en).toBe('whisper');
     expect(model.language_engines.fr).toBe('whisper');
   });
+
+  test("a metered phone: a Hindi request asks before IndicConformer's files (planned by language); no byte of them before yes", async ({
+    page,
+  }) => {
+    await page.addInitScript(() => {
+      const define = (name: string, value: unknown) =>
+        Object.defineProperty(Navigator.prototype, name, { get: () => value, configurable: true });
+      define('deviceMemory', 8);
+      define('connection', { saveData: true, effectiveType: '4g', downlink: 10 });
+    });
+    const errors = await openHarness(page);
+    const indicFiles: string[] = [];
+    page.context().on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith(INDIC_URL) && !path.endsWith('vaani-manifest.json')) indicFiles.push(path);
+    });
+    const run = (indicYes: boolean) =>
+      page.evaluate(
+        async ({ whisper, indicURL, indicYes }) => {
+          const w = window as unknown as { stt?: import('../../src/index').Vaani; asked: unknown[]; yes: boolean };
+          w.yes = indicYes;
+          w.asked ??= [];
+          w.stt ??= window.Vaani.createVaani({
+            backend: 'wasm',
+            models: {
+              'speech-stt-v1': {
+                whisper: { baseURL: whisper, dtype: 'fp32' },
+                indic: { baseURL: indicURL, dtype: 'fp32' },
+              },
+            },
+            // Whisper's files are let through; IndicConformer's wait for the test's answer.
+            fit: {
+              confirm: (plan) => {
+                w.asked.push({ part: plan.part, for: plan.consent.for, reason: plan.consent.reason });
+                return plan.part?.engine !== 'indic-conformer' || w.yes;
+              },
+            },
+          });
+          const ai = w.stt;
+          const hindi = await ai.plan('voice', { language: 'hi' });
+          const english = await ai.plan('speech-stt-v1', { language: 'en' });
+          const form = new FormData();
+          form.set('file', new File([await (await fetch(`${whisper}../audio/jfk-16k.wav`)).blob()], 'jfk.wav'));
+          form.set('model', 'speech-stt-v1');
+          form.set('language', 'hi');
+          const response = await ai.fetch('/v1/audio/transcriptions', {
+            method: 'POST',
+            headers: { authorization: 'Bearer k' },
+            body: form,
+          });
+          const models = await ai.fetch('/v1/models/speech-stt-v1?language=ta', {
+            headers: { authorization: 'Bearer k' },
+          });
+          return {
+            hindi: { part: hindi.part, source: hindi.decision.run === 'local' ? hindi.decision.source : null },
+            english: english.part,
+            status: response.status,
+            body: await response.json(),
+            tamil: (await models.json()).x_vaani?.part,
+            asked: w.asked,
+          };
+        },
+        { whisper: `${WHISPER_ROOT}tiny/`, indicURL: INDIC_URL, indicYes },
+      );
+    const declined = await run(false);
+    expect(declined.hindi).toEqual({
+      part: { engine: 'indic-conformer', language: 'hi' },
+      source: expect.stringContaining(INDIC_URL),
+    });
+    expect(declined.english).toEqual({ engine: 'whisper', language: 'en' });
+    expect(declined.tamil).toEqual({ engine: 'indic-conformer', language: 'ta' });
+    expect(declined.status).toBe(503);
+    expect(declined.body.error).toMatchObject({ code: 'download_declined', param: 'model' });
+    expect(declined.body.error.message).toMatch(/^speech-stt-v1 \(IndicConformer\) needs /);
+    expect(declined.asked).toEqual([
+      {
+        part: { engine: 'indic-conformer', language: null },
+        for: 'transcription',
+        reason: expect.stringMatching(/Save-Data is on/),
+      },
+    ]);
+    expect(indicFiles).toEqual([]);
+
+    await page.evaluate(() => (window as unknown as { stt: import('../../src/index').Vaani }).stt.plan.reset('voice'));
+    const accepted = await run(true);
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(accepted.body.text).toBe(await expectedText('jfk', 'hi'));
+    expect(accepted.asked).toHaveLength(2);
+    expect(indicFiles.length).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
 });

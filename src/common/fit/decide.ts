@@ -48,7 +48,16 @@ export interface PlanInput {
   /** Memory the model needs on `backend` (null: unknown). */
   memory: number | null;
   device: DeviceFacts;
+  /**
+   * The download policy on a metered or Save-Data connection (`createVaani({ fit })`): the bytes it
+   * starts without asking (undefined: no ceiling, `metered: 'local'`) and whether past them the remote
+   * answers without asking (`metered: 'remote'`). Default: {@link GATED_BYTES}, asked.
+   */
+  metered?: { ceiling?: number; remote: boolean };
 }
+
+/** The ceiling where a download is gated by default (metered, Save-Data, slow, short of memory). */
+export const GATED_BYTES = 100e6;
 
 /** WASM's 32-bit address space: a model that needs more cannot run on WASM at all. */
 export const WASM_MEMORY = 4 * 2 ** 30;
@@ -167,13 +176,25 @@ export function decide(input: PlanInput): Decision {
   const where = `${model} runs here on ${input.backend === 'webgpu' ? 'WebGPU' : 'WASM'}${input.dtype ? ` (${input.dtype})` : ''}`;
   if (download === 0 && remaining !== null) return local('cached', `${where}: ${size}${need ? `; ${need}` : ''}.`);
   if (device.network?.saveData) {
-    if (input.remote)
+    // As the download policy acts: within its ceiling the download starts; past it, consent or the remote.
+    const { ceiling, remote } = input.metered ?? { ceiling: GATED_BYTES, remote: false };
+    const over = ceiling !== undefined && (remaining === null || remaining > ceiling);
+    if (over && input.remote)
       return {
         run: 'remote',
         code: 'save_data',
-        reason: `Save-Data is on: the remote answers ${model} instead of ${size}.`,
+        reason: remote
+          ? `Save-Data is on and fit.metered is 'remote': the remote answers ${model} instead of ${size}.`
+          : `Save-Data is on: the remote answers ${model} instead of ${size}, unless the visitor agrees to the download (fit.confirm or a widget's dialog).`,
       };
-    return local('save_data', `${where}: ${size} with Save-Data on (no remote is configured).`);
+    return local(
+      'save_data',
+      ceiling === undefined
+        ? `${where}: ${size} with Save-Data on (fit.metered is 'local').`
+        : over
+          ? `${where}: ${size} with Save-Data on, once the visitor agrees (no remote is configured).`
+          : `${where}: ${size} with Save-Data on, within the ${formatSize(ceiling)} the download policy starts without asking.`,
+    );
   }
   if (device.memory === undefined && device.network === undefined)
     return input.remote

@@ -3,11 +3,10 @@
  * download starts, waits for consent, goes to the remote, or never happens. Pure: the page's gate
  * (src/page/services/fit-gate.ts) plans, asks and remembers.
  */
-import type { ConsentWhy, Decision, FitOptions } from '../../protocol/fit';
-import { downloadSeconds, formatSize, formatTime, type DeviceFacts } from './decide';
+import type { ConsentWhy, Decision, FitOptions, PlanFor } from '../../protocol/fit';
+import { downloadSeconds, formatSize, formatTime, GATED_BYTES, type DeviceFacts } from './decide';
 
-/** The ceiling where a download is gated by default (metered, Save-Data, slow, short of memory). */
-export const GATED_BYTES = 100e6;
+export { GATED_BYTES };
 /** Past this share of the device's reported memory a device is short of memory for a model (not yet unable to run it). */
 export const SHORT_SHARE = 0.5;
 /** Plan codes that mean the model cannot run here: it is never downloaded. */
@@ -57,6 +56,21 @@ export function validateFit(fit: unknown): asserts fit is FitOptions | undefined
   validateTier(tier, bad);
 }
 
+/** Throws a TypeError for `ai.plan(id, options)`'s options that are not `{ language?: 'hi' | … }`. */
+export function validatePlanFor(options: unknown): asserts options is PlanFor | undefined {
+  if (options === undefined) return;
+  const bad = (what: string) => new TypeError(`ai.plan(id, options): ${what}.`);
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw bad(
+      `options must be an object, not ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`,
+    );
+  const { language, ...rest } = options as Record<string, unknown>;
+  const unknown = Object.keys(rest);
+  if (unknown.length) throw bad(`unknown option '${unknown[0]}' (it takes language)`);
+  if (language !== undefined && !(typeof language === 'string' && /^[a-z]{2,3}$/.test(language)))
+    throw bad(`language must be an ISO-639 code such as 'hi', not ${JSON.stringify(language)}`);
+}
+
 const TIER_NAMES = ['small', 'medium', 'large', 'auto'];
 const TIER_KEYS = ['chat', 'transcription', 'speech', 'embeddings', 'images'];
 
@@ -89,12 +103,21 @@ function meteredBy(device: DeviceFacts, fit: FitOptions): string | undefined {
   return undefined;
 }
 
+/** What the plan's decision takes from the policy on a metered or Save-Data connection (see decide's `metered`). */
+export const meteredPolicy = (fit: FitOptions = {}) => ({
+  ceiling: fit.metered === 'local' ? undefined : (fit.maxDownloadBytes ?? GATED_BYTES),
+  remote: fit.metered === 'remote',
+});
+
 /** Decides what the policy lets happen to a model's download. */
 export function policyVerdict(input: PolicyInput, fit: FitOptions = {}): Verdict {
   const { decision, remaining, memory, device, model } = input;
   if (remaining === 0) return { act: 'download' };
   if (decision.run !== 'local' && CANNOT_RUN.has(decision.code)) return { act: 'refuse', reason: decision.reason };
   if (decision.run !== 'local' && NOTHING_TO_FETCH.has(decision.code)) return { act: 'download' };
+  // A browser that reports neither memory nor connection: the plan's conservative answer, the remote, is kept.
+  if (decision.run === 'remote' && decision.code === 'unknown' && input.remote)
+    return { act: 'remote', why: [], reason: decision.reason };
 
   const metered = fit.metered === 'local' ? undefined : meteredBy(device, fit);
   const short =

@@ -51,11 +51,15 @@ const READS_FILES: Partial<Record<EngineKind, readonly string[]>> = {
   images: ['generate', 'edit'],
 };
 
-/** Runs before a call that reads a model's files; throws to refuse it (the download policy). */
-export type EngineGate = (kind: EngineKind, modelId: string, args: unknown[]) => Promise<void>;
+/**
+ * Runs before a call that reads a model's files; throws to refuse it (the download policy). `part`
+ * is given where the engine gates its files itself ({@link EngineRegistry.allow}): null for the
+ * model's own files, else the part ('indic-conformer').
+ */
+export type EngineGate = (kind: EngineKind, modelId: string, args: unknown[], part?: string | null) => Promise<void>;
 
-/** Runs after a call that read a model's files answered (the plan notes what is cached now). */
-export type EngineDone = (kind: EngineKind, modelId: string) => Promise<void>;
+/** Runs after a call that read a model's files answered (the plan notes what is cached now); `part` as for the gate. */
+export type EngineDone = (kind: EngineKind, modelId: string, part?: string | null) => Promise<void>;
 
 /**
  * The engine `create` makes, started only when first used: a call that reads model files awaits
@@ -136,6 +140,19 @@ export class EngineRegistry {
     const view = this.gate ? gated(create, kind, modelId, this.gate, this.done) : create();
     this.live.set(key, { engine: { dispose: () => engine?.dispose() }, gated: view });
     return view as unknown as EngineKinds[K];
+  }
+
+  /**
+   * For an engine that gates its own files (speech recognition: Whisper's or IndicConformer's, by
+   * language): resolves when the download policy lets `part` of them (null: the model's own) be read.
+   */
+  allow(kind: EngineKind, modelId: string, part: string | null): Promise<void> {
+    return this.gate?.(kind, modelId, [], part) ?? Promise.resolve();
+  }
+
+  /** After such an engine's call read `part` of its files (the plan notes what is cached now). */
+  read(kind: EngineKind, modelId: string, part: string | null): Promise<void> {
+    return this.done?.(kind, modelId, part).catch(() => undefined) ?? Promise.resolve();
   }
 
   voices(): Voice[] {

@@ -1,13 +1,13 @@
 import * as Comlink from 'comlink';
 import sileroURL from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
 import { possibleBackends } from '../../common/backends/plan';
-import { speechRecognitionSources } from '../../catalogue/sources';
+import { speechRecognitionSources, type SpeechRecognitionSources } from '../../catalogue/sources';
 import { modelsOf } from '../../catalogue/families';
 import { INDIC_CODES } from '../../catalogue/languages/indic-conformer';
 import { whisperFiles } from '../../common/layouts/whisper';
 import { WHISPER_LANGUAGES } from '../../catalogue/languages/whisper';
 import type { Transcript, TranscriptionEngine, TranscriptionParams, WhisperWorker } from '../../protocol/transcription';
-import { type EngineFactory, defineEngine } from './_registry';
+import { type EngineFactory, type EngineRegistry, defineEngine } from './_registry';
 import type { EngineHosts } from '../hosts/engine-hosts';
 import { modelFiles, modelJob } from './_model-files';
 import type { ModelSource, VaaniOptions } from '../../protocol/options';
@@ -63,27 +63,47 @@ function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSour
   };
 }
 
+/** The download policy for one family's files, asked by the engine before it starts that family. */
+interface FilesGate {
+  /** Resolves when the family's files may be read (null: Whisper's, the model's own; else 'indic-conformer'). */
+  allow(part: string | null): Promise<void>;
+  /** After a call read them. */
+  read(part: string | null): Promise<void>;
+}
+
 function speechRecognition(
   modelId: string,
   options: VaaniOptions,
   seen: Seen,
   hosts: EngineHosts,
+  files: FilesGate,
 ): TranscriptionEngine & { dispose(): void } {
-  const sources = speechRecognitionSources(options, modelId);
-  const config = { indic: sources.indic !== undefined, languages: sources.languages };
   let whisper: ReturnType<typeof whisperEngine> | undefined;
   let indic: ReturnType<typeof indicEngine> | undefined;
-  const whisperOf = () => (whisper ??= whisperEngine(modelId, options, sources.whisper, seen, hosts));
+  // Sources are read at the first call, after the tier is settled; each family starts once its files are allowed.
+  const whisperOf = async (sources: SpeechRecognitionSources) => {
+    await files.allow(null);
+    return (whisper ??= whisperEngine(modelId, options, sources.whisper, seen, hosts));
+  };
   return {
     async transcribe({ audio, ...params }, signal) {
       const bytes = new Uint8Array(await audio.arrayBuffer());
-      const route = await routeTranscription(params, config, () => whisperOf().detect(bytes, signal));
+      const sources = speechRecognitionSources(options, modelId);
+      const config = { indic: sources.indic !== undefined, languages: sources.languages };
+      const route = await routeTranscription(params, config, async () =>
+        (await whisperOf(sources)).detect(bytes, signal),
+      );
       let transcript: Transcript;
       if (route.engine === 'indic-conformer') {
+        await files.allow('indic-conformer');
         indic ??= indicEngine(modelId, options, sources.indic!, seen.indic, hosts);
         transcript = await indic.transcribe(bytes, { ...params, language: route.language! }, signal);
+        await files.read('indic-conformer');
       } else {
-        transcript = await whisperOf().transcribe(bytes, { ...params, language: route.language }, signal);
+        transcript = await (
+          await whisperOf(sources)
+        ).transcribe(bytes, { ...params, language: route.language }, signal);
+        await files.read(null);
       }
       return { ...transcript, engine: { name: route.engine, language_source: route.source } };
     },
@@ -98,7 +118,11 @@ function speechRecognition(
  * speech-stt-v1: Whisper and IndicConformer behind one id; /v1/models shows the backend, every
  * language and the family that recognises each.
  */
-export function transcriptionEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'transcription'>[] {
+export function transcriptionEngines(
+  options: VaaniOptions,
+  hosts: EngineHosts,
+  registry: Pick<EngineRegistry, 'allow' | 'read'>,
+): EngineFactory<'transcription'>[] {
   return modelsOf('transcription').map((modelId) => {
     const seen: Seen = { indic: {} };
     return {
@@ -114,7 +138,11 @@ export function transcriptionEngines(options: VaaniOptions, hosts: EngineHosts):
           languageEngines: Object.fromEntries(languages.map((code) => [code, engineFor(code, config)])),
         };
       },
-      create: () => speechRecognition(modelId, options, seen, hosts),
+      create: () =>
+        speechRecognition(modelId, options, seen, hosts, {
+          allow: (part) => registry.allow('transcription', modelId, part),
+          read: (part) => registry.read('transcription', modelId, part),
+        }),
       files: () => modelFiles(modelId, options, whisperFiles),
     };
   });
@@ -122,5 +150,5 @@ export function transcriptionEngines(options: VaaniOptions, hosts: EngineHosts):
 
 export default defineEngine({
   kind: 'transcription',
-  factories: ({ options, hosts }) => transcriptionEngines(options, hosts),
+  factories: ({ options, hosts, registry }) => transcriptionEngines(options, hosts, registry),
 });

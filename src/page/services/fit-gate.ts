@@ -14,18 +14,29 @@ export interface FitGateContext {
   owner(id: string): string;
   /** Whether a remote is configured and routing lets it answer `id`. */
   remote(id: string): boolean;
-  plan(id: string): Promise<ModelPlan>;
+  /** Plans `id`'s files, or one part of them (speech-stt-v1's 'indic-conformer'). */
+  plan(id: string, part?: string): Promise<ModelPlan>;
   /** Asked with the first large download a plan lets start (`navigator.storage.persist()`, once per page). */
   persist?(): void;
   /** Told after the first call that read `id`'s files since it was settled (the plan notes what is cached). */
-  note?(id: string): Promise<void>;
+  note?(id: string, part?: string): Promise<void>;
 }
 
 /** A settled answer for one model's files: downloads may start, or the error every request gets. */
 type Answer = { ok: true } | { ok: false; error: EngineError };
 
-/** The id whose files a call reads: the model's, or for speech the voice's weights (none for eSpeak's voices). */
+/**
+ * Kinds whose engine gates each family's files itself, once it knows which it starts: speech
+ * recognition reads Whisper's or IndicConformer's by language (src/page/engines/transcription.ts).
+ */
+const GATED_BY_ENGINE: readonly EngineKind[] = ['transcription'];
+
+/**
+ * The id whose files a call reads: the model's, for speech the voice's weights (none for eSpeak's
+ * voices); undefined where nothing is read or the engine gates its files itself.
+ */
 export function filesRead(kind: EngineKind, modelId: string, args: unknown[]): string | undefined {
+  if (GATED_BY_ENGINE.includes(kind)) return undefined;
   if (kind !== 'speech') return modelId;
   const voice = findVoice(String((args[0] as { voice?: unknown } | undefined)?.voice ?? ''));
   return voice && voice.spec.engine !== 'espeak' ? voice.spec.download.weights : undefined;
@@ -47,13 +58,28 @@ export class FitGate {
 
   constructor(private readonly ctx: FitGateContext) {}
 
-  /** Resolves when `id`'s files may be downloaded for a `kind` engine; throws a `download_declined` EngineError otherwise. */
-  async allow(kind: string, id: string): Promise<void> {
-    const key = this.ctx.owner(id);
+  /** The answers' key: the files' owner, and the part of them (speech-stt-v1's 'indic-conformer') where one is named. */
+  private key(id: string, part?: string): string {
+    const owner = this.ctx.owner(id);
+    return part ? `${owner}#${part}` : owner;
+  }
+
+  /** The keys of every part of `id`'s files. */
+  private keysOf(id: string): (key: string) => boolean {
+    const owner = this.ctx.owner(id);
+    return (key) => key === owner || key.startsWith(`${owner}#`);
+  }
+
+  /**
+   * Resolves when `id`'s files (or one part of them) may be downloaded for a `kind` engine; throws a
+   * `download_declined` EngineError otherwise.
+   */
+  async allow(kind: string, id: string, part?: string): Promise<void> {
+    const key = this.key(id, part);
     let answer = this.answers.get(key);
     if (!answer) {
       this.settling.add(key);
-      answer = this.settle(kind, id, key).finally(() => this.settling.delete(key));
+      answer = this.settle(kind, id, key, part).finally(() => this.settling.delete(key));
       this.answers.set(key, answer);
     }
     const settled = await answer;
@@ -61,17 +87,17 @@ export class FitGate {
   }
 
   /** After a call that read `id`'s files answered: the first since it was settled has the plan note what is cached. */
-  async done(kind: EngineKind, id: string): Promise<void> {
-    if (kind === 'speech') return;
-    const key = this.ctx.owner(id);
+  async done(kind: EngineKind, id: string, part?: string | null): Promise<void> {
+    if (kind === 'speech' || (part === undefined && GATED_BY_ENGINE.includes(kind))) return;
+    const key = this.key(id, part ?? undefined);
     if (this.noted.has(key)) return;
     this.noted.add(key);
-    await this.ctx.note?.(id);
+    await this.ctx.note?.(id, part ?? undefined);
   }
 
   /** A plan found `id`'s cached files evicted: a settled answer is forgotten (one being settled already planned with it). */
   evicted(id: string): void {
-    if (!this.settling.has(this.ctx.owner(id))) this.reset(id);
+    if (![...this.settling].some(this.keysOf(id))) this.reset(id);
   }
 
   /** Registers a consent dialog used where `fit.confirm` is not given (the newest first); returns its removal. */
@@ -89,21 +115,22 @@ export class FitGate {
       this.answers.clear();
       this.noted.clear();
     } else {
-      this.answers.delete(this.ctx.owner(id));
-      this.noted.delete(this.ctx.owner(id));
+      const ofId = this.keysOf(id);
+      for (const key of [...this.answers.keys()]) if (ofId(key)) this.answers.delete(key);
+      for (const key of [...this.noted]) if (ofId(key)) this.noted.delete(key);
     }
   }
 
-  private async settle(kind: string, id: string, key: string): Promise<Answer> {
+  private async settle(kind: string, id: string, key: string, part?: string): Promise<Answer> {
     const forget = () => this.answers.delete(key);
     let plan: ModelPlan;
     let verdict: Verdict;
     const remote = this.ctx.remote(id);
     try {
-      plan = await this.ctx.plan(id);
+      plan = await this.ctx.plan(id, part);
       verdict = policyVerdict(
         {
-          model: plan.model,
+          model: plan.part?.engine === 'indic-conformer' ? `${plan.model} (IndicConformer)` : plan.model,
           decision: plan.decision,
           remaining: plan.download.remaining_bytes,
           memory: plan.memory.bytes,

@@ -1,17 +1,28 @@
 import { defaultModel, entryOf, findModel, layoutOf, PRODUCTS, sourceOf, type Product } from '../../catalogue/families';
 import { BYTES_PER_PARAMETER, downloadFigure, memoryFigure } from '../../catalogue/fit';
 import { tierDownload, tierOfRepo } from '../../catalogue/tiers';
-import { filesOwner, modelSource, sourceBase } from '../../catalogue/sources';
+import {
+  filesOwner,
+  INDIC_DOWNLOAD,
+  INDIC_SOURCES,
+  modelSource,
+  sourceBase,
+  speechRecognitionSources,
+} from '../../catalogue/sources';
+import { modelsOf } from '../../catalogue/families';
 import { voiceWeights } from '../../catalogue/voices';
 import { backendAttempts } from '../../common/backends/plan';
 import { fp16Refusal } from '../../common/backends/fp16';
 import { decide, downloadSeconds, formatSize, unreported, type DeviceFacts } from '../../common/fit/decide';
 import { deviceFacts } from '../../common/fit/device';
+import { meteredPolicy } from '../../common/fit/policy';
 import { fetchFolderManifest, isFolderBase, recordedFiles, type Models } from '../../common/weights';
 import { DTYPE_SUFFIX } from '../../common/layouts/onnx';
-import type { ModelSource, VaaniOptions } from '../../protocol/options';
+import type { ModelSource, SpeechRecognitionSource, VaaniOptions } from '../../protocol/options';
 import type { EngineChoice } from '../../protocol/options';
-import type { ModelPlan } from '../../protocol/fit';
+import type { ModelPlan, PlanFor } from '../../protocol/fit';
+import type { SttEngine } from '../../protocol/transcription';
+import { engineFor } from '../engines/_stt-routing';
 import type { Tiers } from './tiers';
 import { persistState } from './persist';
 
@@ -46,12 +57,39 @@ export interface PlanContext {
   evicted?(id: string): void;
 }
 
+/**
+ * What a plan covers: speech-stt-v1 reads two families' files, Whisper's (its own source) and
+ * IndicConformer's (`part` 'indic-conformer'), each planned and gated before that family starts.
+ */
+export interface PlanPart extends PlanFor {
+  engine?: SttEngine;
+}
+
+const isStt = (id: string) => (modelsOf('transcription') as readonly string[]).includes(id);
+
+/** The IndicConformer source a speech-stt-v1 plan is for, or undefined where it plans Whisper's files. */
+function indicPart(ctx: Pick<PlanContext, 'options'>, id: string, on: PlanPart) {
+  if (!isStt(id)) return undefined;
+  const sources = speechRecognitionSources(ctx.options, id);
+  if (!sources.indic) return undefined;
+  const engine =
+    on.engine ?? (on.language ? engineFor(on.language, { indic: true, languages: sources.languages }) : 'whisper');
+  return engine === 'indic-conformer' ? sources.indic : undefined;
+}
+
+/** Whisper's source where speech-stt-v1 names it apart (`whisper: { baseURL }`): the engine reads those files. */
+function whisperPart(ctx: Pick<PlanContext, 'options'>, id: string): ModelSource | undefined {
+  return isStt(id) && (ctx.options.models?.[id] as SpeechRecognitionSource | undefined)?.whisper
+    ? speechRecognitionSources(ctx.options, id).whisper
+    : undefined;
+}
+
 /** The key of a model's files in `PlanContext.seen`: the id that owns them and their base URL. */
-export function cacheKey(ctx: Pick<PlanContext, 'options'>, id: string): string {
+export function cacheKey(ctx: Pick<PlanContext, 'options'>, id: string, on: PlanPart = {}): string {
   const owner = filesOwner(id, ctx.options.models);
   let base = '';
   try {
-    base = sourceBase(modelSource(id, ctx.options.models));
+    base = sourceBase(indicPart(ctx, id, on) ?? whisperPart(ctx, id) ?? modelSource(id, ctx.options.models));
   } catch {
     // No source: nothing cached.
   }
@@ -59,9 +97,9 @@ export function cacheKey(ctx: Pick<PlanContext, 'options'>, id: string): string 
 }
 
 /** Notes the bytes now cached for a model's files (after its engine read them), for eviction checks. */
-export async function noteCached(ctx: PlanContext, id: string): Promise<void> {
+export async function noteCached(ctx: PlanContext, id: string, on: PlanPart = {}): Promise<void> {
   if (!ctx.seen) return;
-  const key = cacheKey(ctx, id);
+  const key = cacheKey(ctx, id, on);
   const [owner, base] = key.split(' ') as [string, string];
   if (!base) return;
   const recorded = await recordedFiles(owner, base).catch(() => []);
@@ -180,6 +218,61 @@ async function sized(
   };
 }
 
+/**
+ * One family's download where speech-stt-v1 names its source apart (`indic`, `whisper`): the source's
+ * `files` or folder manifest, else the catalogue's figure for a default source (`figure`).
+ */
+async function sizedPart(
+  owner: string,
+  source: ModelSource,
+  base: string,
+  family: 'indic' | 'whisper',
+  figure: { bytes: number; from: string; basis: Sized['basis'] } | undefined,
+): Promise<Sized> {
+  const recorded = await recordedFiles(owner, base).catch(() => []);
+  const cached = recorded.reduce((sum, f) => sum + f.bytes, 0);
+  const manifest =
+    source.files || !isFolderBase(base) ? undefined : await fetchFolderManifest(base).catch(() => undefined);
+  const listed = source.files
+    ? source.files.map((f) =>
+        typeof f === 'string' ? { name: f, size: null } : { name: f.name, size: f.size ?? null },
+      )
+    : manifest?.files.map((f) => ({ name: f.name, size: f.size }));
+  const dtype = source.dtype ?? null;
+  if (listed) {
+    const files = listed.map((f) => ({ ...f, cached_bytes: recorded.find((r) => r.file === f.name)?.bytes ?? 0 }));
+    const exact = files.every((f) => f.size !== null);
+    return {
+      bytes: exact ? files.reduce((sum, f) => sum + f.size!, 0) : null,
+      cached,
+      exact,
+      basis: source.files ? 'files' : 'manifest',
+      from: source.files ? "the source's `files`" : `${base}vaani-manifest.json`,
+      dtype,
+      files,
+    };
+  }
+  if (figure) return { bytes: figure.bytes, from: figure.from, basis: figure.basis, cached, exact: false, dtype };
+  return {
+    bytes: null,
+    cached,
+    exact: false,
+    basis: 'unknown',
+    from: isFolderBase(base)
+      ? `${base} has no vaani-manifest.json (npx vaani pull speech-stt-v1${family === 'indic' ? ' --indic' : ''} writes one) and the source lists no files`
+      : `the catalogue has no size for this source: list its files with sizes in createVaani({ models: { 'speech-stt-v1': { ${family}: { files } } } })`,
+    dtype,
+  };
+}
+
+/** The catalogue's figure for a default IndicConformer source. */
+function indicFigure(source: ModelSource) {
+  const dtype = (['int8', 'fp32'] as const).find(
+    (d) => !source.baseURL && source.repo === INDIC_SOURCES[d].repo && (source.dtype ?? d) === d,
+  );
+  return dtype ? { ...INDIC_DOWNLOAD[dtype], basis: 'catalogue' as const } : undefined;
+}
+
 const deviceView = (device: DeviceFacts): ModelPlan['device'] => ({
   memory_bytes: device.memory ?? null,
   gpu:
@@ -204,8 +297,11 @@ const deviceView = (device: DeviceFacts): ModelPlan['device'] => ({
     : null,
 });
 
-/** Plans a catalogue id (resolve aliases and products with `planTarget` first). Reads no model file. */
-export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan> {
+/**
+ * Plans a catalogue id (resolve aliases and products with `planTarget` first). Reads no model file.
+ * speech-stt-v1 plans Whisper's files, or IndicConformer's for a language routed there (`on`).
+ */
+export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {}): Promise<ModelPlan> {
   const device = await (ctx.device ?? deviceFacts)();
   // The tier is picked (and its source applied) before the source is read.
   const tier = ctx.tiers?.plan(id, device);
@@ -222,6 +318,11 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
   // A neural voice family's weights (kokoro-82m, …): what the speech engine loads for its voices.
   const voice = entry ? undefined : voiceWeights(id);
   if (voice) source = ctx.options.models?.[id] ?? { repo: voice.repo, revision: voice.revision };
+  const stt = isStt(id);
+  const indic = indicPart(ctx, id, on);
+  if (indic) source = indic;
+  const whisper = indic ? undefined : whisperPart(ctx, id);
+  if (whisper) source = whisper;
   const base = source ? sourceBase(source) : '';
   const choice = ctx.options.backend ?? 'auto';
   let noSource: string | undefined;
@@ -248,7 +349,19 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
     noSource ??= `No weights are configured for ${id}: name an export in createVaani({ models: { '${id}': { baseURL } } }).`;
   const size: Sized =
     source && !noSource
-      ? await sized(ctx, id, owner, source, base, attempt.dtypes[0])
+      ? indic
+        ? await sizedPart(owner, source, base, 'indic', indicFigure(source))
+        : whisper
+          ? await sizedPart(
+              owner,
+              source,
+              base,
+              'whisper',
+              !source.baseURL && !source.files && source.repo === sourceOf(owner)?.repo
+                ? downloadFigure(owner, attempt.dtypes[0])
+                : undefined,
+            )
+          : await sized(ctx, id, owner, source, base, attempt.dtypes[0])
       : {
           bytes: entry?.builtin ? 0 : null,
           cached: 0,
@@ -273,9 +386,11 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
   const memory =
     size.bytes === null
       ? undefined
-      : memoryFigure(owner, layoutOf(owner), attempt.backend, size.dtype ?? undefined, weights, catalogueWeights);
+      : indic
+        ? memoryFigure('', 'embeddings', attempt.backend, size.dtype ?? undefined, weights, false)
+        : memoryFigure(owner, layoutOf(owner), attempt.backend, size.dtype ?? undefined, weights, catalogueWeights);
   const decision = decide({
-    model: id,
+    model: indic ? `${id} (IndicConformer)` : id,
     local: (ctx.local(id) || voice !== undefined) && order.includes('local'),
     remote,
     remoteFirst: order.indexOf('remote') !== -1 && order.indexOf('remote') < order.indexOf('local'),
@@ -288,12 +403,14 @@ export async function planModel(ctx: PlanContext, id: string): Promise<ModelPlan
     remaining,
     memory: memory?.bytes ?? null,
     device,
+    metered: meteredPolicy(ctx.options.fit),
   });
   if (evicted)
     decision.reason = `evicted: the browser cleared ${formatSize(evicted)} of ${owner}'s cached files since this page saw them; planned again. ${decision.reason}`;
   return {
     model: id,
     files_of: owner,
+    ...(stt ? { part: { engine: indic ? 'indic-conformer' : 'whisper', language: on.language ?? null } } : {}),
     decision,
     download: {
       bytes: size.bytes,

@@ -18,7 +18,7 @@ import { backendAttempts } from '../../common/backends/plan';
 import { WASM_MEMORY, formatSize, type DeviceFacts } from '../../common/fit/decide';
 import { pickTier, type TierCandidate, type TierPick } from '../../common/fit/tiers';
 import type { Tier, TierOption, TierPlan, TierProduct } from '../../protocol/fit';
-import type { ModelSource, VaaniOptions } from '../../protocol/options';
+import type { ModelSource, SpeechRecognitionSource, VaaniOptions } from '../../protocol/options';
 
 const hasLocation = (source: ModelSource | undefined) => Boolean(source?.repo || source?.baseURL || source?.files);
 
@@ -103,9 +103,10 @@ export class Tiers {
     return tierProductOf(filesOwner(id, this.app));
   }
 
-  /** Whether the app's `models` names the product's files (then no tier applies). */
+  /** Whether the app's `models` names the product's files, speech recognition's Whisper files apart included (then no tier applies). */
   private appNames(product: TierProduct): boolean {
-    return hasLocation(this.app[TIER_TABLE[product].id]);
+    const own = this.app[TIER_TABLE[product].id] as SpeechRecognitionSource | undefined;
+    return hasLocation(own) || hasLocation(own?.whisper);
   }
 
   private apply(product: TierProduct, entry: TierEntry): void {

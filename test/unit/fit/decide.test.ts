@@ -88,7 +88,22 @@ const cases: [string, Partial<PlanInput>, { run: string; code: string; backend?:
   [
     'a small model on 2 GB with Save-Data and a remote',
     { memory: 300e6, remaining: 135e6, device: low, remote: true },
-    { run: 'remote', code: 'save_data', reason: /Save-Data is on/ },
+    { run: 'remote', code: 'save_data', reason: /Save-Data is on: .*unless the visitor agrees/ },
+  ],
+  [
+    'Save-Data and a remote, within the policy ceiling: downloads as the policy lets it',
+    { memory: 300e6, remaining: 60e6, device: low, remote: true },
+    { run: 'local', code: 'save_data', reason: /within the 100 MB the download policy starts without asking/ },
+  ],
+  [
+    "Save-Data, fit.metered 'remote': the remote past the ceiling, saying so",
+    { memory: 300e6, remaining: 135e6, device: low, remote: true, metered: { ceiling: 100e6, remote: true } },
+    { run: 'remote', code: 'save_data', reason: /fit\.metered is 'remote'/ },
+  ],
+  [
+    "Save-Data, fit.metered 'local': no ceiling",
+    { memory: 300e6, remaining: 135e6, device: low, remote: true, metered: { remote: false } },
+    { run: 'local', code: 'save_data', reason: /fit\.metered is 'local'/ },
   ],
   [
     'Save-Data, no remote: local, said',

@@ -159,4 +159,77 @@ describe('planModel (catalogue sources, no listing)', () => {
     const absent = await planModel(context(mid, { order, remote: true }), 'builtin-chat');
     expect(absent.decision).toMatchObject({ run: 'remote', code: 'builtin_unavailable' });
   });
+
+  describe('speech-stt-v1 per language: the family the language is routed to', () => {
+    it('Hindi plans IndicConformer (int8 on WASM, the catalogue size); no language and English plan Whisper', async () => {
+      const hindi = await planModel(context(mid), 'speech-stt-v1', { language: 'hi' });
+      expect(hindi.part).toEqual({ engine: 'indic-conformer', language: 'hi' });
+      expect(hindi.files_of).toBe('speech-stt-v1');
+      expect(hindi.download).toMatchObject({ bytes: 905e6, exact: false, basis: 'catalogue' });
+      expect(hindi.download.from).toMatch(/int8 encoder 882 MB/);
+      expect(hindi.decision).toMatchObject({ run: 'local', dtype: 'int8' });
+      expect(hindi.decision).toMatchObject({ source: expect.stringContaining('Rstc989/Vaanilipi') });
+      expect(hindi.memory.bytes).toBeGreaterThan(905e6);
+      for (const on of [{}, { language: 'en' }]) {
+        const whisper = await planModel(context(mid), 'speech-stt-v1', on);
+        expect(whisper.part).toEqual({ engine: 'whisper', language: on.language ?? null });
+        expect(whisper.download).toMatchObject({ bytes: 77e6, basis: 'catalogue' });
+      }
+    });
+
+    it("a 2 GB phone: IndicConformer's memory is too much, so the remote (or none) with the figure", async () => {
+      const phone = { ...mid, memory: 2 * GB };
+      const plan = await planModel(context(phone, { remote: true }), 'speech-stt-v1', { language: 'ta' });
+      expect(plan.decision).toMatchObject({ run: 'remote', code: 'memory' });
+      expect(plan.decision.reason).toMatch(/^speech-stt-v1 \(IndicConformer\) needs ~/);
+    });
+
+    it('languages sent to Whisper (the small tier) plan Whisper; engine names the part directly', async () => {
+      const options = {
+        models: { 'speech-stt-v1': { repo: 'onnx-community/whisper-tiny', languages: { hi: 'whisper' as const } } },
+      };
+      const hindi = await planModel(context(mid, { options }), 'speech-stt-v1', { language: 'hi' });
+      expect(hindi.part).toEqual({ engine: 'whisper', language: 'hi' });
+      const santali = await planModel(context(mid, { options }), 'speech-stt-v1', { language: 'sat' });
+      expect(santali.part?.engine).toBe('indic-conformer');
+      const named = await planModel(context(mid), 'speech-stt-v1', { engine: 'indic-conformer' });
+      expect(named.part).toEqual({ engine: 'indic-conformer', language: null });
+    });
+
+    it('IndicConformer turned off, or another model: the language changes nothing', async () => {
+      const off = { models: { 'speech-stt-v1': { indic: false as const } } };
+      expect((await planModel(context(mid, { options: off }), 'speech-stt-v1', { language: 'hi' })).part?.engine).toBe(
+        'whisper',
+      );
+      const chat = await planModel(context(mid), 'chat-v2', { language: 'hi' });
+      expect(chat.part).toBeUndefined();
+    });
+
+    it("Whisper's files named apart (`whisper: { baseURL, files }`): planned from them, not the default repo", async () => {
+      const options = {
+        models: {
+          'speech-stt-v1': {
+            whisper: { baseURL: 'https://example.test/whisper/', dtype: 'fp32', files: [{ name: 'a.onnx', size: 77 }] },
+          },
+        },
+      };
+      const plan = await planModel(context(mid, { options }), 'speech-stt-v1', { language: 'en' });
+      expect(plan.part).toEqual({ engine: 'whisper', language: 'en' });
+      expect(plan.download).toMatchObject({ bytes: 77, exact: true, basis: 'files' });
+      expect(plan.decision).toMatchObject({ run: 'local', source: 'https://example.test/whisper/' });
+    });
+
+    it("a folder's IndicConformer files listed with sizes: exact", async () => {
+      const files = [
+        { name: 'encoder.onnx', size: 1000 },
+        { name: 'ctc_decoder.onnx', size: 24 },
+      ];
+      const options = {
+        models: { 'speech-stt-v1': { indic: { baseURL: 'https://example.test/indic/', dtype: 'int8', files } } },
+      };
+      const plan = await planModel(context(mid, { options }), 'speech-stt-v1', { language: 'hi' });
+      expect(plan.download).toMatchObject({ bytes: 1024, exact: true, basis: 'files', remaining_bytes: 1024 });
+      expect(plan.decision).toMatchObject({ run: 'local', source: 'https://example.test/indic/' });
+    });
+  });
 });

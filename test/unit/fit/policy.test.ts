@@ -89,6 +89,13 @@ describe('policyVerdict', () => {
     expect(policyVerdict(input({ decision: remote, remote: true }), { metered: 'local' })).toMatchObject({
       act: 'refuse',
     });
+    // A browser that reports nothing: the plan's conservative remote is what happens, not a local download.
+    const unknown = { run: 'remote', code: 'unknown', reason: 'unknown: the remote answers.' } as const;
+    const silent = { crossOriginIsolated: false, online: true };
+    expect(policyVerdict(input({ decision: unknown, device: silent, remote: true }))).toMatchObject({
+      act: 'remote',
+      reason: 'unknown: the remote answers.',
+    });
     const noSource = { run: 'none', code: 'no_source', reason: 'no weights.' } as const;
     expect(policyVerdict(input({ decision: noSource, device: saveData, remaining: null }))).toEqual({
       act: 'download',
@@ -213,6 +220,37 @@ describe('FitGate', () => {
     expect(confirm).not.toHaveBeenCalled();
   });
 
+  it("gates each part of a model's files apart: IndicConformer's 905 MB asks on its own; reset forgets both", async () => {
+    const confirm = vi.fn(async (_plan: unknown) => true);
+    const planOf = vi.fn(async (_id: string, part?: string) =>
+      part === 'indic-conformer'
+        ? {
+            ...plan({ bytes: 905e6, remaining_bytes: 905e6 }),
+            model: 'speech-stt-v1',
+            part: { engine: 'indic-conformer' as const, language: null },
+          }
+        : { ...plan({ bytes: 77e6, remaining_bytes: 77e6 }), model: 'speech-stt-v1' },
+    );
+    const gate = new FitGate({ fit: { confirm }, owner: (id) => id, remote: () => false, plan: planOf });
+    // Whisper's 77 MB is under the ceiling: no question.
+    await gate.allow('transcription', 'speech-stt-v1');
+    expect(confirm).not.toHaveBeenCalled();
+    await gate.allow('transcription', 'speech-stt-v1', 'indic-conformer');
+    await gate.allow('transcription', 'speech-stt-v1', 'indic-conformer');
+    expect(planOf).toHaveBeenCalledWith('speech-stt-v1', 'indic-conformer');
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(confirm.mock.calls[0]![0]).toMatchObject({
+      part: { engine: 'indic-conformer' },
+      consent: { for: 'transcription', why: ['metered'], size: '905 MB' },
+    });
+    expect((confirm.mock.calls[0]![0] as { consent: { reason: string } }).consent.reason).toMatch(
+      /^speech-stt-v1 \(IndicConformer\) needs 905 MB/,
+    );
+    gate.reset('speech-stt-v1');
+    await gate.allow('transcription', 'speech-stt-v1', 'indic-conformer');
+    expect(confirm).toHaveBeenCalledTimes(2);
+  });
+
   it('goes ahead when the plan cannot be made', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const gate = new FitGate({
@@ -233,5 +271,7 @@ describe('filesRead', () => {
     expect(filesRead('speech', 'tts-v1', [{ voice: 'hi-IN-kokoro-alpha' }])).toBe('kokoro-82m');
     expect(filesRead('speech', 'tts-v1', [{ voice: 'hi-IN-female-1' }])).toBeUndefined();
     expect(filesRead('speech', 'tts-v1', [{ voice: 'no-such-voice' }])).toBeUndefined();
+    // Speech recognition gates Whisper's and IndicConformer's files itself, once the language is known.
+    expect(filesRead('transcription', 'speech-stt-v1', [])).toBeUndefined();
   });
 });

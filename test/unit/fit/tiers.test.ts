@@ -144,6 +144,11 @@ describe('tiers: device profile → tier per product', () => {
     expect(plan).toMatchObject({ tier: 'small', applied: false });
     expect(plan.reason).toMatch(/^createVaani\(\{ models \}\) names chat-v2's files, so they are used/);
     expect(named.models['chat-v2']).toEqual({ baseURL: '/models/chat/' });
+    // Speech recognition naming Whisper's folder apart names its files too: no tier's languages over it.
+    const stt = { 'speech-stt-v1': { whisper: { baseURL: '/models/whisper/' }, indic: { baseURL: '/models/indic/' } } };
+    const split = fresh({ models: stt });
+    expect(split.tiers.plan('speech-stt-v1', PROFILES.low!)).toMatchObject({ tier: 'small', applied: false });
+    expect(split.models['speech-stt-v1']).toEqual(stt['speech-stt-v1']);
   });
 
   it('fit.tier forces a tier, everywhere or per product, the nearest where a product lacks it', () => {

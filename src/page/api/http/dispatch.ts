@@ -9,6 +9,7 @@ import { EngineError, messageOf } from '../../../protocol/errors';
 import type { StoredResponse } from '../responses/_history';
 import type { ResponseHistory } from '../../services/responses/history';
 import type { ModelPlan } from '../../services/plan';
+import type { PlanFor } from '../../../protocol/fit';
 import { ApiError } from './errors';
 import type { ChatDelta, ChatEngine } from '../../../protocol/chat';
 import { remoteChat } from './remote-chat';
@@ -40,8 +41,8 @@ export interface Services {
   deliveries?: Map<string, (images: Uint8Array[]) => void>;
   /** `createVaani({ licences })`: which voices Vaani may pick unnamed (GET /voices says it). */
   licences?: 'commercial' | 'any';
-  /** The plan for a catalogue id (`x_vaani` on GET /models/{model}): reads no model file. */
-  plan?(modelId: string): Promise<ModelPlan>;
+  /** The plan for a catalogue id (`x_vaani` on GET /models/{model}, `?language=` for speech recognition): reads no model file. */
+  plan?(modelId: string, options?: PlanFor): Promise<ModelPlan>;
   /** Settles every tiered product's tier (src/page/services/tiers.ts), so the models list shows the engines they chose. */
   tiers?(): Promise<void>;
 }

@@ -6,9 +6,22 @@ import { builtinAvailability } from '../../builtin';
 import { probeWebGpu } from '../../../common/backends/webgpu';
 
 /** GET /models/{model} (an alias answers with the model it names) */
-export async function GET(ctx: Services, _request: Request, _path: string, { model: id }: Record<string, string>) {
+export async function GET(ctx: Services, request: Request, _path: string, { model: id }: Record<string, string>) {
   const model = findModel(id!);
   if (!model) throw new ApiError(404, `The model '${id}' does not exist.`, 'model_not_found', 'model');
-  const [builtin, , plan] = await Promise.all([builtinAvailability(), probeWebGpu(), ctx.plan?.(model.id)]);
+  // `?language=hi`: speech recognition's plan for that language (IndicConformer's files where it is routed there).
+  const language = new URL(request.url).searchParams.get('language') ?? undefined;
+  if (language !== undefined && !/^[a-z]{2,3}$/.test(language))
+    throw new ApiError(
+      400,
+      `language must be an ISO-639 code such as 'hi', not '${language}'.`,
+      'invalid_value',
+      'language',
+    );
+  const [builtin, , plan] = await Promise.all([
+    builtinAvailability(),
+    probeWebGpu(),
+    ctx.plan?.(model.id, language ? { language } : undefined),
+  ]);
   return Response.json({ ...describe(ctx, model, builtin), ...(plan ? { x_vaani: plan } : {}) });
 }
