@@ -79,6 +79,9 @@ test('stored in one page load, found after a reload by meaning, by Hindi and Tam
     model: 'embed-v1',
   });
   expect(stored.body.usage.prompt_tokens).toBeGreaterThan(5);
+  // The first store asked the browser to keep the site's storage: the page's one request, which the plan reports.
+  const persist = await inPage(page, async (ai) => (await ai.plan('memory')).persist, undefined);
+  expect(persist.asked).toBe(true);
 
   await page.reload();
   await page.waitForFunction(() => document.title === 'ready');

@@ -28,6 +28,7 @@ export {
   type StoreLoaderOptions,
 } from './loader';
 export { recordedFiles } from './idb';
+export { askPersist, persistState } from './persist';
 export { hubHeaders, isCommit, type HubHeaders } from './pins';
 export { ModelStore, type ImportedFile, type ModelLoadOptions, type ModelResolver, type Models } from './models';
 export { RateMeter } from './progress';

@@ -5,11 +5,7 @@ import { type EngineFactory, type EngineRegistry, defineEngine } from './_regist
 import { embedder, embeddingUsage } from './_embed';
 import { WorkerHost } from '../hosts/worker-host';
 import { DEFAULT_DATABASES, type VaaniOptions } from '../../protocol/options';
-
-/** Asks the browser once to keep this site's storage under pressure (memories should survive). */
-let persisted: Promise<boolean> | undefined;
-const persist = () =>
-  (persisted ??= globalThis.navigator?.storage?.persist?.().catch(() => false) ?? Promise.resolve(false));
+import { askPersist } from '../../common/weights';
 
 function memoryEngine(
   modelId: string,
@@ -30,7 +26,8 @@ function memoryEngine(
   const embed = embedder(registry, modelId);
   return {
     store: async (items, signal) => {
-      void persist();
+      // Memories should survive storage pressure: the page's one persist() request (the plan reports it).
+      void askPersist();
       const embedded = await embed(
         items.map((item) => item.text),
         'passage',

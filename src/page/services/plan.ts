@@ -16,7 +16,7 @@ import { fp16Refusal } from '../../common/backends/fp16';
 import { decide, downloadSeconds, formatSize, unreported, type DeviceFacts } from '../../common/fit/decide';
 import { deviceFacts } from '../../common/fit/device';
 import { meteredPolicy } from '../../common/fit/policy';
-import { fetchFolderManifest, isFolderBase, recordedFiles, type Models } from '../../common/weights';
+import { fetchFolderManifest, isFolderBase, persistState, recordedFiles, type Models } from '../../common/weights';
 import { DTYPE_SUFFIX } from '../../common/layouts/onnx';
 import type { ModelSource, SpeechRecognitionSource, VaaniOptions } from '../../protocol/options';
 import type { EngineChoice } from '../../protocol/options';
@@ -24,7 +24,6 @@ import type { ModelPlan, PlanFor } from '../../protocol/fit';
 import type { SttEngine } from '../../protocol/transcription';
 import { engineFor } from '../engines/_stt-routing';
 import type { Tiers } from './tiers';
-import { persistState } from './persist';
 
 /** The model a product plans by default (`ai.plan('chat')`). */
 const PRODUCT_ROLE: Readonly<Record<Product, string>> = {

@@ -1,6 +1,7 @@
 /**
- * `navigator.storage.persist()`, asked once per page with the first large model download (so the
- * browser does not evict the weights under storage pressure); the plan reports the answer.
+ * `navigator.storage.persist()`, asked once per page: with the first large model download (so the
+ * browser does not evict the weights under storage pressure) and the first memory stored; the plan
+ * reports the answer.
  */
 let asked: Promise<boolean> | undefined;
 let granted: boolean | null = null;
