@@ -13,6 +13,9 @@ import { Remote } from './api/http/remote';
 import { askPersist, ModelStore, type Models } from '../common/weights';
 import { modelResolver } from './engines/_model-files';
 import { filesOwner, modelSource, sourceBase } from '../catalogue/sources';
+import { entryOf } from '../catalogue/families';
+import { findVoice } from '../catalogue/voices';
+import { resolveVoice } from '../catalogue/voice-aliases';
 import type { ModelSource, VaaniOptions } from '../protocol/options';
 import type { ApproveHook } from '../protocol/approval';
 import type { PlanFor } from '../protocol/fit';
@@ -142,6 +145,23 @@ export function createVaaniWith(
   const clearModels = models.clear.bind(models);
   models.delete = (id) => deleteModel(id).finally(() => forget(filesOwner(id, options.models)));
   models.clear = () => clearModels().finally(() => forget());
+  /** A plan for a catalogue id and what `options` name: a language (speech recognition) or a voice (its weights). */
+  const planFor = (id: string, options?: PlanFor) => {
+    if (options?.voice !== undefined && entryOf(id)?.engines.includes('speech')) {
+      const voice = resolveVoice(options.voice);
+      if (!findVoice(voice))
+        throw new NotFoundError(
+          404,
+          `The voice '${options.voice}' does not exist.`,
+          'voice_not_found',
+          'voice',
+          'invalid_request_error',
+        );
+      const weights = filesRead('speech', id, [{ voice }]);
+      if (weights) return planModel(planning, weights);
+    }
+    return planModel(planning, id, { language: options?.language });
+  };
   const gate = new FitGate({
     fit: options.fit ?? {},
     owner: (id) => filesOwner(id, options.models),
@@ -166,7 +186,7 @@ export function createVaaniWith(
     runApprovers: new WeakMap(),
     self: async (path, init) => app.fetch(new Request(`${baseURL}${path}`, init)),
     deliveries: new Map(),
-    plan: (id, options) => planModel(planning, id, { language: options?.language }),
+    plan: (id, options) => planFor(id, options),
     tiers: async () => tiers.settle(await deviceFacts({ probeGpu: false })),
     licences: options.licences ?? 'commercial',
   };
@@ -219,7 +239,7 @@ export function createVaaniWith(
             'model',
             'invalid_request_error',
           );
-        return planModel(planning, id, { language: options?.language });
+        return planFor(id, options);
       },
       {
         reset: (idOrProduct?: string) =>

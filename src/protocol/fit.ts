@@ -35,6 +35,8 @@ export type DeclineCode =
 export interface PlanFor {
   /** An ISO-639-1 code: speech-stt-v1 plans the family that recognises it (IndicConformer for its 22 languages). */
   language?: string;
+  /** A voice id: a speech model plans that voice's weights (`kokoro-82m`, …); eSpeak's voices download no model. */
+  voice?: string;
 }
 
 /** `ai.plan(…)` and GET /v1/models/{id}'s `x_vaani`: what running a model here takes, decided before any byte moves. */

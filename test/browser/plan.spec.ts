@@ -227,7 +227,9 @@ test('a browser that reports nothing: a conservative plan with the reason unknow
   expect(errors).toEqual([]);
 });
 
-test('an unknown model: 404 from the route as before, a NotFoundError from ai.plan', async ({ page }) => {
+test('an unknown model or voice: 404 from the route, a NotFoundError from ai.plan; a voice plans its weights', async ({
+  page,
+}) => {
   const errors = await openWith(page, MID);
   const result = await page.evaluate(async () => {
     const ai = window.Vaani.createVaani({});
@@ -245,8 +247,28 @@ test('an unknown model: 404 from the route as before, a NotFoundError from ai.pl
       route: await client.models.retrieve('no-such-model').then(() => null, caught),
       plan: await ai.plan('no-such-model').then(() => null, caught),
       next: (await ai.plan('memory')).model,
+      // A voice plans its weights; eSpeak's voices none; an unknown voice or a bad language is refused.
+      kokoro: await ai.plan('speech-tts-v1', { voice: 'hi-IN-kokoro-alpha' }),
+      espeak: (await ai.plan('speech-tts-v1', { voice: 'hi-IN-female-1' })).download.basis,
+      noVoice: await ai.plan('speech-tts-v1', { voice: 'nope' }).then(() => null, caught),
+      badLanguage: await ai.plan('voice', { language: 'Hindi' }).then(() => null, caught),
+      viaRoute: await ai
+        .fetch(`${ai.baseURL}/models/speech-tts-v1?voice=hi-IN-kokoro-alpha`, {
+          headers: { authorization: 'Bearer k' },
+        })
+        .then(async (r) => (await r.json()).x_vaani?.model),
+      routeBad: await ai
+        .fetch(`${ai.baseURL}/models/speech-stt-v1?language=Hindi`, { headers: { authorization: 'Bearer k' } })
+        .then(async (r) => ({ status: r.status, code: (await r.json()).error?.code })),
     };
   });
+  expect(result.kokoro).toMatchObject({ model: 'kokoro-82m', download: { basis: 'catalogue', exact: false } });
+  expect(result.kokoro.download.bytes).toBeGreaterThan(50e6);
+  expect(result.espeak).toBe('none');
+  expect(result.noVoice).toMatchObject({ name: 'NotFoundError', status: 404, code: 'voice_not_found' });
+  expect(result.badLanguage).toMatchObject({ name: 'TypeError' });
+  expect(result.viaRoute).toBe('kokoro-82m');
+  expect(result.routeBad).toEqual({ status: 400, code: 'invalid_value' });
   expect(result.route).toMatchObject({ status: 404, code: 'model_not_found' });
   expect(result.plan).toMatchObject({ name: 'NotFoundError', status: 404, code: 'model_not_found' });
   expect(result.plan!.message).toMatch(/no-such-model/);

@@ -64,9 +64,10 @@ export function validatePlanFor(options: unknown): asserts options is PlanFor | 
     throw bad(
       `options must be an object, not ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`,
     );
-  const { language, ...rest } = options as Record<string, unknown>;
+  const { language, voice, ...rest } = options as Record<string, unknown>;
   const unknown = Object.keys(rest);
-  if (unknown.length) throw bad(`unknown option '${unknown[0]}' (it takes language)`);
+  if (unknown.length) throw bad(`unknown option '${unknown[0]}' (it takes language, voice)`);
+  if (voice !== undefined && typeof voice !== 'string') throw bad(`voice must be a voice id, not ${typeof voice}`);
   if (language !== undefined && !(typeof language === 'string' && /^[a-z]{2,3}$/.test(language)))
     throw bad(`language must be an ISO-639 code such as 'hi', not ${JSON.stringify(language)}`);
 }

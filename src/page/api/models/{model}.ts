@@ -1,4 +1,6 @@
 import { findModel } from '../../../catalogue/families';
+import { findVoice } from '../../../catalogue/voices';
+import { resolveVoice } from '../../../catalogue/voice-aliases';
 import type { Services } from '../http/dispatch';
 import { ApiError } from '../http/errors';
 import { describe } from '../models';
@@ -18,10 +20,14 @@ export async function GET(ctx: Services, request: Request, _path: string, { mode
       'invalid_value',
       'language',
     );
+  // `?voice=`: a speech model's plan for that voice's weights.
+  const voice = new URL(request.url).searchParams.get('voice') ?? undefined;
+  if (voice !== undefined && !findVoice(resolveVoice(voice)))
+    throw new ApiError(404, `The voice '${voice}' does not exist.`, 'voice_not_found', 'voice');
   const [builtin, , plan] = await Promise.all([
     builtinAvailability(),
     probeWebGpu(),
-    ctx.plan?.(model.id, language ? { language } : undefined),
+    ctx.plan?.(model.id, language || voice ? { language, voice } : undefined),
   ]);
   return Response.json({ ...describe(ctx, model, builtin), ...(plan ? { x_vaani: plan } : {}) });
 }
