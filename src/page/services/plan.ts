@@ -204,18 +204,21 @@ async function sized(
       : undefined;
   if (figure)
     return { bytes: figure.bytes, cached, exact: false, basis: figure.basis, from: figure.from, dtype: dtype ?? null };
-  return {
-    bytes: null,
-    cached,
-    exact: false,
-    basis: 'unknown',
-    from: isFolderBase(base)
-      ? `${base} has no vaani-manifest.json (npx vaani pull writes one) and the source lists no files`
-      : 'the catalogue has no size for this source and dtype: list its files with sizes in createVaani({ models })',
-    // Without a listing the engine takes the first dtype the source turns out to have.
-    dtype: source.dtype ?? null,
-  };
+  // Without a listing the engine takes the first dtype the source turns out to have.
+  return unsized(base, cached, source.dtype ?? null, 'npx vaani pull', 'createVaani({ models })');
 }
+
+/** No size is known: where one would come from, in words. */
+const unsized = (base: string, cached: number, dtype: string | null, pull: string, list: string): Sized => ({
+  bytes: null,
+  cached,
+  exact: false,
+  basis: 'unknown',
+  from: isFolderBase(base)
+    ? `${base} has no vaani-manifest.json (${pull} writes one) and the source lists no files`
+    : `the catalogue has no size for this source and dtype: list its files with sizes in ${list}`,
+  dtype,
+});
 
 /**
  * One family's download where speech-stt-v1 names its source apart (`indic`, `whisper`): the source's
@@ -252,16 +255,13 @@ async function sizedPart(
     };
   }
   if (figure) return { bytes: figure.bytes, from: figure.from, basis: figure.basis, cached, exact: false, dtype };
-  return {
-    bytes: null,
+  return unsized(
+    base,
     cached,
-    exact: false,
-    basis: 'unknown',
-    from: isFolderBase(base)
-      ? `${base} has no vaani-manifest.json (npx vaani pull speech-stt-v1${family === 'indic' ? ' --indic' : ''} writes one) and the source lists no files`
-      : `the catalogue has no size for this source: list its files with sizes in createVaani({ models: { 'speech-stt-v1': { ${family}: { files } } } })`,
     dtype,
-  };
+    `npx vaani pull speech-stt-v1${family === 'indic' ? ' --indic' : ''}`,
+    `createVaani({ models: { 'speech-stt-v1': { ${family}: { files } } } })`,
+  );
 }
 
 /** The catalogue's figure for a default IndicConformer source. */
