@@ -41,7 +41,8 @@ export interface PlanApi {
    * the decision (local, remote or none) with its reason. A product ('chat', 'voice', …) plans its
    * default model. An unknown id throws NotFoundError. `{ language }` plans speech recognition for
    * that language: IndicConformer's files for its 22 languages (where the tier routes them there),
-   * else Whisper's.
+   * else Whisper's; `{ voice }` plans a speech model's voice's weights (an unknown voice throws
+   * NotFoundError).
    */
   (idOrProduct: string, options?: PlanFor): Promise<ModelPlan>;
   /**
