@@ -54,6 +54,8 @@ export interface PlanInput {
    * answers without asking (`metered: 'remote'`). Default: {@link GATED_BYTES}, asked.
    */
   metered?: { ceiling?: number; remote: boolean };
+  /** The model's files are the voice's (speech ids): it has none of its own, and the download policy holds none. */
+  byVoice?: boolean;
 }
 
 /** The ceiling where a download is gated by default (metered, Save-Data, slow, short of memory). */
@@ -175,6 +177,11 @@ export function decide(input: PlanInput): Decision {
   });
   const where = `${model} runs here on ${input.backend === 'webgpu' ? 'WebGPU' : 'WASM'}${input.dtype ? ` (${input.dtype})` : ''}`;
   if (download === 0 && remaining !== null) return local('cached', `${where}: ${size}${need ? `; ${need}` : ''}.`);
+  if (input.byVoice)
+    return local(
+      'fits',
+      `${model} has no files of its own: each voice's are planned apart (plan it with { voice }); eSpeak-NG's voices read the plug-in's files from the site.`,
+    );
   if (device.network?.saveData) {
     // As the download policy acts: within its ceiling the download starts; past it, consent or the remote.
     const { ceiling, remote } = input.metered ?? { ceiling: GATED_BYTES, remote: false };

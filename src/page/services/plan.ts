@@ -403,6 +403,7 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
     memory: memory?.bytes ?? null,
     device,
     metered: meteredPolicy(ctx.options.fit),
+    byVoice: size.basis === 'none' && !entry?.builtin,
   });
   if (evicted)
     decision.reason = `evicted: the browser cleared ${formatSize(evicted)} of ${owner}'s cached files since this page saw them; planned again. ${decision.reason}`;

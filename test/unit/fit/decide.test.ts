@@ -106,6 +106,11 @@ const cases: [string, Partial<PlanInput>, { run: string; code: string; backend?:
     { run: 'local', code: 'save_data', reason: /fit\.metered is 'local'/ },
   ],
   [
+    "a speech id on Save-Data with a remote: its files are the voice's, so local (the policy holds nothing)",
+    { model: 'speech-tts-v1', memory: null, remaining: null, device: low, remote: true, byVoice: true },
+    { run: 'local', code: 'fits', reason: /no files of its own: each voice's are planned apart/ },
+  ],
+  [
     'Save-Data, no remote: local, said',
     { memory: 300e6, remaining: 135e6, device: low },
     { run: 'local', code: 'save_data', reason: /with Save-Data on/ },
