@@ -48,7 +48,7 @@ const browser = await chromium.launch(launchOptions);
  * 2 GB fp32 file: the weight store's IndexedDB write is refused there), and the store's own bench
  * (visitors' caches are on disk), run in a profile on disk, made for them and removed after.
  */
-const ON_DISK = new Set(['chat-scaling', 'store']);
+const ON_DISK = new Set(['chat-scaling', 'store', 'fit-memory']);
 
 /**
  * Scenarios run once per device profile and link speed, each in a fresh context whose init script

@@ -5,6 +5,7 @@ import type { ChatTransformers } from '../support/chat-transformers.worker';
 import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
 import { best, median, order, type Timing } from '../support/rounds';
 import { row, rowsAgainst } from '../support/rows';
+import { workerMemory } from '../support/worker-memory';
 import type { Scenario, ScenarioResult } from '../types';
 
 /**
@@ -213,27 +214,6 @@ async function transformersJs(base: string, dtype: Dtype, threads: number, overh
     },
     dispose: async () => worker.terminate(),
   };
-}
-
-type MemoryBreakdown = { bytes: number; breakdown: { bytes: number; attribution: { url: string }[] }[] };
-
-/** Bytes held per worker script (WASM heaps never shrink, so a worker's figure is its peak). */
-async function workerMemory(): Promise<Record<string, number> | null> {
-  const measure = (performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<MemoryBreakdown> })
-    .measureUserAgentSpecificMemory;
-  if (!measure || !crossOriginIsolated) return null;
-  (globalThis as { gc?: () => void }).gc?.();
-  const result = await measure.call(performance);
-  const byWorker: Record<string, number> = {};
-  for (const entry of result.breakdown)
-    for (const { url } of entry.attribution) {
-      const key = new URL(url).pathname
-        .split('/')
-        .at(-1)!
-        .replace(/\.(ts|js)$/, '');
-      byWorker[key] = (byWorker[key] ?? 0) + entry.bytes / entry.attribution.length;
-    }
-  return byWorker;
 }
 
 /** Bytes per second a large TypedArray copy moves (read + write), best of five, single thread. */

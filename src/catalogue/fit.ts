@@ -97,26 +97,84 @@ function voiceFigure(weights: string): Figure | undefined {
   return { bytes: Math.max(...bytes), basis: 'catalogue', from: "the voice catalogue's listed files (rounded)" };
 }
 
-/** A bench measurement of a worker's peak memory for a model's weight file. */
+/** A bench measurement of a worker's peak memory for a model's weight files. */
 interface Measured {
   model: string;
+  /** The memory family (the catalogue layout): a measurement stands in, by its ratio, for others of it. */
+  family: string;
   backend: 'wasm' | 'webgpu';
   dtype: string;
   /** Peak worker memory. */
   bytes: number;
-  /** The weight file it was measured with. */
+  /** The weight files it was measured with. */
   weights: number;
   from: string;
 }
 
+const FIT_MEMORY = (shapes: string) =>
+  `bench fit-memory, 2026-11-28 (${shapes}, random weights, 1 WASM thread): peak memory of Vaani's worker after one request`;
 const CHAT_SCALING =
   "bench chat-scaling, 2026-11-27 (Qwen2.5-0.5B shapes, 24 layers, 2 WASM threads): peak memory of Vaani's chat worker after a 4,096-token context";
 
-/** What the bench measured (bench/results/latest.json). */
+/**
+ * What the bench measured (bench/results/latest.json): each default on WASM in the dtype the planner
+ * picks there (fit-memory), and code-v1's other dtypes at a long context (chat-scaling).
+ */
 export const MEASURED: readonly Measured[] = [
-  { model: 'code-v1', backend: 'wasm', dtype: 'q8', bytes: 1382 * MIB, weights: 494_513_130, from: CHAT_SCALING },
-  { model: 'code-v1', backend: 'wasm', dtype: 'q4', bytes: 2124 * MIB, weights: 768_673_375, from: CHAT_SCALING },
-  { model: 'code-v1', backend: 'wasm', dtype: 'fp32', bytes: 3316 * MIB, weights: 1_976_292_160, from: CHAT_SCALING },
+  {
+    model: 'chat-v2',
+    family: 'chat',
+    backend: 'wasm',
+    dtype: 'q8',
+    bytes: 1_222_061_166,
+    weights: 596_515_415,
+    from: FIT_MEMORY('Qwen3-0.6B shapes, 28 layers, q8'),
+  },
+  {
+    model: 'code-v1',
+    family: 'chat',
+    backend: 'wasm',
+    dtype: 'q8',
+    bytes: 756_238_366,
+    weights: 494_513_130,
+    from: FIT_MEMORY('Qwen2.5-Coder-0.5B shapes, 24 layers, q8'),
+  },
+  {
+    model: 'embed-v1',
+    family: 'embeddings',
+    backend: 'wasm',
+    dtype: 'q8',
+    bytes: 406_051_106,
+    weights: 123_505_559,
+    from: FIT_MEMORY('multilingual-e5-small shapes, 12 layers, 250,002-row vocabulary, q8'),
+  },
+  {
+    model: 'speech-stt-v1',
+    family: 'whisper',
+    backend: 'wasm',
+    dtype: 'q8',
+    bytes: 319_471_936,
+    weights: 78_716_766,
+    from: FIT_MEMORY('whisper-base shapes, q8'),
+  },
+  {
+    model: 'code-v1',
+    family: 'chat',
+    backend: 'wasm',
+    dtype: 'q4',
+    bytes: 2124 * MIB,
+    weights: 768_673_375,
+    from: CHAT_SCALING,
+  },
+  {
+    model: 'code-v1',
+    family: 'chat',
+    backend: 'wasm',
+    dtype: 'fp32',
+    bytes: 3316 * MIB,
+    weights: 1_976_292_160,
+    from: CHAT_SCALING,
+  },
 ];
 
 /**
@@ -124,7 +182,7 @@ export const MEASURED: readonly Measured[] = [
  * model itself: every one an estimate, said so in the plan.
  */
 export const MEMORY_RATIO: Readonly<Record<string, Readonly<Record<'wasm' | 'webgpu', number>>>> = {
-  /** WASM: the chat-scaling ratios above (2.9× for 8- and 4-bit, prepacked; 1.7× for fp32). WebGPU: the weights once in the worker while they go to the GPU. */
+  /** WASM: only where MEASURED has no model of the family and dtype. WebGPU: the weights once in the worker while they go to the GPU. */
   chat: { wasm: 2.9, webgpu: 1.3 },
   whisper: { wasm: 2.5, webgpu: 1.3 },
   embeddings: { wasm: 2, webgpu: 1.3 },
@@ -153,14 +211,23 @@ export function memoryFigure(
       m.dtype === dtype,
   );
   if (measured) return { bytes: measured.bytes, basis: 'measured', from: measured.from };
-  const like = MEASURED.find((m) => family === 'chat' && m.backend === backend && m.dtype === dtype);
-  // The measured model's ratio: its weights and what the worker held beside them, per byte.
+  // Another model of a measured family and dtype within half to twice its size: the ratio (worker
+  // memory per byte of weights) of the measured model nearest it in size. A ratio is not carried
+  // further (a 1.7 B model from a 0.6 B one): the family's ratio below stands instead.
+  const like = MEASURED.filter(
+    (m) =>
+      m.family === family &&
+      m.backend === backend &&
+      m.dtype === dtype &&
+      weights >= m.weights / 2 &&
+      weights <= m.weights * 2,
+  ).sort((a, b) => Math.abs(a.weights - weights) - Math.abs(b.weights - weights))[0];
   if (like) {
     const ratio = like.bytes / like.weights;
     return {
       bytes: Math.round(weights * ratio),
       basis: 'estimate',
-      from: `the weights × ${ratio.toFixed(2)}, code-v1's measured ratio for ${dtype} on ${backend} (${CHAT_SCALING})`,
+      from: `the weights × ${ratio.toFixed(2)}, ${like.model}'s measured ratio for ${dtype} on ${backend} (${like.from})`,
     };
   }
   const ratios = family ? MEMORY_RATIO[family] : undefined;

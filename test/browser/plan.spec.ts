@@ -183,7 +183,7 @@ test('mid profile without a remote: local on WASM; code-v1 with the measured mem
   expect(seen).toEqual([]);
   const code = result['code-v1']!.plan;
   expect(code.decision).toMatchObject({ run: 'local', backend: 'wasm', dtype: 'q8', code: 'fits' });
-  expect(code.memory).toMatchObject({ bytes: 1382 * 2 ** 20, basis: 'measured' });
+  expect(code.memory).toMatchObject({ bytes: 756_238_366, basis: 'measured' });
   expect(code.download).toMatchObject({ bytes: 0.5e9, basis: 'catalogue', seconds: 400 });
   expect(result['chat-v2']!.plan.decision).toMatchObject({ run: 'local', backend: 'wasm', dtype: 'q8' });
   expect(errors).toEqual([]);

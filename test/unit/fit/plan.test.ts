@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { planModel, planTarget, type PlanContext } from '../../../src/page/services/plan';
+import { MEASURED } from '../../../src/catalogue/fit';
 import type { DeviceFacts } from '../../../src/common/fit/decide';
 import type { Models } from '../../../src/common/weights';
 
@@ -42,16 +43,15 @@ describe('planModel (catalogue sources, no listing)', () => {
     const plan = await planModel(context(mid), 'code-v1');
     expect(plan.decision).toMatchObject({ run: 'local', backend: 'wasm', dtype: 'q8', code: 'fits' });
     expect(plan.download).toMatchObject({ bytes: 0.5e9, exact: false, basis: 'catalogue', seconds: 400 });
-    expect(plan.memory).toMatchObject({ bytes: 1382 * 2 ** 20, basis: 'measured' });
+    expect(plan.memory).toMatchObject({ bytes: 756_238_366, basis: 'measured' });
     expect(plan.unknown).toEqual([]);
   });
 
-  it('chat-v2 on WASM: q8 has no listed size, so both figures say estimate', async () => {
+  it('chat-v2 on WASM: q8 has no listed size (an estimate), its memory is measured', async () => {
     const plan = await planModel(context(mid), 'chat-v2');
     expect(plan.decision).toMatchObject({ run: 'local', dtype: 'q8' });
     expect(plan.download.basis).toBe('estimate');
-    expect(plan.memory.basis).toBe('estimate');
-    expect(plan.memory.from).toMatch(/measured ratio/);
+    expect(plan.memory.basis).toBe('measured');
   });
 
   it("a source's `files`: exact bytes from the store's status, memory scaled from them (not the default's measurement)", async () => {
@@ -93,11 +93,14 @@ describe('planModel (catalogue sources, no listing)', () => {
     expect((await planModel(context(mid), 'agent-v1')).files_of).toBe('chat-v2');
   });
 
-  it('a 2 GB device with Save-Data and a remote: chat goes to the remote, saying why', async () => {
+  it('a 2 GB device with Save-Data and a remote: chat goes to the remote, saying why; 1 GB is too little memory', async () => {
     const low = { ...mid, memory: 2 * GB, network: { saveData: true, effectiveType: '4g', downlink: 10 } };
     const plan = await planModel(context(low, { remote: true }), 'chat-v2');
-    expect(plan.decision).toMatchObject({ run: 'remote', code: 'memory' });
+    expect(plan.decision).toMatchObject({ run: 'remote', code: 'save_data' });
     expect(plan.network.save_data).toBe(true);
+    const tiny = await planModel(context({ ...low, memory: GB }, { remote: true }), 'chat-v2');
+    expect(tiny.decision).toMatchObject({ run: 'remote', code: 'memory' });
+    expect(tiny.decision.reason).toMatch(/needs ~1\.\d GB of memory; this device reports 1 GB/);
   });
 
   describe('image-v1 (LCM Dreamshaper v7, fp16)', () => {
@@ -232,4 +235,17 @@ describe('planModel (catalogue sources, no listing)', () => {
       expect(plan.decision).toMatchObject({ run: 'local', source: 'https://example.test/indic/' });
     });
   });
+});
+
+describe('memory of the defaults on WASM (bench fit-memory)', () => {
+  it.each(['chat-v2', 'agent-v1', 'code-v1', 'embed-v1', 'speech-stt-v1'])(
+    "%s: the plan's memory is the bench's measurement of its files, q8",
+    async (id) => {
+      const plan = await planModel(context(mid), id);
+      expect(plan.decision).toMatchObject({ run: 'local', backend: 'wasm', dtype: 'q8' });
+      const measured = MEASURED.find((m) => m.model === plan.files_of && m.backend === 'wasm' && m.dtype === 'q8');
+      expect(measured?.from).toMatch(/^bench fit-memory, 2026-11-28/);
+      expect(plan.memory).toEqual({ bytes: measured!.bytes, basis: 'measured', from: measured!.from });
+    },
+  );
 });

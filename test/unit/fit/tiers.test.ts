@@ -45,7 +45,7 @@ const TABLE: [string, Record<TierProduct, Tier>, string][] = [
   [
     'phone2',
     { chat: 'small', transcription: 'small', speech: 'medium', embeddings: 'medium', images: 'medium' },
-    'memory',
+    'fits',
   ],
   [
     'mid',

@@ -1,0 +1,214 @@
+import { createVaani } from '../../src/index';
+import { memoryFigure } from '../../src/catalogue/fit';
+import { row } from '../support/rows';
+import { workerMemory } from '../support/worker-memory';
+import type { Scenario, ScenarioResult } from '../types';
+
+/**
+ * The plan's memory figure against what Vaani's worker holds (issue 33: within ±20 % for each
+ * default). For each default `ai.plan` plans on WASM, a random-weight model in its real export layout
+ * and layer sizes (bench/prepare/fit-memory.ts) is loaded through Vaani's own worker in this page,
+ * one real request is answered, and the worker's peak memory is measured as chat-scaling does
+ * (measureUserAgentSpecificMemory after a GC; WASM heaps never shrink). Beside it: the
+ * memory of `ai.plan(id)` for the catalogue default on WASM (medium tier), and the figure the planner
+ * gives for the bench's own files of that size and dtype.
+ */
+const POINTER = '/test/.fixtures/bench-fit-memory.json';
+const MIB = 2 ** 20;
+const AUDIO = '/test/.fixtures/whisper/audio/jfk-16k.wav';
+
+interface Pointer {
+  chat: string;
+  code: string;
+  embed: string;
+  whisper: string;
+}
+
+interface Case {
+  /** The catalogue ids whose plans the measurement stands for (same files). */
+  ids: string[];
+  family: 'chat' | 'embeddings' | 'whisper';
+  dtype: string;
+  worker: string;
+  files: string[];
+  request(ai: ReturnType<typeof createVaani>, id: string): Promise<void>;
+}
+
+const post = async (ai: ReturnType<typeof createVaani>, path: string, body: BodyInit, json = true) => {
+  const response = await ai.fetch(path, {
+    method: 'POST',
+    headers: { authorization: 'Bearer bench', ...(json ? { 'content-type': 'application/json' } : {}) },
+    body,
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(`${path}: ${answer.error.message}`);
+  return answer;
+};
+
+/** A chat request of a ~120-token prompt and 16 answer tokens. */
+const chat = async (ai: ReturnType<typeof createVaani>, id: string) => {
+  await post(
+    ai,
+    '/v1/chat/completions',
+    JSON.stringify({
+      model: id,
+      messages: [
+        { role: 'user', content: `Summarise this: ${'the quick brown fox jumps over the lazy dog. '.repeat(12)}` },
+      ],
+      temperature: 0,
+      max_tokens: 16,
+    }),
+  );
+};
+
+const CASES: Record<string, Case> = {
+  'chat-v2': {
+    ids: ['chat-v2', 'agent-v1'],
+    family: 'chat',
+    dtype: 'q8',
+    worker: 'chat.worker',
+    files: ['onnx/model_quantized.onnx', 'onnx/model_quantized.onnx_data'],
+    request: chat,
+  },
+  /** Loaded as code-v1-base (fill-in-the-middle): code-v1 is the same export's instruct model, same shapes. */
+  'code-v1-base': {
+    ids: ['code-v1'],
+    family: 'chat',
+    dtype: 'q8',
+    worker: 'chat.worker',
+    files: ['onnx/model_quantized.onnx', 'onnx/model_quantized.onnx_data'],
+    request: async (ai) => {
+      const line = '    total += values[i] * weights[i]\n';
+      await post(
+        ai,
+        '/v1/code/completions',
+        JSON.stringify({
+          prompt: `def weighted(values, weights):\n${line.repeat(6)}`,
+          suffix: '    return total\n',
+          max_tokens: 16,
+          temperature: 0,
+        }),
+      );
+    },
+  },
+  'embed-v1': {
+    ids: ['embed-v1'],
+    family: 'embeddings',
+    dtype: 'q8',
+    worker: 'embeddings.worker',
+    files: ['onnx/model_quantized.onnx', 'tokenizer.json'],
+    request: async (ai, id) => {
+      await post(
+        ai,
+        '/v1/embeddings',
+        JSON.stringify({ model: id, input: ['query: what did I say about the train ticket to Chennai?'] }),
+      );
+    },
+  },
+  'speech-stt-v1': {
+    ids: ['speech-stt-v1'],
+    family: 'whisper',
+    dtype: 'q8',
+    worker: 'whisper.worker',
+    files: ['onnx/encoder_model_quantized.onnx', 'onnx/decoder_model_merged_quantized.onnx'],
+    request: async (ai, id) => {
+      const form = new FormData();
+      form.set('file', new File([await (await fetch(AUDIO)).blob()], 'bench.wav'));
+      form.set('model', id);
+      form.set('language', 'en');
+      form.set('temperature_increment_on_fallback', '0');
+      await post(ai, '/v1/audio/transcriptions', form, false);
+    },
+  },
+};
+
+const sizeOf = async (url: string) => {
+  const response = await fetch(url, { method: 'HEAD' });
+  return response.ok ? Number(response.headers.get('content-length')) : 0;
+};
+
+/** Loads `base` as `id` through Vaani on WASM, answers one request, and returns the workers' bytes and the files' bytes. */
+async function measure(env: { log(m: string): void }, id: string, c: Case, base: string) {
+  const before = (await workerMemory()) ?? {};
+  const ai = createVaani({
+    backend: 'wasm',
+    models: { [id]: { baseURL: base, dtype: c.dtype, ...(c.family === 'whisper' ? { indic: false } : {}) } },
+  });
+  try {
+    await c.request(ai, id);
+    const after = await workerMemory();
+    if (!after) throw new Error('measureUserAgentSpecificMemory is not available (not cross-origin isolated?)');
+    const worker = (after[c.worker] ?? 0) - (before[c.worker] ?? 0);
+    if (worker <= 0) throw new Error(`no ${c.worker} measured: ${JSON.stringify(after)}`);
+    let files = 0;
+    for (const file of c.files) files += await sizeOf(`${base}${file}`);
+    env.log(`${id} at ${base}: ${c.worker} ${(worker / MIB).toFixed(0)} MiB, files ${(files / MIB).toFixed(0)} MiB`);
+    return {
+      worker,
+      files,
+      workers: Object.fromEntries(Object.entries(after).map(([k, v]) => [k, Math.round(v / MIB)])),
+    };
+  } finally {
+    ai.dispose();
+    // Let the workers go before the next measurement.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+const fitMemory: Scenario = async (env) => {
+  const pointer = await fetch(POINTER);
+  if (!pointer.ok)
+    throw new Error(`${POINTER} is missing: run bench/prepare/fit-memory.ts first (npm run bench does).`);
+  const { chat: chatBase, code, embed, whisper } = (await pointer.json()) as Pointer;
+  const bases: Record<string, string> = {
+    'chat-v2': chatBase,
+    'code-v1-base': code,
+    'embed-v1': embed,
+    'speech-stt-v1': whisper,
+  };
+  // The defaults' plans on WASM: the medium tier, as a page with no `fit` option gets on a mid device.
+  const planner = createVaani({ backend: 'wasm', fit: { tier: 'medium' } });
+  const rows: ScenarioResult[] = [];
+  for (const [key, c] of Object.entries(CASES)) {
+    const { worker, files, workers } = await measure(env, key, c, bases[key]!);
+    // What the planner says for files of this size and dtype (not the catalogue's own: a ratio).
+    const forFiles = memoryFigure(key, c.family, 'wasm', c.dtype, files, false);
+    for (const id of c.ids) {
+      const plan = await planner.plan(id);
+      const planned = plan.memory.bytes;
+      rows.push(
+        row(
+          `fit-memory.${id}.wasm`,
+          `peak memory of Vaani's ${c.worker} after one request (${c.dtype}, WASM) vs the plan's memory figure`,
+          'MiB',
+          worker / MIB,
+          planned == null
+            ? null
+            : {
+                name: `ai.plan('${id}').memory on WASM (${'dtype' in plan.decision ? plan.decision.dtype : 'not local'}, ${plan.memory.basis})`,
+                value: planned / MIB,
+              },
+          false,
+          {
+            model: bases[key],
+            workersMiB: workers,
+            dtype: c.dtype,
+            weightBytes: Math.round(files),
+            ratioToFiles: Math.round((worker / files) * 100) / 100,
+            plan: { decision: plan.decision, memory: plan.memory, download: plan.download.bytes },
+            planForTheseFiles: forFiles && {
+              MiB: Math.round(forFiles.bytes / MIB),
+              basis: forFiles.basis,
+              from: forFiles.from,
+            },
+            threads: 'the default (1)',
+          },
+        ),
+      );
+    }
+  }
+  planner.dispose();
+  return rows;
+};
+
+export default fitMemory;
