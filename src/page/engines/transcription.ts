@@ -13,6 +13,7 @@ import { modelFiles, modelJob } from './_model-files';
 import type { ModelSource, VaaniOptions } from '../../protocol/options';
 import { indicEngine, type IndicSeen } from './_indic-conformer';
 import { engineFor, routeTranscription } from './_stt-routing';
+import { shrutiEngine } from './_shruti';
 
 /** Languages of a multilingual Whisper vocabulary without large-v3's Cantonese, until a model has loaded. */
 const MULTILINGUAL = WHISPER_LANGUAGES.map(([code]) => code).filter((code) => code !== 'yue');
@@ -70,16 +71,24 @@ function speechRecognition(
   hosts: EngineHosts,
 ): TranscriptionEngine & { dispose(): void } {
   const sources = speechRecognitionSources(options, modelId);
-  const config = { indic: sources.indic !== undefined, languages: sources.languages };
+  const config = {
+    indic: sources.indic !== undefined,
+    languages: sources.languages,
+    shruti: Object.keys(sources.shruti),
+  };
   let whisper: ReturnType<typeof whisperEngine> | undefined;
   let indic: ReturnType<typeof indicEngine> | undefined;
+  let shruti: ReturnType<typeof shrutiEngine> | undefined;
   const whisperOf = () => (whisper ??= whisperEngine(modelId, options, sources.whisper, seen, hosts));
   return {
     async transcribe({ audio, ...params }, signal) {
       const bytes = new Uint8Array(await audio.arrayBuffer());
       const route = await routeTranscription(params, config, () => whisperOf().detect(bytes, signal));
       let transcript: Transcript;
-      if (route.engine === 'indic-conformer') {
+      if (route.engine === 'shruti') {
+        shruti ??= shrutiEngine(modelId, options, sources.shruti, hosts);
+        transcript = await shruti.transcribe(bytes, { ...params, language: route.language! }, signal);
+      } else if (route.engine === 'indic-conformer') {
         indic ??= indicEngine(modelId, options, sources.indic!, seen.indic, hosts);
         transcript = await indic.transcribe(bytes, { ...params, language: route.language! }, signal);
       } else {
@@ -90,6 +99,7 @@ function speechRecognition(
     dispose() {
       whisper?.dispose();
       indic?.dispose();
+      shruti?.dispose();
     },
   };
 }
@@ -106,7 +116,11 @@ export function transcriptionEngines(options: VaaniOptions, hosts: EngineHosts):
       models: [modelId],
       info: () => {
         const sources = speechRecognitionSources(options, modelId);
-        const config = { indic: sources.indic !== undefined, languages: sources.languages };
+        const config = {
+          indic: sources.indic !== undefined,
+          languages: sources.languages,
+          shruti: Object.keys(sources.shruti),
+        };
         const languages = [...new Set([...(seen.languages ?? MULTILINGUAL), ...(config.indic ? INDIC_CODES : [])])];
         return {
           backends: seen.backend ? [seen.backend] : possibleBackends(options.backend),
