@@ -73,18 +73,20 @@ export const shrutiSource = (code: string): ModelSource & { folder: string } => 
   folder: `${code}/sherpa-onnx/`,
 });
 
-/** A catalogue entry per language, as /v1/models and the plan state it. */
-export const shrutiCatalogue = () =>
-  SHRUTI_LANGUAGES.map((language) => ({
-    language: language.code,
-    name: `Shruti ${language.name}`,
-    repo: SHRUTI_REPO,
-    folder: `${language.code}/sherpa-onnx/`,
-    bytes: SHRUTI_BYTES,
-    parameters: SHRUTI_PARAMETERS,
-    license: SHRUTI_LICENSE,
-    commercial: true,
-    languages: [language.code, 'en'],
-    card: language.card,
-    from: `${language.from}; size: the Shruti-ONNX card's "32 MB per language" (this folder's own size not confirmed)`,
-  }));
+/**
+ * The compact per-language speech-recognition models, one entry per language: what each downloads,
+ * its licence and where every figure comes from (exported as `SHRUTI_MODELS`; the demo lists them).
+ */
+export const SHRUTI_MODELS = SHRUTI_LANGUAGES.map((language) => ({
+  language: language.code,
+  name: `Shruti ${language.name}`,
+  repo: SHRUTI_REPO,
+  folder: `${language.code}/sherpa-onnx/`,
+  bytes: SHRUTI_BYTES,
+  parameters: SHRUTI_PARAMETERS,
+  license: SHRUTI_LICENSE,
+  commercial: true,
+  languages: [language.code, 'en'],
+  card: language.card,
+  from: `${language.from}; size: the Shruti-ONNX card's "32 MB per language" (this folder's own size not confirmed)`,
+}));

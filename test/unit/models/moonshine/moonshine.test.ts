@@ -9,6 +9,7 @@ import { startMoonshine } from '../../../../src/worker/transcription/moonshine/l
 import { EOS, greedy, type Moonshine } from '../../../../src/worker/transcription/moonshine/model';
 import { detokenise, readTokens } from '../../../../src/worker/transcription/moonshine/tokens';
 import { FIXTURE_PIECES, writeMoonshineFixture } from '../../../fixtures/moonshine/files';
+import { reference } from '../../../fixtures/moonshine/reference';
 
 const dirLoader = (dir: string): FileLoader => ({
   load: async (file) => new Uint8Array(await readFile(join(dir, file))),
@@ -21,56 +22,6 @@ const clip = (seconds: number, seed: number) =>
     { length: Math.floor(seconds * 16000) },
     (_, i) => 0.3 * Math.sin((2 * Math.PI * (150 + 40 * Math.sin(i / (1200 + seed * 97))) * i) / 16000 + seed),
   );
-
-/**
- * The second implementation: sherpa-onnx's scripts/moonshine/test.py loop written again over
- * onnxruntime-node (inputs by name in input order, argmax of the raw logits, max_len from the
- * audio length), and its text from the fixture's own piece list rather than tokens.txt.
- */
-async function reference(dir: string, samples: Float32Array): Promise<{ ids: number[]; text: string }> {
-  const open = (name: string) => ortNode.InferenceSession.create(join(dir, name));
-  const [pre, enc, unc, cac] = await Promise.all(
-    ['preprocess.onnx', 'encode.onnx', 'uncached_decode.onnx', 'cached_decode.onnx'].map(open),
-  );
-  const { Tensor } = ortNode;
-  const int = (v: number, dims: number[]) => new Tensor('int32', Int32Array.of(v), dims);
-  const features = (await pre!.run({ [pre!.inputNames[0]!]: new Tensor('float32', samples, [1, samples.length]) }))[
-    pre!.outputNames[0]!
-  ]!;
-  const context = (
-    await enc!.run({ [enc!.inputNames[0]!]: features, [enc!.inputNames[1]!]: int(features.dims[1]!, [1]) })
-  )[enc!.outputNames[0]!]!;
-  const tokens = [1];
-  let out = await unc!.run({
-    [unc!.inputNames[0]!]: int(1, [1, 1]),
-    [unc!.inputNames[1]!]: context,
-    [unc!.inputNames[2]!]: int(1, [1]),
-  });
-  const maxLen = Math.floor((samples.length / 16000) * 6);
-  for (let i = 0; i < maxLen; i++) {
-    const logits = out[unc!.outputNames[0]!]!.data as Float32Array;
-    let best = 0;
-    for (let j = 1; j < logits.length; j++) if (logits[j]! > logits[best]!) best = j;
-    if (best === 2) break;
-    tokens.push(best);
-    const feeds: Record<string, ortNode.Tensor> = {
-      [cac!.inputNames[0]!]: int(best, [1, 1]),
-      [cac!.inputNames[1]!]: context,
-      [cac!.inputNames[2]!]: int(tokens.length, [1]),
-    };
-    const states = unc!.outputNames.slice(1).map((name) => out[name]!);
-    cac!.inputNames.slice(3).forEach((name, k) => (feeds[name] = states[k]!));
-    const next = await cac!.run(feeds);
-    out = Object.fromEntries(unc!.outputNames.map((name, k) => [name, next[cac!.outputNames[k]!]!]));
-  }
-  const ids = tokens.slice(1);
-  const bytes: number[] = [];
-  for (const id of ids) {
-    if (id >= 3 && id <= 258) bytes.push(id - 3);
-    else if (id >= 259) bytes.push(...new TextEncoder().encode(FIXTURE_PIECES[id - 259]!.replaceAll('▁', ' ')));
-  }
-  return { ids, text: new TextDecoder().decode(Uint8Array.from(bytes)).trim() };
-}
 
 describe('tokens.txt as sherpa-onnx reads it', () => {
   const table = readTokens(
