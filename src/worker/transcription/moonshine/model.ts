@@ -52,10 +52,16 @@ export class Moonshine {
     readonly tokens: SymbolTable,
   ) {}
 
-  private async run(session: OrtSession, inputs: Tensor[]): Promise<Tensor[]> {
+  /** Runs a graph with inputs by position; `skip`: output positions not to fetch (undefined in the result). */
+  private async run(
+    session: OrtSession,
+    inputs: Tensor[],
+    skip?: ReadonlySet<number>,
+  ): Promise<(Tensor | undefined)[]> {
     const feeds = Object.fromEntries(session.inputNames.map((name, i) => [name, inputs[i]!]));
-    const out = await session.run(feeds);
-    return session.outputNames.map((name) => out[name]!);
+    const wanted = skip ? session.outputNames.filter((_, i) => !skip.has(i)) : undefined;
+    const out = wanted ? await session.run(feeds, wanted) : await session.run(feeds);
+    return session.outputNames.map((name) => out[name]);
   }
 
   private int32(value: number, dims: number[]): Tensor {
@@ -73,32 +79,61 @@ export class Moonshine {
     return encoded!;
   }
 
-  /** Greedy decoding until eos or the token limit; `signal` is read before each step. */
+  /**
+   * Greedy decoding until eos or the token limit; `signal` is read before each step. A state the
+   * cached decoder hands back unchanged (the cross-attention keys and values, found by comparing
+   * its first step's outputs with their inputs) is kept and not fetched again: the same inputs and
+   * the same tokens, without copying the states over the WASM boundary every step.
+   */
   async decode(encoded: Tensor, signal?: AbortSignal): Promise<Decoded> {
     const frames = encoded.dims[1]!;
     const limit = Math.floor(((frames * SAMPLES_PER_FRAME) / 16000) * TOKENS_PER_SECOND);
     const tokens: number[] = [];
     const logprobs: number[] = [];
-    let [logits, ...states] = await this.run(this.sessions.uncached, [
+    let [logits, ...states] = (await this.run(this.sessions.uncached, [
       this.int32(SOS, [1, 1]),
       encoded,
       this.int32(1, [1]),
-    ]);
+    ])) as Tensor[];
+    /** Output positions (1 + state index) whose value is its input's. */
+    let kept: Set<number> | undefined;
     for (let i = 0; i < limit && !signal?.aborted; i++) {
       const { id, logprob } = greedy(logits!.data as Float32Array);
       if (id === EOS) break;
       tokens.push(id);
       logprobs.push(logprob);
-      const previous = [logits!, ...states];
-      [logits, ...states] = await this.run(this.sessions.cached, [
-        this.int32(id, [1, 1]),
-        encoded,
-        this.int32(tokens.length + 1, [1]),
-        ...states,
-      ]);
-      for (const tensor of previous) tensor.dispose();
+      const [nextLogits, ...next] = await this.run(
+        this.sessions.cached,
+        [this.int32(id, [1, 1]), encoded, this.int32(tokens.length + 1, [1]), ...states],
+        kept,
+      );
+      kept ??= new Set(next.flatMap((state, k) => (state && sameTensor(state, states[k]!) ? [k + 1] : [])));
+      logits!.dispose();
+      logits = nextLogits!;
+      states = states.map((state, k) => {
+        const fresh = next[k];
+        if (!fresh || fresh === state) return state;
+        if (kept!.has(k + 1)) {
+          fresh.dispose(); // the first step's copy of a kept state
+          return state;
+        }
+        state.dispose();
+        return fresh;
+      });
     }
     for (const tensor of [logits!, ...states]) tensor.dispose();
     return { tokens, logprobs };
   }
+}
+
+/** Whether two tensors hold the same type, shape and bytes. */
+function sameTensor(a: Tensor, b: Tensor): boolean {
+  if (a.type !== b.type || a.dims.length !== b.dims.length || a.dims.some((d, i) => d !== b.dims[i])) return false;
+  const x = a.data as Float32Array;
+  const y = b.data as Float32Array;
+  if (x.length !== y.length) return false;
+  const bx = new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+  const by = new Uint8Array(y.buffer, y.byteOffset, y.byteLength);
+  for (let i = 0; i < bx.length; i++) if (bx[i] !== by[i]) return false;
+  return true;
 }
