@@ -72,6 +72,7 @@ export type { PlanApi } from './page/vaani';
 
 export { SHARED_FILES } from './catalogue/sources';
 export { DEFAULT_MODELS } from './catalogue/families';
+export { SHRUTI_MODELS } from './catalogue/shruti';
 export {
   APIError,
   AuthenticationError,

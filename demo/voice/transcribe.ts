@@ -1,6 +1,13 @@
 import type { Service } from '../service';
-import { byId, describeError, say } from '../ui';
+import { byId, describeError, el, formatBytes, say } from '../ui';
+import { SHRUTI_MODELS } from '../vaani';
 import type { Clip } from './clip';
+
+const ENGINE_NAMES: Record<string, string> = {
+  whisper: 'Whisper',
+  'indic-conformer': 'IndicConformer',
+  shruti: 'Shruti',
+};
 
 /** The clip → text: /v1/audio/transcriptions or /v1/audio/translations through the openai SDK. */
 export function mountTranscribe(service: Service, clip: Clip): void {
@@ -11,6 +18,22 @@ export function mountTranscribe(service: Service, clip: Clip): void {
   const chunking = byId<HTMLSelectElement>('transcribe-chunking');
   const output = byId('transcribe-output');
   const status = byId('transcribe-status');
+  // The compact per-language models: choosing one sets the language and the engine; each shows its download and licence.
+  const shruti = byId<HTMLSelectElement>('transcribe-shruti');
+  shruti.append(el('option', { value: '' }, '— pick a language —'));
+  for (const model of SHRUTI_MODELS)
+    shruti.append(
+      el(
+        'option',
+        { value: model.language },
+        `${model.name} (${model.language}) · ${formatBytes(model.bytes)} · ${model.license}`,
+      ),
+    );
+  shruti.addEventListener('change', () => {
+    if (!shruti.value) return;
+    language.value = shruti.value;
+    engine.value = 'shruti';
+  });
 
   button.addEventListener('click', async () => {
     const file = clip.current;
@@ -46,7 +69,7 @@ export function mountTranscribe(service: Service, clip: Clip): void {
       };
       output.textContent = result.text;
       const by = result.engine
-        ? ` by ${result.engine.name === 'whisper' ? 'Whisper' : 'IndicConformer'} (${result.language}, ${result.engine.language_source})`
+        ? ` by ${ENGINE_NAMES[result.engine.name] ?? result.engine.name} (${result.language}, ${result.engine.language_source})`
         : '';
       const segments = result.segments ? `, ${result.segments.length} segments` : '';
       say(status, `Done in ${((performance.now() - started) / 1000).toFixed(2)} s${by}${segments}.`, 'ok');

@@ -1,5 +1,6 @@
 import type { ModelSource, SpeechRecognitionSource, VaaniOptions } from '../protocol/options';
 import { MODEL_TABLE, modelsOf, sourceOf, UNPINNED } from './families';
+import { SHRUTI_CODES, shrutiSource } from './shruti';
 
 export const DEFAULT_HOST = 'https://huggingface.co';
 
@@ -86,7 +87,9 @@ export interface SpeechRecognitionSources {
   whisper: ModelSource;
   /** Absent when IndicConformer is turned off. */
   indic?: ModelSource & { decoding?: 'ctc' | 'rnnt' };
-  languages: Record<string, 'indic-conformer' | 'whisper'>;
+  languages: Record<string, 'indic-conformer' | 'whisper' | 'shruti'>;
+  /** The compact per-language models by language code (catalogue folders, each overridable); empty when turned off. */
+  shruti: Record<string, ModelSource & { folder?: string }>;
 }
 
 /** The two families' sources of a transcription id from `createVaani({ models })`, defaults filled in. */
@@ -94,7 +97,7 @@ export function speechRecognitionSources(
   options: Pick<VaaniOptions, 'models' | 'backend'>,
   id: string = modelsOf('transcription')[0]!,
 ): SpeechRecognitionSources {
-  const { whisper, indic, languages = {}, ...flat } = (options.models?.[id] ?? {}) as SpeechRecognitionSource;
+  const { whisper, indic, shruti, languages = {}, ...flat } = (options.models?.[id] ?? {}) as SpeechRecognitionSource;
   const fallbackWhisper = sourceOf(id)!;
   const whisperOverride = whisper ?? (Object.keys(flat).length ? flat : undefined);
   const indicDefault = INDIC_SOURCES[options.backend === 'webgpu' ? 'fp32' : 'int8'];
@@ -113,5 +116,18 @@ export function speechRecognitionSources(
             ? indic
             : { ...indicDefault, ...indic },
     languages,
+    shruti: shruti === false ? {} : shrutiSources(shruti ?? {}),
   };
+}
+
+/** The catalogue's Shruti folders, with a page's per-language sources over them (a new language needs a location). */
+function shrutiSources(given: Record<string, ModelSource>): Record<string, ModelSource & { folder?: string }> {
+  const out: Record<string, ModelSource & { folder?: string }> = {};
+  for (const code of new Set([...SHRUTI_CODES, ...Object.keys(given)])) {
+    const own = given[code];
+    const fallback = SHRUTI_CODES.includes(code) ? shrutiSource(code) : undefined;
+    if (own && hasLocation(own)) out[code] = own;
+    else if (fallback) out[code] = { ...fallback, ...own };
+  }
+  return out;
 }

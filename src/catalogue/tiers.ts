@@ -11,6 +11,7 @@ import { UNPINNED } from './families';
 import { INDIC_DOWNLOAD } from './sources';
 import { INDIC_CODES } from './languages/indic-conformer';
 import { WHISPER_LANGUAGES } from './languages/whisper';
+import { SHRUTI_BYTES, SHRUTI_CODES } from './shruti';
 
 export type { Tier, TierProduct };
 
@@ -56,9 +57,21 @@ const INDIC = {
   what: 'IndicConformer for the 22 scheduled languages: int8 882 MB + 23 MB CTC head on WASM, fp32 ≈ 2.4 GB + 90 MB RNN-T graphs on WebGPU',
 } as const;
 
-/** The scheduled languages Whisper also knows: the small tier sends them to Whisper tiny (IndicConformer stays for the others). */
-const WHISPER_INDIC = INDIC_CODES.filter((code) => WHISPER_LANGUAGES.some(([whisper]) => whisper === code));
-const ONLY_INDIC = INDIC_CODES.filter((code) => !WHISPER_INDIC.includes(code));
+/**
+ * The small tier's scheduled languages: Shruti's compact model (src/catalogue/shruti.ts) where one
+ * is catalogued, else Whisper tiny where Whisper knows the language, else IndicConformer.
+ */
+const SHRUTI_INDIC = INDIC_CODES.filter((code) => SHRUTI_CODES.includes(code));
+const WHISPER_INDIC = INDIC_CODES.filter(
+  (code) => !SHRUTI_INDIC.includes(code) && WHISPER_LANGUAGES.some(([whisper]) => whisper === code),
+);
+const ONLY_INDIC = INDIC_CODES.filter((code) => !SHRUTI_INDIC.includes(code) && !WHISPER_INDIC.includes(code));
+/** One Shruti model, the one per language a page uses at a time (the worker keeps the last one loaded). */
+const SHRUTI_EXTRA = {
+  bytes: { wasm: SHRUTI_BYTES, webgpu: SHRUTI_BYTES },
+  family: 'embeddings',
+  what: `one Shruti model (${SHRUTI_BYTES / MB} MB, Apache-2.0) per Indian language used: ${SHRUTI_INDIC.join(', ')}`,
+} as const;
 
 /** The tiers of each product, small first. A product lists only tiers with a real export; a missing tier takes the nearest one. */
 export const TIER_TABLE: Readonly<Record<TierProduct, { id: string; tiers: readonly TierEntry[]; note?: string }>> = {
@@ -111,11 +124,14 @@ export const TIER_TABLE: Readonly<Record<TierProduct, { id: string; tiers: reado
     tiers: [
       {
         tier: 'small',
-        model: 'Whisper tiny',
+        model: 'Whisper tiny + Shruti',
         source: {
           repo: 'onnx-community/whisper-tiny',
           revision: UNPINNED,
-          languages: Object.fromEntries(WHISPER_INDIC.map((code) => [code, 'whisper'])),
+          languages: Object.fromEntries([
+            ...SHRUTI_INDIC.map((code) => [code, 'shruti']),
+            ...WHISPER_INDIC.map((code) => [code, 'whisper']),
+          ]),
         } as ModelSource,
         repo: 'onnx-community/whisper-tiny',
         license: 'Apache-2.0',
@@ -123,8 +139,9 @@ export const TIER_TABLE: Readonly<Record<TierProduct, { id: string; tiers: reado
         download: {},
         parameters: 39e6,
         family: 'whisper',
-        languages: `Whisper tiny for every language Whisper knows, ${WHISPER_INDIC.join(', ')} too (lower accuracy than IndicConformer); IndicConformer int8 (905 MB) only for ${ONLY_INDIC.join(', ')}, which Whisper lacks`,
-        from: "an estimate: Whisper tiny's 39 M parameters at whisper-base's listed bytes per parameter",
+        extra: SHRUTI_EXTRA,
+        languages: `Shruti (${SHRUTI_BYTES / MB} MB a language, Apache-2.0) for ${SHRUTI_INDIC.join(', ')}; Whisper tiny for every other language Whisper knows, ${WHISPER_INDIC.join(', ')} too (lower accuracy than IndicConformer); IndicConformer int8 (905 MB) only for ${ONLY_INDIC.join(', ')}, which neither has`,
+        from: "an estimate: Whisper tiny's 39 M parameters at whisper-base's listed bytes per parameter; Shruti: the Shruti-ONNX card's 32 MB per language",
       },
       {
         tier: 'medium',

@@ -19,13 +19,12 @@ import { resolveVoice } from '../catalogue/voice-aliases';
 import type { ModelSource, VaaniOptions } from '../protocol/options';
 import type { ApproveHook } from '../protocol/approval';
 import type { PlanFor } from '../protocol/fit';
-import type { SttEngine } from '../protocol/transcription';
 import { abortError } from '../protocol/cancel';
 import { pageInstances } from './instances';
 import { builtinEngines, builtinModel, type BuiltinModel } from './builtin';
 import { preference } from './api/http/dispatch';
 import { routingOf } from './api/http/routing';
-import { noteCached, planModel, planTarget, type ModelPlan, type PlanContext } from './services/plan';
+import { noteCached, partOf, planModel, planTarget, type ModelPlan, type PlanContext } from './services/plan';
 import { Tiers } from './services/tiers';
 import { NotFoundError } from './clients/errors';
 import { builtinAvailability } from './builtin';
@@ -168,12 +167,9 @@ export function createVaaniWith(
     owner: (id) => filesOwner(id, options.models),
     remote: (id) => options.remote !== undefined && preference(routing(id)).includes('remote'),
     // No adapter probe of its own: Chromium logs a warning in the page where there is none.
-    plan: (id, part) =>
-      planModel({ ...planning, device: () => deviceFacts({ probeGpu: false }) }, id, {
-        engine: part as SttEngine | undefined,
-      }),
+    plan: (id, part) => planModel({ ...planning, device: () => deviceFacts({ probeGpu: false }) }, id, partOf(part)),
     persist: () => void askPersist(),
-    note: (id, part) => noteCached(planning, id, { engine: part as SttEngine | undefined }),
+    note: (id, part) => noteCached(planning, id, partOf(part)),
   });
   const ctx: Services = {
     registry,

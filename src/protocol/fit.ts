@@ -45,10 +45,11 @@ export interface ModelPlan {
   /** The id whose files it reads (agent-v1 → chat-v2). */
   files_of: string;
   /**
-   * speech-stt-v1 only: the family whose files are planned (`whisper`, or `indic-conformer` for a
-   * language it routes there) and the language asked for (null: none, so Whisper's, which detects).
+   * speech-stt-v1 only: the family whose files are planned (`whisper`; `indic-conformer` or
+   * `shruti`, the language's own model, for a language routed there) and the language asked for
+   * (null: none, so Whisper's, which detects).
    */
-  part?: { engine: 'whisper' | 'indic-conformer'; language: string | null };
+  part?: { engine: 'whisper' | 'indic-conformer' | 'shruti'; language: string | null };
   decision: Decision;
   download: {
     /** Bytes of every file it would read (null: unknown). */

@@ -57,7 +57,14 @@ export interface EmbeddingSettings {
 export interface SpeechRecognitionSource extends ModelSource {
   whisper?: ModelSource;
   indic?: IndicSource | boolean;
-  languages?: Record<string, 'indic-conformer' | 'whisper'>;
+  /**
+   * The compact per-language models (Shruti, sherpa-onnx's Moonshine layout), by language code: a
+   * source per language over the catalogue's (`{ ta: { baseURL: '/models/shruti-ta/' } }`), or
+   * `false` to turn them off. Used where `languages` (or the small tier) says 'shruti', or a request
+   * says `engine: 'shruti'`.
+   */
+  shruti?: Record<string, ModelSource> | false;
+  languages?: Record<string, 'indic-conformer' | 'whisper' | 'shruti'>;
 }
 
 /** IndicConformer's source, and its decoding: 'ctc' or 'rnnt'. */

@@ -63,7 +63,7 @@ export interface DecodingGuards {
 }
 
 /** The speech-recognition families behind speech-stt-v1. */
-export type SttEngine = 'indic-conformer' | 'whisper';
+export type SttEngine = 'indic-conformer' | 'whisper' | 'shruti';
 
 export interface Word {
   word: string;
@@ -143,4 +143,22 @@ export interface WhisperWorker {
 /** The IndicConformer worker's API (src/worker/transcription/indic-conformer.worker.ts satisfies it). */
 export interface IndicConformerWorker {
   transcribe(job: IndicJob, events?: TranscriptionEvents): Promise<IndicResult>;
+}
+
+export interface MoonshineJob extends ModelJob {
+  audio: Uint8Array;
+  /** URL of the Silero VAD model that cuts the audio into windows. */
+  vadURL: string;
+  /** The transcript's `language` (the model's language, by name). */
+  languageName: string;
+}
+
+export interface MoonshineResult {
+  transcript: Transcript;
+  backend: string;
+}
+
+/** The compact per-language worker's API (sherpa-onnx's Moonshine layout; src/worker/transcription/moonshine.worker.ts). */
+export interface MoonshineWorker {
+  transcribe(job: MoonshineJob, events?: TranscriptionEvents): Promise<MoonshineResult>;
 }

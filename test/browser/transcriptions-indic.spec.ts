@@ -14,6 +14,8 @@ import { wavSamples } from '../fixtures/whisper/reference';
 import { readFile } from 'node:fs/promises';
 import { openHarness } from './support/page';
 import { INDIC_LANGUAGES } from '../../src/catalogue/languages/indic-conformer';
+import { writeMoonshineFixture } from '../fixtures/moonshine/files';
+import { referenceText as shrutiText } from '../fixtures/moonshine/reference';
 
 const JFK = 'audio/jfk-16k.wav';
 const JFK_X4 = 'audio/jfk-x4.wav';
@@ -24,20 +26,26 @@ interface Posted {
   body: string;
 }
 
-/** POSTs multipart requests through one Vaani whose speech-stt-v1 is the two fixtures (Whisper and IndicConformer). */
+/**
+ * POSTs multipart requests through one Vaani whose speech-stt-v1 is the fixtures: Whisper,
+ * IndicConformer, and a compact per-language model in sherpa-onnx's Moonshine layout as Shruti for
+ * Tamil and Urdu (Urdu routed to it by `languages`, Tamil only when a request says engine=shruti).
+ */
 function post(
   page: Page,
   requests: { path?: string; audio: string; fields: Record<string, string | string[]> }[],
   indic: Record<string, unknown> = {},
 ): Promise<Posted[]> {
   return page.evaluate(
-    async ({ whisper, indicURL, root, requests, indic }) => {
+    async ({ whisper, indicURL, shrutiURL, root, requests, indic }) => {
       const ai = window.Vaani.createVaani({
         backend: 'wasm',
         models: {
           'speech-stt-v1': {
             whisper: { baseURL: whisper, dtype: 'fp32' },
             indic: { baseURL: indicURL, dtype: 'fp32', ...indic },
+            shruti: { ta: { baseURL: shrutiURL }, ur: { baseURL: shrutiURL } },
+            languages: { ur: 'shruti' },
           },
         },
       });
@@ -58,11 +66,20 @@ function post(
       ai.dispose();
       return out;
     },
-    { whisper: `${WHISPER_ROOT}tiny/`, indicURL: INDIC_URL, root: WHISPER_ROOT, requests, indic },
+    {
+      whisper: `${WHISPER_ROOT}tiny/`,
+      indicURL: INDIC_URL,
+      shrutiURL: SHRUTI_URL,
+      root: WHISPER_ROOT,
+      requests,
+      indic,
+    },
   );
 }
 
 let reference: Reference;
+const shruti = writeMoonshineFixture(process.cwd());
+const SHRUTI_URL = shruti.url;
 let jfk: Float32Array;
 let jfkX4: Float32Array;
 
@@ -116,6 +133,9 @@ test.describe('speech-stt-v1 runs IndicConformer in the page for the 22 schedule
       { audio: JFK, fields: { language: 'hi', decoding: 'beam' } },
       { audio: JFK, fields: { language: 'hi', 'timestamp_granularities[]': 'sentence' } },
       { audio: JFK, fields: { language: 'hi', response_format: 'verbose_json' } },
+      { audio: JFK, fields: { language: 'ta', engine: 'shruti', response_format: 'verbose_json' } },
+      { audio: JFK, fields: { language: 'ur', response_format: 'verbose_json' } },
+      { audio: JFK, fields: { language: 'fr', engine: 'shruti' } },
     ]);
     expect(errors).toEqual([]);
     for (const [i, language] of ['hi', 'ta', 'sat'].entries()) {
@@ -176,6 +196,25 @@ test.describe('speech-stt-v1 runs IndicConformer in the page for the 22 schedule
       [400, 'decoding'],
       [400, 'timestamp_granularities[0]'],
     ]);
+
+    // The compact per-language model: the sherpa-onnx Moonshine loop's text in Node, per request or per language.
+    const shrutiExpected = await shrutiText(shruti.dir, jfk);
+    expect(shrutiExpected.length).toBeGreaterThan(5);
+    for (const [answer, language] of [
+      [answers[12]!, 'tamil'],
+      [answers[13]!, 'urdu'],
+    ] as const) {
+      expect(answer.status, answer.body).toBe(200);
+      const heard = JSON.parse(answer.body);
+      expect(heard).toMatchObject({
+        text: shrutiExpected,
+        language,
+        engine: { name: 'shruti', language_source: 'request' },
+      });
+      expect(heard.duration).toBeCloseTo(11, 0);
+      expect(heard.segments.map((s: { text: string }) => s.text.trim()).join(' ')).toBe(heard.text);
+    }
+    expect([answers[14]!.status, JSON.parse(answers[14]!.body).error.param]).toEqual([400, 'language']);
   });
 
   test('long audio in VAD windows of at most 15 s with times on the original clock; RNN-T per request and per config', async ({
@@ -310,7 +349,7 @@ test.describe('routing between IndicConformer and Whisper', () => {
     expect(model.language_engines.fr).toBe('whisper');
   });
 
-  test("a metered phone: a Hindi request asks before IndicConformer's files (planned by language); no byte of them before yes", async ({
+  test("a metered phone: a Hindi request asks before IndicConformer's files, an Urdu one before its Shruti model; no byte of them before yes", async ({
     page,
   }) => {
     await page.addInitScript(() => {
@@ -327,7 +366,7 @@ test.describe('routing between IndicConformer and Whisper', () => {
     });
     const run = (indicYes: boolean) =>
       page.evaluate(
-        async ({ whisper, indicURL, indicYes }) => {
+        async ({ whisper, indicURL, shrutiURL, indicYes }) => {
           const w = window as unknown as { stt?: import('../../src/index').Vaani; asked: unknown[]; yes: boolean };
           w.yes = indicYes;
           w.asked ??= [];
@@ -337,9 +376,11 @@ test.describe('routing between IndicConformer and Whisper', () => {
               'speech-stt-v1': {
                 whisper: { baseURL: whisper, dtype: 'fp32' },
                 indic: { baseURL: indicURL, dtype: 'fp32' },
+                shruti: { ur: { baseURL: shrutiURL } },
+                languages: { ur: 'shruti' },
               },
             },
-            // Whisper's files are let through; IndicConformer's wait for the test's answer.
+            // Whisper's and Shruti's files are let through; IndicConformer's wait for the test's answer.
             fit: {
               confirm: (plan) => {
                 w.asked.push({ part: plan.part, for: plan.consent.for, reason: plan.consent.reason });
@@ -359,6 +400,16 @@ test.describe('routing between IndicConformer and Whisper', () => {
             headers: { authorization: 'Bearer k' },
             body: form,
           });
+          const urdu = new FormData();
+          urdu.set('file', form.get('file')!);
+          urdu.set('model', 'speech-stt-v1');
+          urdu.set('language', 'ur');
+          urdu.set('response_format', 'verbose_json');
+          const viaShruti = await ai.fetch('/v1/audio/transcriptions', {
+            method: 'POST',
+            headers: { authorization: 'Bearer k' },
+            body: urdu,
+          });
           const models = await ai.fetch('/v1/models/speech-stt-v1?language=ta', {
             headers: { authorization: 'Bearer k' },
           });
@@ -368,10 +419,11 @@ test.describe('routing between IndicConformer and Whisper', () => {
             status: response.status,
             body: await response.json(),
             tamil: (await models.json()).x_vaani?.part,
+            urdu: { status: viaShruti.status, engine: (await viaShruti.json()).engine?.name },
             asked: w.asked,
           };
         },
-        { whisper: `${WHISPER_ROOT}tiny/`, indicURL: INDIC_URL, indicYes },
+        { whisper: `${WHISPER_ROOT}tiny/`, indicURL: INDIC_URL, shrutiURL: SHRUTI_URL, indicYes },
       );
     const declined = await run(false);
     expect(declined.hindi).toEqual({
@@ -389,14 +441,23 @@ test.describe('routing between IndicConformer and Whisper', () => {
         for: 'transcription',
         reason: expect.stringMatching(/Save-Data is on/),
       },
+      // The fixture's folder lists no sizes: an unknown download on Save-Data is asked.
+      {
+        part: { engine: 'shruti', language: 'ur' },
+        for: 'transcription',
+        reason: expect.stringMatching(
+          /^speech-stt-v1 \(Shruti, ur\) needs a download of unknown size: Save-Data is on/,
+        ),
+      },
     ]);
+    expect(declined.urdu).toEqual({ status: 200, engine: 'shruti' });
     expect(indicFiles).toEqual([]);
 
     await page.evaluate(() => (window as unknown as { stt: import('../../src/index').Vaani }).stt.plan.reset('voice'));
     const accepted = await run(true);
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(accepted.body.text).toBe(await expectedText('jfk', 'hi'));
-    expect(accepted.asked).toHaveLength(2);
+    expect(accepted.asked).toHaveLength(4);
     expect(indicFiles.length).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });

@@ -14,11 +14,14 @@ export interface RoutingConfig {
   indic: boolean;
   /** Per-language choices from `models['speech-stt-v1'].languages`. */
   languages: Record<string, SttEngine>;
+  /** Languages with a compact per-language model (Shruti) configured; none when absent. */
+  shruti?: readonly string[];
 }
 
 /** The family for a language: the configured one, else IndicConformer for its 22 languages, else Whisper. */
 export function engineFor(language: string, config: RoutingConfig): SttEngine {
   const chosen = config.languages[language];
+  if (chosen === 'shruti' && config.shruti?.includes(language)) return chosen;
   if (chosen === 'indic-conformer' && config.indic && INDIC_CODES.includes(language)) return chosen;
   if (chosen === 'whisper') return chosen;
   return config.indic && INDIC_CODES.includes(language) ? 'indic-conformer' : 'whisper';
@@ -37,6 +40,7 @@ export async function routeTranscription(
   detect: () => Promise<string>,
 ): Promise<SttRoute> {
   const asked = params.engine ?? 'auto';
+  if (asked === 'shruti') return routeShruti(params, config, detect);
   if (asked === 'indic-conformer') {
     if (params.task === 'translate')
       throw unsupported(
@@ -64,4 +68,23 @@ export async function routeTranscription(
       'language',
     );
   return { engine: asked === 'indic-conformer' ? asked : engineFor(language, config), language, source: 'detected' };
+}
+
+/** engine=shruti: the language's compact model; the language from the request, else Whisper's detection. */
+async function routeShruti(
+  params: Pick<TranscriptionParams, 'task' | 'language'>,
+  config: RoutingConfig,
+  detect: () => Promise<string>,
+): Promise<SttRoute> {
+  const known = config.shruti ?? [];
+  if (params.task === 'translate')
+    throw unsupported('Shruti does not translate: use engine whisper (or auto) for /audio/translations.', 'engine');
+  if (!known.length) throw unsupported('Shruti is turned off for speech-stt-v1 in this page.', 'engine');
+  const language = params.language ?? (await detect());
+  if (!known.includes(language))
+    throw unsupported(
+      `No Shruti model is catalogued for '${language}'; there is one for ${known.join(', ')}.`,
+      'language',
+    );
+  return { engine: 'shruti', language, source: params.language ? 'request' : 'detected' };
 }

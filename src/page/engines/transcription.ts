@@ -13,6 +13,7 @@ import { modelFiles, modelJob } from './_model-files';
 import type { ModelSource, VaaniOptions } from '../../protocol/options';
 import { indicEngine, type IndicSeen } from './_indic-conformer';
 import { engineFor, routeTranscription } from './_stt-routing';
+import { shrutiEngine } from './_shruti';
 
 /** Languages of a multilingual Whisper vocabulary without large-v3's Cantonese, until a model has loaded. */
 const MULTILINGUAL = WHISPER_LANGUAGES.map(([code]) => code).filter((code) => code !== 'yue');
@@ -80,6 +81,7 @@ function speechRecognition(
 ): TranscriptionEngine & { dispose(): void } {
   let whisper: ReturnType<typeof whisperEngine> | undefined;
   let indic: ReturnType<typeof indicEngine> | undefined;
+  let shruti: ReturnType<typeof shrutiEngine> | undefined;
   // Sources are read at the first call, after the tier is settled; each family starts once its files are allowed.
   const whisperOf = async (sources: SpeechRecognitionSources) => {
     await files.allow(null);
@@ -89,12 +91,23 @@ function speechRecognition(
     async transcribe({ audio, ...params }, signal) {
       const bytes = new Uint8Array(await audio.arrayBuffer());
       const sources = speechRecognitionSources(options, modelId);
-      const config = { indic: sources.indic !== undefined, languages: sources.languages };
+      const config = {
+        indic: sources.indic !== undefined,
+        languages: sources.languages,
+        shruti: Object.keys(sources.shruti),
+      };
       const route = await routeTranscription(params, config, async () =>
         (await whisperOf(sources)).detect(bytes, signal),
       );
       let transcript: Transcript;
-      if (route.engine === 'indic-conformer') {
+      if (route.engine === 'shruti') {
+        // Each language is a model of its own: its files are gated apart.
+        const part = `shruti:${route.language!}`;
+        await files.allow(part);
+        shruti ??= shrutiEngine(modelId, options, sources.shruti, hosts);
+        transcript = await shruti.transcribe(bytes, { ...params, language: route.language! }, signal);
+        await files.read(part);
+      } else if (route.engine === 'indic-conformer') {
         await files.allow('indic-conformer');
         indic ??= indicEngine(modelId, options, sources.indic!, seen.indic, hosts);
         transcript = await indic.transcribe(bytes, { ...params, language: route.language! }, signal);
@@ -110,6 +123,7 @@ function speechRecognition(
     dispose() {
       whisper?.dispose();
       indic?.dispose();
+      shruti?.dispose();
     },
   };
 }
@@ -130,7 +144,11 @@ export function transcriptionEngines(
       models: [modelId],
       info: () => {
         const sources = speechRecognitionSources(options, modelId);
-        const config = { indic: sources.indic !== undefined, languages: sources.languages };
+        const config = {
+          indic: sources.indic !== undefined,
+          languages: sources.languages,
+          shruti: Object.keys(sources.shruti),
+        };
         const languages = [...new Set([...(seen.languages ?? MULTILINGUAL), ...(config.indic ? INDIC_CODES : [])])];
         return {
           backends: seen.backend ? [seen.backend] : possibleBackends(options.backend),

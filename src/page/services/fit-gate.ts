@@ -4,6 +4,7 @@ import { EngineError, messageOf } from '../../protocol/errors';
 import type { DownloadConsent, FitOptions, ModelPlan } from '../../protocol/fit';
 import type { EngineKind } from '../../protocol/engines';
 import { findVoice } from '../../catalogue/voices';
+import { planName } from './plan';
 
 /** A consent dialog (a widget's): resolves true to download. */
 export type Confirmer = (plan: DownloadConsent) => boolean | Promise<boolean>;
@@ -130,7 +131,7 @@ export class FitGate {
       plan = await this.ctx.plan(id, part);
       verdict = policyVerdict(
         {
-          model: plan.part?.engine === 'indic-conformer' ? `${plan.model} (IndicConformer)` : plan.model,
+          model: planName(plan),
           decision: plan.decision,
           remaining: plan.download.remaining_bytes,
           memory: plan.memory.bytes,

@@ -10,6 +10,7 @@ import {
   speechRecognitionSources,
 } from '../../catalogue/sources';
 import { modelsOf } from '../../catalogue/families';
+import { SHRUTI_BYTES, SHRUTI_REPO } from '../../catalogue/shruti';
 import { voiceWeights } from '../../catalogue/voices';
 import { backendAttempts } from '../../common/backends/plan';
 import { fp16Refusal } from '../../common/backends/fp16';
@@ -57,24 +58,40 @@ export interface PlanContext {
 }
 
 /**
- * What a plan covers: speech-stt-v1 reads two families' files, Whisper's (its own source) and
- * IndicConformer's (`part` 'indic-conformer'), each planned and gated before that family starts.
+ * What a plan covers: speech-stt-v1 reads several families' files, Whisper's (its own source),
+ * IndicConformer's (the gate's part 'indic-conformer') and a Shruti model per language
+ * ('shruti:<code>'), each planned and gated before that family starts.
  */
 export interface PlanPart extends PlanFor {
   engine?: SttEngine;
 }
 
+/** The gate's name for a part of a model's files, as a plan's `on` (`shruti:ta` → Shruti for Tamil). */
+export function partOf(part?: string): PlanPart {
+  if (!part) return {};
+  const [engine, language] = part.split(':') as [SttEngine, string | undefined];
+  return language ? { engine, language } : { engine };
+}
+
 const isStt = (id: string) => (modelsOf('transcription') as readonly string[]).includes(id);
 
-/** The IndicConformer source a speech-stt-v1 plan is for, or undefined where it plans Whisper's files. */
-function indicPart(ctx: Pick<PlanContext, 'options'>, id: string, on: PlanPart) {
+type SttPart = { engine: 'indic-conformer' | 'shruti'; source: ModelSource & { folder?: string } };
+
+/** The family a speech-stt-v1 plan is for where it is not Whisper: IndicConformer, or a language's Shruti model. */
+function sttPart(ctx: Pick<PlanContext, 'options'>, id: string, on: PlanPart): SttPart | undefined {
   if (!isStt(id)) return undefined;
   const sources = speechRecognitionSources(ctx.options, id);
-  if (!sources.indic) return undefined;
-  const engine =
-    on.engine ?? (on.language ? engineFor(on.language, { indic: true, languages: sources.languages }) : 'whisper');
-  return engine === 'indic-conformer' ? sources.indic : undefined;
+  const config = { indic: !!sources.indic, languages: sources.languages, shruti: Object.keys(sources.shruti) };
+  const engine = on.engine ?? (on.language ? engineFor(on.language, config) : 'whisper');
+  if (engine === 'indic-conformer' && sources.indic) return { engine, source: sources.indic };
+  const shruti = on.language ? sources.shruti[on.language] : undefined;
+  if (engine === 'shruti' && shruti) return { engine, source: shruti };
+  return undefined;
 }
+
+/** Where a source's files are: its base, and a hub folder under it (a Shruti language's `<code>/sherpa-onnx/`). */
+const baseOf = (source: ModelSource & { folder?: string }) =>
+  source.folder && !source.baseURL ? new URL(source.folder, sourceBase(source)).href : sourceBase(source);
 
 /** Whisper's source where speech-stt-v1 names it apart (`whisper: { baseURL }`): the engine reads those files. */
 function whisperPart(ctx: Pick<PlanContext, 'options'>, id: string): ModelSource | undefined {
@@ -88,7 +105,7 @@ export function cacheKey(ctx: Pick<PlanContext, 'options'>, id: string, on: Plan
   const owner = filesOwner(id, ctx.options.models);
   let base = '';
   try {
-    base = sourceBase(indicPart(ctx, id, on) ?? whisperPart(ctx, id) ?? modelSource(id, ctx.options.models));
+    base = baseOf(sttPart(ctx, id, on)?.source ?? whisperPart(ctx, id) ?? modelSource(id, ctx.options.models));
   } catch {
     // No source: nothing cached.
   }
@@ -228,7 +245,7 @@ async function sizedPart(
   owner: string,
   source: ModelSource,
   base: string,
-  family: 'indic' | 'whisper',
+  family: 'indic' | 'whisper' | 'shruti',
   figure: { bytes: number; from: string; basis: Sized['basis'] } | undefined,
 ): Promise<Sized> {
   const recorded = await recordedFiles(owner, base).catch(() => []);
@@ -262,6 +279,24 @@ async function sizedPart(
     `npx vaani pull speech-stt-v1${family === 'indic' ? ' --indic' : ''}`,
     `createVaani({ models: { 'speech-stt-v1': { ${family}: { files } } } })`,
   );
+}
+
+/** The catalogue's figure for a default Shruti source (the Shruti-ONNX card's one figure for every language). */
+function shrutiFigure(source: ModelSource) {
+  return !source.baseURL && !source.files && source.repo === SHRUTI_REPO
+    ? {
+        bytes: SHRUTI_BYTES,
+        from: `the catalogue: the Shruti-ONNX card's "32 MB per language" (this folder's own size not confirmed)`,
+        basis: 'catalogue' as const,
+      }
+    : undefined;
+}
+
+/** A plan's model in words: the id, and the family for a part of speech-stt-v1's files ("speech-stt-v1 (IndicConformer)"). */
+export function planName(plan: Pick<ModelPlan, 'model' | 'part'>): string {
+  const part = plan.part;
+  if (!part || part.engine === 'whisper') return plan.model;
+  return part.engine === 'shruti' ? `${plan.model} (Shruti, ${part.language})` : `${plan.model} (IndicConformer)`;
 }
 
 /** The catalogue's figure for a default IndicConformer source. */
@@ -318,11 +353,11 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
   const voice = entry ? undefined : voiceWeights(id);
   if (voice) source = ctx.options.models?.[id] ?? { repo: voice.repo, revision: voice.revision };
   const stt = isStt(id);
-  const indic = indicPart(ctx, id, on);
-  if (indic) source = indic;
-  const whisper = indic ? undefined : whisperPart(ctx, id);
+  const part = sttPart(ctx, id, on);
+  if (part) source = part.source;
+  const whisper = part ? undefined : whisperPart(ctx, id);
   if (whisper) source = whisper;
-  const base = source ? sourceBase(source) : '';
+  const base = source ? baseOf(source) : '';
   const choice = ctx.options.backend ?? 'auto';
   let noSource: string | undefined;
   let attempt: { backend: 'webgpu' | 'wasm'; dtypes: readonly string[] } = { backend: 'wasm', dtypes: [] };
@@ -348,19 +383,21 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
     noSource ??= `No weights are configured for ${id}: name an export in createVaani({ models: { '${id}': { baseURL } } }).`;
   const size: Sized =
     source && !noSource
-      ? indic
+      ? part?.engine === 'indic-conformer'
         ? await sizedPart(owner, source, base, 'indic', indicFigure(source))
-        : whisper
-          ? await sizedPart(
-              owner,
-              source,
-              base,
-              'whisper',
-              !source.baseURL && !source.files && source.repo === sourceOf(owner)?.repo
-                ? downloadFigure(owner, attempt.dtypes[0])
-                : undefined,
-            )
-          : await sized(ctx, id, owner, source, base, attempt.dtypes[0])
+        : part
+          ? await sizedPart(owner, source, base, 'shruti', shrutiFigure(source))
+          : whisper
+            ? await sizedPart(
+                owner,
+                source,
+                base,
+                'whisper',
+                !source.baseURL && !source.files && source.repo === sourceOf(owner)?.repo
+                  ? downloadFigure(owner, attempt.dtypes[0])
+                  : undefined,
+              )
+            : await sized(ctx, id, owner, source, base, attempt.dtypes[0])
       : {
           bytes: entry?.builtin ? 0 : null,
           cached: 0,
@@ -385,11 +422,21 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
   const memory =
     size.bytes === null
       ? undefined
-      : indic
-        ? memoryFigure('', 'embeddings', attempt.backend, size.dtype ?? undefined, weights, false)
+      : part
+        ? memoryFigure(
+            '',
+            part.engine === 'shruti' ? 'whisper' : 'embeddings',
+            attempt.backend,
+            size.dtype ?? undefined,
+            weights,
+            false,
+          )
         : memoryFigure(owner, layoutOf(owner), attempt.backend, size.dtype ?? undefined, weights, catalogueWeights);
   const decision = decide({
-    model: indic ? `${id} (IndicConformer)` : id,
+    model: planName({
+      model: id,
+      part: stt ? { engine: part?.engine ?? 'whisper', language: on.language ?? null } : undefined,
+    }),
     local: (ctx.local(id) || voice !== undefined) && order.includes('local'),
     remote,
     remoteFirst: order.indexOf('remote') !== -1 && order.indexOf('remote') < order.indexOf('local'),
@@ -410,7 +457,7 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
   return {
     model: id,
     files_of: owner,
-    ...(stt ? { part: { engine: indic ? 'indic-conformer' : 'whisper', language: on.language ?? null } } : {}),
+    ...(stt ? { part: { engine: part?.engine ?? 'whisper', language: on.language ?? null } } : {}),
     decision,
     download: {
       bytes: size.bytes,

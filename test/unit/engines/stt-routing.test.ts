@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toApiError } from '../../../src/page/api/http/errors';
 import { INDIC_SOURCES, speechRecognitionSources } from '../../../src/catalogue/sources';
 import { engineFor, routeTranscription } from '../../../src/page/engines/_stt-routing';
+import { SHRUTI_CODES, shrutiSource } from '../../../src/catalogue/shruti';
 
 const on = { indic: true, languages: {} };
 const never = async (): Promise<string> => {
@@ -91,6 +92,7 @@ describe('speech-stt-v1 sources', () => {
       whisper: { repo: 'onnx-community/whisper-base', revision: 'main' },
       indic: INDIC_SOURCES.int8,
       languages: {},
+      shruti: Object.fromEntries(SHRUTI_CODES.map((code) => [code, shrutiSource(code)])),
     });
     expect(speechRecognitionSources({ backend: 'webgpu' }).indic).toEqual(INDIC_SOURCES.fp32);
   });
@@ -112,11 +114,63 @@ describe('speech-stt-v1 sources', () => {
       whisper: { repo: 'onnx-community/whisper-base', revision: 'main', dtype: 'q4' },
       indic: { baseURL: '/i/', decoding: 'rnnt' },
       languages: { ur: 'whisper' },
+      shruti: expect.objectContaining({
+        ta: { repo: 'udgamlabs/Shruti-ONNX', revision: 'main', folder: 'ta/sherpa-onnx/' },
+      }),
     });
     expect(speechRecognitionSources({ models: { 'speech-stt-v1': { indic: false } } }).indic).toBeUndefined();
     expect(speechRecognitionSources({ models: { 'speech-stt-v1': { indic: { dtype: 'fp32' } } } }).indic).toEqual({
       ...INDIC_SOURCES.int8,
       dtype: 'fp32',
     });
+  });
+
+  it('Shruti: per language where `languages` picks it, or engine=shruti; its sources overridable per language', async () => {
+    const config = { indic: true, languages: { ta: 'shruti' as const, hi: 'shruti' as const }, shruti: ['ta', 'ur'] };
+    expect(engineFor('ta', config)).toBe('shruti');
+    // No Shruti source for Hindi configured here: the default family answers.
+    expect(engineFor('hi', config)).toBe('indic-conformer');
+    expect(engineFor('ur', config)).toBe('indic-conformer');
+    expect(await routeTranscription({ task: 'transcribe', language: 'ta' }, config, never)).toEqual({
+      engine: 'shruti',
+      language: 'ta',
+      source: 'request',
+    });
+    expect(await routeTranscription({ task: 'transcribe', language: 'ur', engine: 'shruti' }, config, never)).toEqual({
+      engine: 'shruti',
+      language: 'ur',
+      source: 'request',
+    });
+    expect(await routeTranscription({ task: 'transcribe', engine: 'shruti' }, config, async () => 'ta')).toMatchObject({
+      engine: 'shruti',
+      language: 'ta',
+      source: 'detected',
+    });
+    const error = await routeTranscription(
+      { task: 'transcribe', language: 'fr', engine: 'shruti' },
+      config,
+      never,
+    ).catch(toApiError);
+    expect(error).toMatchObject({ status: 400, body: { error: { param: 'language', code: 'unsupported_value' } } });
+    const translate = await routeTranscription(
+      { task: 'translate', language: 'ta', engine: 'shruti' },
+      config,
+      never,
+    ).catch(toApiError);
+    expect(translate).toMatchObject({ status: 400, body: { error: { param: 'engine' } } });
+    const off = await routeTranscription(
+      { task: 'transcribe', language: 'ta', engine: 'shruti' },
+      { ...config, shruti: [] },
+      never,
+    ).catch(toApiError);
+    expect(off).toMatchObject({ status: 400 });
+
+    const sources = speechRecognitionSources({
+      models: { 'speech-stt-v1': { shruti: { ta: { baseURL: '/shruti-ta/' }, hi: { revision: 'abc' } } } },
+    });
+    expect(sources.shruti.ta).toEqual({ baseURL: '/shruti-ta/' });
+    expect(sources.shruti.hi).toEqual({ repo: 'udgamlabs/Shruti-ONNX', revision: 'abc', folder: 'hi/sherpa-onnx/' });
+    expect(Object.keys(sources.shruti).length).toBeGreaterThanOrEqual(10);
+    expect(speechRecognitionSources({ models: { 'speech-stt-v1': { shruti: false } } }).shruti).toEqual({});
   });
 });

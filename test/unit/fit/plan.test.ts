@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { planModel, planTarget, type PlanContext } from '../../../src/page/services/plan';
+import { partOf, planModel, planTarget, type PlanContext } from '../../../src/page/services/plan';
 import { MEASURED } from '../../../src/catalogue/fit';
 import type { DeviceFacts } from '../../../src/common/fit/decide';
 import type { Models } from '../../../src/common/weights';
@@ -220,6 +220,24 @@ describe('planModel (catalogue sources, no listing)', () => {
       expect(plan.part).toEqual({ engine: 'whisper', language: 'en' });
       expect(plan.download).toMatchObject({ bytes: 77, exact: true, basis: 'files' });
       expect(plan.decision).toMatchObject({ run: 'local', source: 'https://example.test/whisper/' });
+    });
+
+    it("a language's Shruti model on the small tier: its own 32 MB folder, planned and named apart", async () => {
+      const options = {
+        models: { 'speech-stt-v1': { repo: 'onnx-community/whisper-tiny', languages: { ta: 'shruti' as const } } },
+      };
+      const tamil = await planModel(context(mid, { options }), 'speech-stt-v1', { language: 'ta' });
+      expect(tamil.part).toEqual({ engine: 'shruti', language: 'ta' });
+      expect(tamil.download).toMatchObject({ bytes: 32e6, basis: 'catalogue', exact: false });
+      expect(tamil.decision).toMatchObject({
+        run: 'local',
+        source: expect.stringContaining('udgamlabs/Shruti-ONNX/resolve/main/ta/sherpa-onnx/'),
+      });
+      expect(tamil.decision.reason).toMatch(/^speech-stt-v1 \(Shruti, ta\) runs here/);
+      // The gate's name for the part plans the same.
+      expect(partOf('shruti:ta')).toEqual({ engine: 'shruti', language: 'ta' });
+      expect(partOf('indic-conformer')).toEqual({ engine: 'indic-conformer' });
+      expect(partOf(undefined)).toEqual({});
     });
 
     it("a folder's IndicConformer files listed with sizes: exact", async () => {

@@ -162,9 +162,11 @@ describe('tiers: device profile → tier per product', () => {
     const some = fresh({ fit: { tier: { transcription: 'small', chat: 'auto' } } });
     expect(some.models['speech-stt-v1']).toMatchObject({
       repo: 'onnx-community/whisper-tiny',
-      languages: { hi: 'whisper', ta: 'whisper' },
+      // The compact per-language model where Shruti has one, Whisper tiny for the other languages Whisper knows.
+      languages: { hi: 'shruti', ta: 'shruti', mni: 'shruti', ne: 'whisper', sd: 'whisper' },
     });
-    expect(some.models['speech-stt-v1']).not.toHaveProperty('languages.mni');
+    // Languages neither has stay with IndicConformer.
+    expect(some.models['speech-stt-v1']).not.toHaveProperty('languages.brx');
     expect(some.tiers.plan('chat-v2', PROFILES.high!)!).toMatchObject({ tier: 'large', by: 'device' });
   });
 
@@ -232,5 +234,18 @@ describe('planModel with tiers', () => {
     expect(plan.tier).toMatchObject({ tier: 'large', model: 'Whisper small + IndicConformer' });
     expect((plan.decision as { source: string }).source).toContain('onnx-community/whisper-small');
     expect(plan.download.basis).toBe('estimate');
+  });
+
+  it('speech recognition on the low profile: the small tier, Shruti for its languages, its 32 MB counted', async () => {
+    const { tiers, models } = fresh();
+    const plan = tiers.plan('speech-stt-v1', PROFILES.low!)!;
+    expect(plan).toMatchObject({ tier: 'small', model: 'Whisper tiny + Shruti', applied: true });
+    expect(models['speech-stt-v1']).toMatchObject({ languages: { hi: 'shruti', ur: 'shruti', sat: 'shruti' } });
+    const small = plan.options.find((o) => o.tier === 'small')!;
+    const medium = plan.options.find((o) => o.tier === 'medium')!;
+    // Whisper tiny's estimate plus one Shruti model, against Whisper base plus IndicConformer's 905 MB.
+    expect(small.download_bytes).toBeGreaterThan(32e6);
+    expect(small.download_bytes).toBeLessThan(100e6);
+    expect(medium.download_bytes).toBeGreaterThan(900e6);
   });
 });

@@ -79,8 +79,8 @@ export const transcriptionSchema = v.object({
   prompt: v.optional(v.string()),
   temperature: v.optional(numeric(v.pipe(v.number(), v.minValue(0), v.maxValue(1))), '0'),
   timestamp_granularities: v.optional(v.array(v.picklist(['word', 'segment'])), ['segment']),
-  /** Vaani extensions: which recogniser (speech-stt-v1 routes by language by default) and IndicConformer's decoder. */
-  engine: v.optional(v.picklist(['auto', 'indic-conformer', 'whisper']), 'auto'),
+  /** Vaani extensions: which recogniser (speech-stt-v1 routes by language by default; 'shruti' the compact per-language model) and IndicConformer's decoder. */
+  engine: v.optional(v.picklist(['auto', 'indic-conformer', 'whisper', 'shruti']), 'auto'),
   decoding: v.optional(v.picklist(['ctc', 'rnnt'])),
   /** OpenAI's field: Whisper cuts the audio at pauses Silero VAD finds (IndicConformer always does). */
   chunking_strategy: v.optional(chunkingStrategy),
