@@ -1,6 +1,7 @@
 import { encodeWav } from '../../src/common/audio/encode/wav';
 import { sourceOf } from '../../src/catalogue/families';
 import { INDIC_SOURCES } from '../../src/catalogue/sources';
+import { SHRUTI_CODES, shrutiSource } from '../../src/catalogue/shruti';
 import { createVaani, type Vaani } from '../../src/index';
 import type { ModelPlan } from '../../src/protocol/fit';
 import type { Scenario, ScenarioResult } from '../types';
@@ -269,9 +270,11 @@ const fit: Scenario = async (env) => {
     remote,
     models: {
       'chat-v2': { ...sourceOf('chat-v2'), host: hub },
+      // Only the host is named for Whisper (no repo), so the device's tier still picks its files and routes.
       'speech-stt-v1': {
-        whisper: { ...sourceOf('speech-stt-v1'), host: hub },
+        host: hub,
         indic: { ...INDIC_SOURCES.int8, host: hub },
+        shruti: Object.fromEntries(SHRUTI_CODES.map((code) => [code, { ...shrutiSource(code), host: hub }])),
       },
       'embed-v1': { ...sourceOf('embed-v1'), host: hub },
       'image-v1': { ...sourceOf('image-v1'), host: hub },
