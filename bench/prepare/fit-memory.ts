@@ -8,16 +8,28 @@
  *   WASM heap grows in steps (up to 96 MB at a time), so two shallow depths do not extrapolate;
  * - embed-v1 (multilingual-e5-small: 12 layers, hidden 384, its 250,002-row vocabulary), q8 as
  *   Xenova's model_quantized.onnx (the tokenizer's extra rows are pieces no text has);
- * - speech-stt-v1 (whisper-base's sizes), q8 as onnx-community's *_quantized.onnx files.
- * The URLs go to test/.fixtures/bench-fit-memory.json.
+ * - speech-stt-v1 (whisper-base's sizes), q8 as onnx-community's *_quantized.onnx files;
+ * - speech-stt-v1's IndicConformer int8 (the medium tier's default for the 22 scheduled languages):
+ *   IndicConformer 600M's shapes (d_model 1024, 24 layers, FF 4096, vocab 5633) at the real depth,
+ *   int8 MatMuls as `vaani pull --indic --int8` writes them (dynamic quantisation), CTC head only;
+ * - Shruti (the small tier's per-language model): its real widths in sherpa-onnx's Moonshine layout,
+ *   4-bit as Shruti-ONNX's export (int4 blocks of 32, DequantizeLinear before each MatMul and Gather);
+ * - the Rasa voices (vits-rasa-13): sherpa-onnx's VITS layout, a decoder sized to its 150 MB model.onnx.
+ * VAANI_FIT_MEMORY=indic,shruti,rasa (keys of the pointer) writes only those. The URLs go to
+ * test/.fixtures/bench-fit-memory.json; the scenario measures the keys it finds there.
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { ensureEncoderFixture } from '../../test/fixtures/encoder/fixture-dir';
 import { e5SmallShape } from '../../test/fixtures/encoder/spec';
 import { ensureDecoderFixture, fixturesRoot } from '../../test/fixtures/llm/fixture-dir';
 import { qwen25HalfBillionShape, type DecoderFixtureOptions } from '../../test/fixtures/llm/spec';
+import { REAL_DIMS } from '../../test/fixtures/indic-conformer/dims';
+import { FIXTURE_ROOT as INDIC_ROOT } from '../../test/fixtures/indic-conformer/ensure';
+import { indicConformerFiles } from '../../test/fixtures/indic-conformer/files';
+import { BENCH_DIMS_4BIT, writeMoonshineFixture } from '../../test/fixtures/moonshine/files';
+import { sherpaGraph, tokensTxt } from '../../test/fixtures/tts-vits/files';
 import { BASE_DIMS } from '../../test/fixtures/whisper/dims';
 import { FIXTURE_ROOT } from '../../test/fixtures/whisper/ensure';
 import { writeWhisperFixture } from '../../test/fixtures/whisper/write';
@@ -34,28 +46,56 @@ const qwen3HalfBillionShape = (layers: number): DecoderFixtureOptions => ({
   seed: 5,
 });
 
+const only = process.env.VAANI_FIT_MEMORY?.split(',');
+const wanted = (key: string) => !only || only.includes(key);
+const pointer: Record<string, string> = {};
 const started = performance.now();
-const chat = await ensureDecoderFixture('bench-qwen3-0.6b-28l', { ...qwen3HalfBillionShape(28), dtypes: ['q8'] });
-const code = await ensureDecoderFixture('bench-qwen2.5-coder-0.5b-24l', {
-  ...qwen25HalfBillionShape(24),
-  dtypes: ['q8'],
-  fim: true,
-});
-const e5 = await ensureEncoderFixture('bench-e5-small-full-vocab', {
-  ...e5SmallShape(12),
-  vocabSize: 250_002,
-  quantized: true,
-});
-const whisperDir = join(FIXTURE_ROOT, 'bench-base-q8');
-if (!existsSync(join(whisperDir, 'onnx/decoder_model_merged_quantized.onnx')))
-  await writeWhisperFixture(whisperDir, BASE_DIMS, 1, true);
-await writeFile(
-  join(fixturesRoot, 'bench-fit-memory.json'),
-  JSON.stringify({
-    chat: chat.url,
-    code: code.url,
-    embed: e5.url,
-    whisper: '/test/.fixtures/whisper/bench-base-q8/',
-  }),
-);
+if (wanted('chat'))
+  pointer.chat = (
+    await ensureDecoderFixture('bench-qwen3-0.6b-28l', { ...qwen3HalfBillionShape(28), dtypes: ['q8'] })
+  ).url;
+if (wanted('code'))
+  pointer.code = (
+    await ensureDecoderFixture('bench-qwen2.5-coder-0.5b-24l', {
+      ...qwen25HalfBillionShape(24),
+      dtypes: ['q8'],
+      fim: true,
+    })
+  ).url;
+if (wanted('embed'))
+  pointer.embed = (
+    await ensureEncoderFixture('bench-e5-small-full-vocab', {
+      ...e5SmallShape(12),
+      vocabSize: 250_002,
+      quantized: true,
+    })
+  ).url;
+if (wanted('whisper')) {
+  const whisperDir = join(FIXTURE_ROOT, 'bench-base-q8');
+  if (!existsSync(join(whisperDir, 'onnx/decoder_model_merged_quantized.onnx')))
+    await writeWhisperFixture(whisperDir, BASE_DIMS, 1, true);
+  pointer.whisper = '/test/.fixtures/whisper/bench-base-q8/';
+}
+if (wanted('indic')) {
+  // The same files bench/prepare/stt-compact.ts writes (one copy on disk).
+  const dir = join(INDIC_ROOT, 'bench-real-int8');
+  if (!existsSync(join(dir, 'assets/ctc_decoder.onnx')))
+    for (const [path, bytes] of indicConformerFiles(REAL_DIMS, 1, false)) {
+      await mkdir(dirname(join(dir, path)), { recursive: true });
+      await writeFile(join(dir, path), bytes);
+    }
+  pointer.indic = '/test/.fixtures/indic-conformer/bench-real-int8/';
+}
+if (wanted('shruti')) pointer.shruti = writeMoonshineFixture(process.cwd(), 'bench-real-q4', BENCH_DIMS_4BIT).url;
+if (wanted('rasa')) {
+  // 10 dense layers 2,048 wide: 151 MB of fp32 weights, as the Rasa export's 150 MB model.onnx.
+  const dir = join(process.cwd(), 'test/.fixtures/tts-vits/sherpa-fit-memory');
+  if (!existsSync(join(dir, 'tokens.txt'))) {
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'model.onnx'), sherpaGraph({ width: 2048, layers: 10 }));
+    await writeFile(join(dir, 'tokens.txt'), tokensTxt());
+  }
+  pointer.rasa = '/test/.fixtures/tts-vits/sherpa-fit-memory/';
+}
+await writeFile(join(fixturesRoot, 'bench-fit-memory.json'), JSON.stringify(pointer));
 console.log(`fit-memory bench models ready (${((performance.now() - started) / 1000).toFixed(0)} s)`);

@@ -2,6 +2,7 @@ import { createVaani } from '../../src/index';
 import { memoryFigure } from '../../src/catalogue/fit';
 import { row } from '../support/rows';
 import { workerMemory } from '../support/worker-memory';
+import type { PlanFor } from '../../src/protocol/fit';
 import type { Scenario, ScenarioResult } from '../types';
 
 /**
@@ -11,26 +12,32 @@ import type { Scenario, ScenarioResult } from '../types';
  * one real request is answered, and the worker's peak memory is measured as chat-scaling does
  * (measureUserAgentSpecificMemory after a GC; WASM heaps never shrink). Beside it: the
  * memory of `ai.plan(id)` for the catalogue default on WASM (medium tier), and the figure the planner
- * gives for the bench's own files of that size and dtype.
+ * gives for the bench's own files of that size and dtype. speech-stt-v1's IndicConformer and Shruti
+ * parts are planned as a Hindi request is (medium and small tier), the Rasa voices as
+ * `ai.plan('speech-tts-v1', { voice })`; the pointer's keys say which models were written.
  */
 const POINTER = '/test/.fixtures/bench-fit-memory.json';
 const MIB = 2 ** 20;
 const AUDIO = '/test/.fixtures/whisper/audio/jfk-16k.wav';
 
-interface Pointer {
-  chat: string;
-  code: string;
-  embed: string;
-  whisper: string;
-}
+/** The bench models bench/prepare/fit-memory.ts wrote, by the pointer's key (the scenario measures those present). */
+type Pointer = Partial<Record<'chat' | 'code' | 'embed' | 'whisper' | 'indic' | 'shruti' | 'rasa', string>>;
 
 interface Case {
+  /** The pointer's key of its bench model. */
+  key: keyof Pointer;
   /** The catalogue ids whose plans the measurement stands for (same files). */
   ids: string[];
-  family: 'chat' | 'embeddings' | 'whisper';
+  /** The model and family memoryFigure knows it by, where not the id. */
+  model?: string;
+  family: string;
   dtype: string;
   worker: string;
   files: string[];
+  /** The plan it stands for, where not `ai.plan(id)` on the medium tier. */
+  plan?: { tier: 'small' | 'medium'; for: PlanFor; row: string };
+  /** createVaani's `models` for the bench model at `base`, where not `{ [id]: { baseURL, dtype } }`. */
+  models?(base: string): Record<string, unknown>;
   request(ai: ReturnType<typeof createVaani>, id: string): Promise<void>;
 }
 
@@ -61,8 +68,19 @@ const chat = async (ai: ReturnType<typeof createVaani>, id: string) => {
   );
 };
 
+/** One transcription of the 11 s clip in Hindi by the named engine (speech-stt-v1's other families). */
+const transcribe = (engine: 'indic-conformer' | 'shruti') => async (ai: ReturnType<typeof createVaani>) => {
+  const form = new FormData();
+  form.set('file', new File([await (await fetch(AUDIO)).blob()], 'bench.wav'));
+  form.set('model', 'speech-stt-v1');
+  form.set('language', 'hi');
+  form.set('engine', engine);
+  await post(ai, '/v1/audio/transcriptions', form, false);
+};
+
 const CASES: Record<string, Case> = {
   'chat-v2': {
+    key: 'chat',
     ids: ['chat-v2', 'agent-v1'],
     family: 'chat',
     dtype: 'q8',
@@ -72,6 +90,7 @@ const CASES: Record<string, Case> = {
   },
   /** Loaded as code-v1-base (fill-in-the-middle): code-v1 is the same export's instruct model, same shapes. */
   'code-v1-base': {
+    key: 'code',
     ids: ['code-v1'],
     family: 'chat',
     dtype: 'q8',
@@ -92,6 +111,7 @@ const CASES: Record<string, Case> = {
     },
   },
   'embed-v1': {
+    key: 'embed',
     ids: ['embed-v1'],
     family: 'embeddings',
     dtype: 'q8',
@@ -106,6 +126,7 @@ const CASES: Record<string, Case> = {
     },
   },
   'speech-stt-v1': {
+    key: 'whisper',
     ids: ['speech-stt-v1'],
     family: 'whisper',
     dtype: 'q8',
@@ -120,6 +141,58 @@ const CASES: Record<string, Case> = {
       await post(ai, '/v1/audio/transcriptions', form, false);
     },
   },
+  /** IndicConformer int8, the medium tier's default for the 22 scheduled languages: `ai.plan('speech-stt-v1', { language: 'hi' })`. */
+  'speech-stt-v1-indic': {
+    key: 'indic',
+    ids: ['speech-stt-v1'],
+    model: 'indic-conformer',
+    family: 'indic-conformer',
+    dtype: 'int8',
+    worker: 'indic-conformer.worker',
+    files: ['assets/encoder.onnx', 'assets/ctc_decoder.onnx', 'assets/vocab.json', 'assets/language_masks.json'],
+    plan: { tier: 'medium', for: { language: 'hi' }, row: 'speech-stt-v1.indic-conformer' },
+    models: (base) => ({ 'speech-stt-v1': { indic: { baseURL: base, dtype: 'int8' } } }),
+    request: transcribe('indic-conformer'),
+  },
+  /** Shruti, the small tier's per-language model: `ai.plan('speech-stt-v1', { language: 'hi' })` on the small tier. */
+  'speech-stt-v1-shruti': {
+    key: 'shruti',
+    ids: ['speech-stt-v1'],
+    model: 'shruti',
+    family: 'moonshine',
+    dtype: 'q4',
+    worker: 'moonshine.worker',
+    files: ['preprocess.onnx', 'encode.onnx', 'uncached_decode.onnx', 'cached_decode.onnx', 'tokens.txt'],
+    plan: { tier: 'small', for: { language: 'hi' }, row: 'speech-stt-v1.shruti' },
+    models: (base) => ({ 'speech-stt-v1': { shruti: { hi: { baseURL: base } } } }),
+    request: transcribe('shruti'),
+  },
+  /** The Rasa voices' weights (sherpa-onnx VITS): `ai.plan('speech-tts-v1', { voice: 'ta-IN-rasa-female' })`. */
+  'vits-rasa-13': {
+    key: 'rasa',
+    ids: ['speech-tts-v1'],
+    model: 'vits-rasa-13',
+    family: 'vits',
+    dtype: 'fp32',
+    worker: 'speech.worker',
+    files: ['model.onnx', 'tokens.txt'],
+    plan: { tier: 'medium', for: { voice: 'ta-IN-rasa-female' }, row: 'vits-rasa-13' },
+    models: (base) => ({ 'vits-rasa-13': { baseURL: base } }),
+    request: async (ai) => {
+      const response = await ai.fetch('/v1/audio/speech', {
+        method: 'POST',
+        headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'speech-tts-v1',
+          voice: 'ta-IN-rasa-female',
+          input: 'வணக்கம், நீங்கள் எப்படி இருக்கிறீர்கள்? நான் நன்றாக இருக்கிறேன், நன்றி.',
+          response_format: 'wav',
+        }),
+      });
+      if (!response.ok) throw new Error(`/v1/audio/speech: ${(await response.json()).error.message}`);
+      await response.arrayBuffer();
+    },
+  },
 };
 
 const sizeOf = async (url: string) => {
@@ -132,7 +205,9 @@ async function measure(env: { log(m: string): void }, id: string, c: Case, base:
   const before = (await workerMemory()) ?? {};
   const ai = createVaani({
     backend: 'wasm',
-    models: { [id]: { baseURL: base, dtype: c.dtype, ...(c.family === 'whisper' ? { indic: false } : {}) } },
+    models: (c.models?.(base) ?? {
+      [id]: { baseURL: base, dtype: c.dtype, ...(c.family === 'whisper' ? { indic: false } : {}) },
+    }) as never,
   });
   try {
     await c.request(ai, id);
@@ -159,38 +234,39 @@ const fitMemory: Scenario = async (env) => {
   const pointer = await fetch(POINTER);
   if (!pointer.ok)
     throw new Error(`${POINTER} is missing: run bench/prepare/fit-memory.ts first (npm run bench does).`);
-  const { chat: chatBase, code, embed, whisper } = (await pointer.json()) as Pointer;
-  const bases: Record<string, string> = {
-    'chat-v2': chatBase,
-    'code-v1-base': code,
-    'embed-v1': embed,
-    'speech-stt-v1': whisper,
+  const bases = (await pointer.json()) as Pointer;
+  // The defaults' plans on WASM: the medium tier, as a page with no `fit` option gets on a mid device
+  // (Shruti is the small tier's).
+  const planners = {
+    medium: createVaani({ backend: 'wasm', fit: { tier: 'medium' } }),
+    small: createVaani({ backend: 'wasm', fit: { tier: 'small' } }),
   };
-  // The defaults' plans on WASM: the medium tier, as a page with no `fit` option gets on a mid device.
-  const planner = createVaani({ backend: 'wasm', fit: { tier: 'medium' } });
   const rows: ScenarioResult[] = [];
   for (const [key, c] of Object.entries(CASES)) {
-    const { worker, files, workers } = await measure(env, key, c, bases[key]!);
+    const base = bases[c.key];
+    if (!base) continue;
+    const { worker, files, workers } = await measure(env, key, c, base);
     // What the planner says for files of this size and dtype (not the catalogue's own: a ratio).
-    const forFiles = memoryFigure(key, c.family, 'wasm', c.dtype, files, false);
+    const forFiles = memoryFigure(c.model ?? key, c.family, 'wasm', c.dtype, files, false);
     for (const id of c.ids) {
-      const plan = await planner.plan(id);
+      const plan = await planners[c.plan?.tier ?? 'medium'].plan(id, c.plan?.for);
       const planned = plan.memory.bytes;
+      const asked = c.plan ? `'${id}', ${JSON.stringify(c.plan.for)}` : `'${id}'`;
       rows.push(
         row(
-          `fit-memory.${id}.wasm`,
+          `fit-memory.${c.plan?.row ?? id}.wasm`,
           `peak memory of Vaani's ${c.worker} after one request (${c.dtype}, WASM) vs the plan's memory figure`,
           'MiB',
           worker / MIB,
           planned == null
             ? null
             : {
-                name: `ai.plan('${id}').memory on WASM (${'dtype' in plan.decision ? plan.decision.dtype : 'not local'}, ${plan.memory.basis})`,
+                name: `ai.plan(${asked}).memory on WASM, ${c.plan?.tier ?? 'medium'} tier (${'dtype' in plan.decision ? plan.decision.dtype : 'not local'}, ${plan.memory.basis})`,
                 value: planned / MIB,
               },
           false,
           {
-            model: bases[key],
+            model: base,
             workersMiB: workers,
             dtype: c.dtype,
             weightBytes: Math.round(files),
@@ -207,7 +283,8 @@ const fitMemory: Scenario = async (env) => {
       );
     }
   }
-  planner.dispose();
+  planners.medium.dispose();
+  planners.small.dispose();
   return rows;
 };
 

@@ -97,6 +97,16 @@ function voiceFigure(weights: string): Figure | undefined {
   return { bytes: Math.max(...bytes), basis: 'catalogue', from: "the voice catalogue's listed files (rounded)" };
 }
 
+/**
+ * The memory family of a neural voice family's weights (`vits-rasa-13` → 'vits'): the VITS engines
+ * (Piper, sherpa-onnx's, transformers.js') share the architecture; undefined for eSpeak or an unknown id.
+ */
+export function voiceFamily(weights: string): string | undefined {
+  const engine = VOICES.find((voice) => voice.spec.engine !== 'espeak' && voice.spec.download.weights === weights)?.spec
+    .engine;
+  return engine === 'piper' || engine === 'sherpa-vits' ? 'vits' : engine;
+}
+
 /** A bench measurement of a worker's peak memory for a model's weight files. */
 interface Measured {
   model: string;
@@ -119,6 +129,8 @@ const CHAT_SCALING =
 /**
  * What the bench measured (bench/results/latest.json): each default on WASM in the dtype the planner
  * picks there (fit-memory), and code-v1's other dtypes at a long context (chat-scaling).
+ * speech-stt-v1's other families are known by their family's name (`indic-conformer`, `shruti`),
+ * the voices by their weights (`vits-rasa-13`).
  */
 export const MEASURED: readonly Measured[] = [
   {
@@ -158,6 +170,35 @@ export const MEASURED: readonly Measured[] = [
     from: FIT_MEMORY('whisper-base shapes, q8'),
   },
   {
+    model: 'indic-conformer',
+    family: 'indic-conformer',
+    backend: 'wasm',
+    dtype: 'int8',
+    bytes: 1_798_630_046,
+    weights: 870_558_376,
+    from: FIT_MEMORY('IndicConformer 600M shapes, 24 layers, int8 MatMuls, CTC head, 11 s of Hindi'),
+  },
+  {
+    model: 'shruti',
+    family: 'moonshine',
+    backend: 'wasm',
+    dtype: 'q4',
+    bytes: 294_962_572,
+    weights: 85_919_162,
+    from: FIT_MEMORY(
+      "Shruti's widths and vocabulary in sherpa-onnx's Moonshine layout, int4 blocks, 11 s of Hindi; 86 MB of files against the card's 32 MB, so an upper bound",
+    ),
+  },
+  {
+    model: 'vits-rasa-13',
+    family: 'vits',
+    backend: 'wasm',
+    dtype: 'fp32',
+    bytes: 492_292_561,
+    weights: 153_205_303,
+    from: FIT_MEMORY("sherpa-onnx's VITS layout, 151 MB of fp32 weights, one Tamil sentence"),
+  },
+  {
     model: 'code-v1',
     family: 'chat',
     backend: 'wasm',
@@ -186,6 +227,9 @@ export const MEMORY_RATIO: Readonly<Record<string, Readonly<Record<'wasm' | 'web
   chat: { wasm: 2.9, webgpu: 1.3 },
   whisper: { wasm: 2.5, webgpu: 1.3 },
   embeddings: { wasm: 2, webgpu: 1.3 },
+  /** IndicConformer and Shruti (Moonshine layout) on the other dtypes and backends: as embeddings' and Whisper's were. */
+  'indic-conformer': { wasm: 2, webgpu: 1.3 },
+  moonshine: { wasm: 2.5, webgpu: 1.3 },
   /** Every stage's weights on the GPU plus a 512×512 image's activations; WASM as embeddings. */
   diffusion: { wasm: 2, webgpu: 1.3 },
 };

@@ -26,6 +26,8 @@ export const SHRUTI_LICENSE = 'Apache-2.0';
 /** The download per language (the four graphs and tokens.txt), as the Shruti-ONNX card states it. */
 export const SHRUTI_BYTES = 32e6;
 export const SHRUTI_PARAMETERS = 56e6;
+/** The weights' dtype in the planner's words: 4-bit, as the Shruti-ONNX card states. */
+export const SHRUTI_DTYPE = 'q4';
 
 export interface ShrutiLanguage {
   code: string;

@@ -11,7 +11,7 @@ import { UNPINNED } from './families';
 import { INDIC_DOWNLOAD } from './sources';
 import { INDIC_CODES } from './languages/indic-conformer';
 import { WHISPER_LANGUAGES } from './languages/whisper';
-import { SHRUTI_BYTES, SHRUTI_CODES } from './shruti';
+import { SHRUTI_BYTES, SHRUTI_CODES, SHRUTI_DTYPE } from './shruti';
 
 export type { Tier, TierProduct };
 
@@ -41,7 +41,11 @@ export interface TierEntry {
   /** Runs only on WebGPU with shader-f16 (an fp16-only export). */
   needsF16?: boolean;
   /** Bytes added per backend for some languages (IndicConformer for the 22 scheduled languages), counted when sizing the tier. */
-  extra?: { bytes: Readonly<Record<'wasm' | 'webgpu', number>>; family: 'embeddings'; what: string };
+  extra?: {
+    bytes: Readonly<Record<'wasm' | 'webgpu', number>>;
+    memory: { model: string; family: string; dtype: Readonly<Record<'wasm' | 'webgpu', string>> };
+    what: string;
+  };
   languages?: string;
   /** Where the figures come from, in words. */
   from: string;
@@ -53,7 +57,8 @@ const QWEN25 =
 /** IndicConformer's int8 encoder and CTC head (src/catalogue/sources.ts INDIC_SOURCES), for the 22 scheduled languages. */
 const INDIC = {
   bytes: { wasm: INDIC_DOWNLOAD.int8.bytes, webgpu: INDIC_DOWNLOAD.fp32.bytes },
-  family: 'embeddings',
+  /** memoryFigure's model, family and dtype per backend (fit.ts: IndicConformer int8 on WASM is measured). */
+  memory: { model: 'indic-conformer', family: 'indic-conformer', dtype: { wasm: 'int8', webgpu: 'fp32' } },
   what: 'IndicConformer for the 22 scheduled languages: int8 882 MB + 23 MB CTC head on WASM, fp32 ≈ 2.4 GB + 90 MB RNN-T graphs on WebGPU',
 } as const;
 
@@ -69,7 +74,7 @@ const ONLY_INDIC = INDIC_CODES.filter((code) => !SHRUTI_INDIC.includes(code) && 
 /** One Shruti model, the one per language a page uses at a time (the worker keeps the last one loaded). */
 const SHRUTI_EXTRA = {
   bytes: { wasm: SHRUTI_BYTES, webgpu: SHRUTI_BYTES },
-  family: 'embeddings',
+  memory: { model: 'shruti', family: 'moonshine', dtype: { wasm: SHRUTI_DTYPE, webgpu: SHRUTI_DTYPE } },
   what: `one Shruti model (${SHRUTI_BYTES / MB} MB, Apache-2.0) per Indian language used: ${SHRUTI_INDIC.join(', ')}`,
 } as const;
 

@@ -1,5 +1,5 @@
 import { defaultModel, entryOf, findModel, layoutOf, PRODUCTS, sourceOf, type Product } from '../../catalogue/families';
-import { BYTES_PER_PARAMETER, downloadFigure, memoryFigure } from '../../catalogue/fit';
+import { BYTES_PER_PARAMETER, downloadFigure, memoryFigure, voiceFamily } from '../../catalogue/fit';
 import { tierDownload, tierOfRepo } from '../../catalogue/tiers';
 import {
   filesOwner,
@@ -10,7 +10,7 @@ import {
   speechRecognitionSources,
 } from '../../catalogue/sources';
 import { modelsOf } from '../../catalogue/families';
-import { SHRUTI_BYTES, SHRUTI_REPO } from '../../catalogue/shruti';
+import { SHRUTI_BYTES, SHRUTI_DTYPE, SHRUTI_REPO } from '../../catalogue/shruti';
 import { voiceWeights } from '../../catalogue/voices';
 import { backendAttempts } from '../../common/backends/plan';
 import { fp16Refusal } from '../../common/backends/fp16';
@@ -352,6 +352,8 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
   // A neural voice family's weights (kokoro-82m, …): what the speech engine loads for its voices.
   const voice = entry ? undefined : voiceWeights(id);
   if (voice) source = ctx.options.models?.[id] ?? { repo: voice.repo, revision: voice.revision };
+  // A voice's files are one export: their own dtype (Rasa's model.onnx is fp32), not the backend's.
+  const voiceDtype = voice ? dtypeOf(voice.files.map((f) => f.name)) : undefined;
   const stt = isStt(id);
   const part = sttPart(ctx, id, on);
   if (part) source = part.source;
@@ -397,7 +399,7 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
                   ? downloadFigure(owner, attempt.dtypes[0])
                   : undefined,
               )
-            : await sized(ctx, id, owner, source, base, attempt.dtypes[0])
+            : await sized(ctx, id, owner, source, base, voiceDtype ?? attempt.dtypes[0])
       : {
           bytes: entry?.builtin ? 0 : null,
           cached: 0,
@@ -418,20 +420,32 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
   if (source) ctx.seen?.set(key, size.cached);
   if (evicted) ctx.evicted?.(id);
   const weights = size.bytes ?? 0;
-  const catalogueWeights = !!source && !source.baseURL && !source.files && source.repo === sourceOf(owner)?.repo;
+  const catalogueWeights =
+    !!source && !source.baseURL && !source.files && source.repo === (voice ?? sourceOf(owner))?.repo;
+  // speech-stt-v1's other families by their own measurements: the catalogue's default folders as measured
+  // (Shruti-ONNX's are 4-bit), another source by the measured ratio where its size is near.
+  const shruti = part?.engine === 'shruti';
+  const defaultPart = part && (shruti ? shrutiFigure(part.source) : indicFigure(part.source)) !== undefined;
   const memory =
     size.bytes === null
       ? undefined
       : part
         ? memoryFigure(
-            '',
-            part.engine === 'shruti' ? 'whisper' : 'embeddings',
+            shruti ? 'shruti' : 'indic-conformer',
+            shruti ? 'moonshine' : 'indic-conformer',
+            attempt.backend,
+            size.dtype ?? (shruti && defaultPart ? SHRUTI_DTYPE : undefined),
+            weights,
+            defaultPart,
+          )
+        : memoryFigure(
+            owner,
+            layoutOf(owner) ?? voiceFamily(owner),
             attempt.backend,
             size.dtype ?? undefined,
             weights,
-            false,
-          )
-        : memoryFigure(owner, layoutOf(owner), attempt.backend, size.dtype ?? undefined, weights, catalogueWeights);
+            catalogueWeights,
+          );
   const decision = decide({
     model: planName({
       model: id,

@@ -67,7 +67,16 @@ function sizeTier(entry: TierEntry, product: TierProduct, device: DeviceFacts, o
           size.bytes,
           entry.source === undefined,
         );
-  const extra = entry.extra && memoryFigure('', entry.extra.family, backend, undefined, extraBytes, false);
+  const extra =
+    entry.extra &&
+    memoryFigure(
+      entry.extra.memory.model,
+      entry.extra.memory.family,
+      backend,
+      entry.extra.memory.dtype[backend],
+      extraBytes,
+      true,
+    );
   const memory = own ? own.bytes + (extra?.bytes ?? 0) : null;
   if (backend === 'wasm' && memory !== null && memory > WASM_MEMORY)
     blocked ??= `needs ~${formatSize(memory)} on WASM, past WASM's 4 GB, and no WebGPU adapter is known here`;

@@ -266,4 +266,27 @@ describe('memory of the defaults on WASM (bench fit-memory)', () => {
       expect(plan.memory).toEqual({ bytes: measured!.bytes, basis: 'measured', from: measured!.from });
     },
   );
+
+  it.each([
+    ['speech-stt-v1', { engine: 'indic-conformer' as const }, 'indic-conformer', 'int8'],
+    ['speech-stt-v1', { engine: 'shruti' as const, language: 'hi' }, 'shruti', 'q4'],
+    ['vits-rasa-13', {}, 'vits-rasa-13', 'fp32'],
+  ])('%s %j: the measurement of %s (%s)', async (id, on, model, dtype) => {
+    const plan = await planModel(context(mid), id, on);
+    expect(plan.decision).toMatchObject({ run: 'local', backend: 'wasm' });
+    const measured = MEASURED.find((m) => m.model === model && m.backend === 'wasm' && m.dtype === dtype);
+    expect(measured?.from).toMatch(/^bench fit-memory, 2026-11-28/);
+    expect(plan.memory).toEqual({ bytes: measured!.bytes, basis: 'measured', from: measured!.from });
+  });
+
+  it("another IndicConformer source near the default's size: the measured ratio, an estimate", async () => {
+    const files = [{ name: 'encoder.onnx', size: 500e6 }];
+    const options = {
+      models: { 'speech-stt-v1': { indic: { baseURL: 'https://example.test/indic/', dtype: 'int8', files } } },
+    };
+    const plan = await planModel(context(mid, { options }), 'speech-stt-v1', { language: 'hi' });
+    const measured = MEASURED.find((m) => m.model === 'indic-conformer')!;
+    expect(plan.memory.basis).toBe('estimate');
+    expect(plan.memory.bytes).toBe(Math.round(500e6 * (measured.bytes / measured.weights)));
+  });
 });

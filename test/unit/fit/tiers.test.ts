@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { DeviceFacts } from '../../../src/common/fit/decide';
 import { validateFit } from '../../../src/common/fit/policy';
 import { pickTier } from '../../../src/common/fit/tiers';
+import { MEASURED, memoryFigure } from '../../../src/catalogue/fit';
 import { TIER_TABLE } from '../../../src/catalogue/tiers';
 import { Tiers } from '../../../src/page/services/tiers';
 import { planModel, type PlanContext } from '../../../src/page/services/plan';
@@ -168,6 +169,18 @@ describe('tiers: device profile → tier per product', () => {
     // Languages neither has stay with IndicConformer.
     expect(some.models['speech-stt-v1']).not.toHaveProperty('languages.brx');
     expect(some.tiers.plan('chat-v2', PROFILES.high!)!).toMatchObject({ tier: 'large', by: 'device' });
+  });
+
+  it("speech recognition's tiers on WASM count IndicConformer's and Shruti's measured memory", () => {
+    const measured = (model: string) => MEASURED.find((m) => m.model === model && m.backend === 'wasm')!.bytes;
+    const whisper = (model: string, dtype: string, bytes: number) =>
+      memoryFigure('speech-stt-v1', 'whisper', 'wasm', dtype, bytes, model === 'speech-stt-v1')!.bytes;
+    const options = fresh().tiers.plan('speech-stt-v1', PROFILES.mid!)!.options;
+    const medium = options.find((o) => o.tier === 'medium')!;
+    expect(medium.memory_bytes).toBe(whisper('speech-stt-v1', 'q8', 77e6) + measured('indic-conformer'));
+    const small = options.find((o) => o.tier === 'small')!;
+    expect(small.memory_bytes! - measured('shruti')).toBeGreaterThan(0);
+    expect(small.memory_bytes! - measured('shruti')).toBeLessThan(measured('speech-stt-v1'));
   });
 
   it('an invalid tier is a TypeError naming it', () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as ortNode from 'onnxruntime-node';
@@ -109,5 +109,25 @@ describe('the Moonshine-layout runtime on the generated fixture', () => {
       () => 'failed',
     );
     expect(result).not.toEqual(expected.ids);
+  });
+});
+
+describe('the 4-bit copy (int4 blocks, DequantizeLinear, opset 21), as the fit-memory bench writes Shruti shapes', () => {
+  const dims = { dim: 64, heads: 2, layers: 2, vocab: 259 + FIXTURE_PIECES.length, ffn: 1, seed: 34, pieceBias: 6 };
+
+  it('runs in the runtime as the reference loop does, its graphs about a seventh of the fp32 ones', async () => {
+    const fp32 = writeMoonshineFixture(process.cwd(), 'q4-test-fp32', dims).dir;
+    const q4 = writeMoonshineFixture(process.cwd(), 'q4-test', { ...dims, bits: 4 }).dir;
+    const size = (dir: string) =>
+      ['preprocess', 'encode', 'uncached_decode', 'cached_decode'].reduce(
+        (sum, name) => sum + statSync(join(dir, `${name}.onnx`)).size,
+        0,
+      );
+    expect(size(q4) / size(fp32)).toBeLessThan(0.2);
+    const model = await startMoonshine(ortNode as unknown as Ort, dirLoader(q4), {}, 'cpu');
+    const samples = clip(2.4, 1);
+    const { tokens } = await model.decode(await model.encode(samples));
+    expect(tokens.length).toBeGreaterThan(2);
+    expect(tokens).toEqual((await reference(q4, samples)).ids);
   });
 });
