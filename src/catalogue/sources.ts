@@ -120,6 +120,16 @@ export function speechRecognitionSources(
   };
 }
 
+/**
+ * The source whose files `ai.models.load(id)` and `ai.models.import(id)` read: a transcription id's
+ * Whisper model (its `whisper` entry when the app names one apart), else the model's own source.
+ */
+export function filesSource(id: string, options: Pick<VaaniOptions, 'models' | 'backend'>): ModelSource {
+  return (modelsOf('transcription') as readonly string[]).includes(id)
+    ? speechRecognitionSources(options, id).whisper
+    : modelSource(id, options.models);
+}
+
 /** The catalogue's Shruti folders, with a page's per-language sources over them (a new language needs a location). */
 function shrutiSources(given: Record<string, ModelSource>): Record<string, ModelSource & { folder?: string }> {
   const out: Record<string, ModelSource & { folder?: string }> = {};

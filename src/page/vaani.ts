@@ -12,7 +12,7 @@ import { Recorder, type RecorderOptions } from './recorder/recorder';
 import { Remote } from './api/http/remote';
 import { askPersist, ModelStore, type Models } from '../common/weights';
 import { modelResolver } from './engines/_model-files';
-import { filesOwner, modelSource, sourceBase } from '../catalogue/sources';
+import { filesOwner, filesSource, sourceBase } from '../catalogue/sources';
 import { entryOf } from '../catalogue/families';
 import { findVoice } from '../catalogue/voices';
 import { resolveVoice } from '../catalogue/voice-aliases';
@@ -119,7 +119,7 @@ export function createVaaniWith(
       return resolve(id);
     },
     options.store,
-    (id) => sourceBase(modelSource(id, options.models)),
+    (id) => sourceBase(filesSource(id, options)),
     (id) => filesOwner(id, options.models),
   );
 

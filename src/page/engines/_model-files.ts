@@ -1,6 +1,6 @@
 import { backendAttempts } from '../../common/backends/plan';
 import { probeWebGpu } from '../../common/backends/webgpu';
-import { configuredSource, filesOwner, modelSource, sourceBase } from '../../catalogue/sources';
+import { configuredSource, filesOwner, filesSource, sourceBase } from '../../catalogue/sources';
 import {
   fetchFolderManifest,
   fetchLoader,
@@ -54,7 +54,7 @@ export async function modelFiles(
   options: VaaniOptions,
   list: (loader: FileLoader, dtypes: readonly string[]) => Promise<FileSpec[]>,
 ): Promise<ModelFiles> {
-  const source = modelSource(modelId, options.models);
+  const source = filesSource(modelId, options);
   const base = pinnedBase(filesOwner(modelId, options.models), source);
   const choice = options.backend ?? 'auto';
   const [first] = backendAttempts(choice, choice === 'wasm' ? undefined : await probeWebGpu(), source.dtype);

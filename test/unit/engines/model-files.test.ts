@@ -3,6 +3,7 @@ import { EngineRegistry } from '../../../src/page/engines/_registry';
 import { readdirSync, statSync } from 'node:fs';
 import { modelFiles, modelResolver } from '../../../src/page/engines/_model-files';
 import { llmFiles } from '../../../src/common/layouts/chat';
+import { whisperFiles } from '../../../src/common/layouts/whisper';
 import { SHARED_DIR } from '../../support/shared';
 
 const registryListing = (files: string[]) => {
@@ -149,5 +150,30 @@ describe('modelFiles with a folder listing as the files option (as the demo pass
         files: expected,
       });
     expect(calls).toEqual([]);
+  });
+});
+
+describe('modelFiles for speech-stt-v1', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('reads the Whisper model named apart (`whisper: { baseURL }`), not the catalogue repo', async () => {
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => (calls.push(String(url)), new Response(null, { status: 404 })));
+    const listing = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'preprocessor_config.json']
+      .concat(['onnx/encoder_model_quantized.onnx', 'onnx/decoder_model_merged_quantized.onnx'])
+      .map((name) => ({ name, size: 1 }));
+    const options = {
+      backend: 'wasm' as const,
+      models: {
+        'speech-stt-v1': { whisper: { baseURL: 'https://site.test/models/whisper/', files: listing }, languages: {} },
+      },
+    };
+    const found = await modelFiles('speech-stt-v1', options, whisperFiles);
+    expect(found.base).toBe('https://site.test/models/whisper/');
+    expect(found.files.map((file) => file.name)).toContain('onnx/encoder_model_quantized.onnx');
+    expect(calls).toEqual([]);
+    // Named at the top level (the older form), it is still the Whisper model.
+    const flat = { backend: 'wasm' as const, models: { 'speech-stt-v1': { baseURL: 'https://site.test/w', files: listing } } };
+    expect((await modelFiles('speech-stt-v1', flat, whisperFiles)).base).toBe('https://site.test/w/');
   });
 });
