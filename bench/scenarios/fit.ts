@@ -269,8 +269,8 @@ const fit: Scenario = async (env) => {
   const real = createVaani({
     remote,
     models: {
-      'chat-v2': { ...sourceOf('chat-v2'), host: hub },
-      // Only the host is named for Whisper (no repo), so the device's tier still picks its files and routes.
+      // Only the host is named for chat and Whisper (no repo), so the device's tier still picks their files (and routes).
+      'chat-v2': { host: hub },
       'speech-stt-v1': {
         host: hub,
         indic: { ...INDIC_SOURCES.int8, host: hub },
