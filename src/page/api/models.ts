@@ -40,6 +40,7 @@ export function describe(ctx: Services, model: CatalogueEntry, builtin: string) 
     routing,
     ...(info?.languages ? { languages: info.languages } : {}),
     ...(info?.languageEngines ? { language_engines: info.languageEngines } : {}),
+    ...(info?.compactModels ? { compact_models: info.compactModels } : {}),
   };
 }
 

@@ -11,8 +11,22 @@ export interface EngineInfo {
   languages?: string[];
   /** For speech recognition: the family that recognises each language ('indic-conformer' or 'whisper'). */
   languageEngines?: Record<string, string>;
+  /** For speech recognition: the compact per-language models it may pick, each with its download. */
+  compactModels?: CompactModel[];
   /** The context the local engine really has (tokens), once a model has loaded. */
   contextWindow?: number;
+}
+
+/** A per-language speech-recognition model as /v1/models lists it (`compact_models`). */
+export interface CompactModel {
+  language: string;
+  engine: 'shruti';
+  name: string;
+  repo: string | null;
+  /** The catalogue's figure for its folder; null where the app names its own location (its manifest, if any, says). */
+  download_bytes: number | null;
+  license: string | null;
+  commercial: boolean | null;
 }
 
 export interface EngineFactory<K extends EngineKind> {

@@ -7,7 +7,8 @@ import { INDIC_CODES } from '../../catalogue/languages/indic-conformer';
 import { whisperFiles } from '../../common/layouts/whisper';
 import { WHISPER_LANGUAGES } from '../../catalogue/languages/whisper';
 import type { Transcript, TranscriptionEngine, TranscriptionParams, WhisperWorker } from '../../protocol/transcription';
-import { type EngineFactory, type EngineRegistry, defineEngine } from './_registry';
+import { type CompactModel, type EngineFactory, type EngineRegistry, defineEngine } from './_registry';
+import { SHRUTI_MODELS } from '../../catalogue/shruti';
 import type { EngineHosts } from '../hosts/engine-hosts';
 import { modelFiles, modelJob } from './_model-files';
 import type { ModelSource, VaaniOptions } from '../../protocol/options';
@@ -62,6 +63,22 @@ function whisperEngine(modelId: string, options: VaaniOptions, source: ModelSour
       host.run((api) => api.detect(job(bytes)), signal),
     dispose: () => host.dispose(),
   };
+}
+
+/** The compact models a page's sources allow: the catalogue's with their figures, an app's own location unsized. */
+function compactModels(shruti: SpeechRecognitionSources['shruti']): CompactModel[] {
+  return Object.entries(shruti).map(([language, source]) => {
+    const listed = source.folder ? SHRUTI_MODELS.find((model) => model.language === language) : undefined;
+    return {
+      language,
+      engine: 'shruti',
+      name: listed?.name ?? `Shruti (${language})`,
+      repo: source.repo ?? null,
+      download_bytes: listed?.bytes ?? null,
+      license: listed?.license ?? null,
+      commercial: listed?.commercial ?? null,
+    };
+  });
 }
 
 /** The download policy for one family's files, asked by the engine before it starts that family. */
@@ -154,6 +171,7 @@ export function transcriptionEngines(
           backends: seen.backend ? [seen.backend] : possibleBackends(options.backend),
           languages,
           languageEngines: Object.fromEntries(languages.map((code) => [code, engineFor(code, config)])),
+          compactModels: compactModels(sources.shruti),
         };
       },
       create: () =>

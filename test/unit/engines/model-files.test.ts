@@ -173,7 +173,10 @@ describe('modelFiles for speech-stt-v1', () => {
     expect(found.files.map((file) => file.name)).toContain('onnx/encoder_model_quantized.onnx');
     expect(calls).toEqual([]);
     // Named at the top level (the older form), it is still the Whisper model.
-    const flat = { backend: 'wasm' as const, models: { 'speech-stt-v1': { baseURL: 'https://site.test/w', files: listing } } };
+    const flat = {
+      backend: 'wasm' as const,
+      models: { 'speech-stt-v1': { baseURL: 'https://site.test/w', files: listing } },
+    };
     expect((await modelFiles('speech-stt-v1', flat, whisperFiles)).base).toBe('https://site.test/w/');
   });
 });

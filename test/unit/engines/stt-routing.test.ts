@@ -3,6 +3,9 @@ import { toApiError } from '../../../src/page/api/http/errors';
 import { INDIC_SOURCES, speechRecognitionSources } from '../../../src/catalogue/sources';
 import { engineFor, routeTranscription } from '../../../src/page/engines/_stt-routing';
 import { SHRUTI_CODES, shrutiSource } from '../../../src/catalogue/shruti';
+import { transcriptionEngines } from '../../../src/page/engines/transcription';
+import type { EngineHosts } from '../../../src/page/hosts/engine-hosts';
+import type { VaaniOptions } from '../../../src/protocol/options';
 
 const on = { indic: true, languages: {} };
 const never = async (): Promise<string> => {
@@ -172,5 +175,39 @@ describe('speech-stt-v1 sources', () => {
     expect(sources.shruti.hi).toEqual({ repo: 'udgamlabs/Shruti-ONNX', revision: 'abc', folder: 'hi/sherpa-onnx/' });
     expect(Object.keys(sources.shruti).length).toBeGreaterThanOrEqual(10);
     expect(speechRecognitionSources({ models: { 'speech-stt-v1': { shruti: false } } }).shruti).toEqual({});
+  });
+});
+
+describe('speech-stt-v1 in /v1/models: compact_models', () => {
+  const info = (options: VaaniOptions) => {
+    const hosts = {} as EngineHosts;
+    const registry = { allow: async () => {}, read: async () => {} };
+    return transcriptionEngines(options, hosts, registry)[0]!.info();
+  };
+
+  it("lists each language's compact model with the catalogue's size and licence; an app's own folder unsized; none when off", () => {
+    const listed = info({}).compactModels!;
+    expect(listed.map((model) => model.language)).toEqual([...SHRUTI_CODES]);
+    expect(listed.find((model) => model.language === 'ta')).toEqual({
+      language: 'ta',
+      engine: 'shruti',
+      name: 'Shruti Tamil',
+      repo: 'udgamlabs/Shruti-ONNX',
+      download_bytes: 32e6,
+      license: 'Apache-2.0',
+      commercial: true,
+    });
+    const own = info({
+      models: { 'speech-stt-v1': { shruti: { ta: { baseURL: 'https://site.test/ta/' }, ks: { baseURL: '/ks/' } } } },
+    });
+    expect(own.compactModels!.find((model) => model.language === 'ta')).toMatchObject({
+      download_bytes: null,
+      repo: null,
+    });
+    expect(own.compactModels!.find((model) => model.language === 'ks')).toMatchObject({
+      name: 'Shruti (ks)',
+      license: null,
+    });
+    expect(info({ models: { 'speech-stt-v1': { shruti: false } } }).compactModels).toEqual([]);
   });
 });
