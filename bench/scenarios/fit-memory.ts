@@ -14,7 +14,8 @@ import type { Scenario, ScenarioResult } from '../types';
  * memory of `ai.plan(id)` for the catalogue default on WASM (medium tier), and the figure the planner
  * gives for the bench's own files of that size and dtype. speech-stt-v1's IndicConformer and Shruti
  * parts are planned as a Hindi request is (medium and small tier), the Rasa voices as
- * `ai.plan('speech-tts-v1', { voice })`; the pointer's keys say which models were written.
+ * `ai.plan('speech-tts-v1', { voice })` (Kokoro, Piper and MMS too), the small chat tier and Whisper
+ * tiny / small as `ai.plan(id)` on the small / large tier; the pointer's keys say which models were written.
  */
 const POINTER = '/test/.fixtures/bench-fit-memory.json';
 const MIB = 2 ** 20;
