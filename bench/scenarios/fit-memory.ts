@@ -14,14 +14,32 @@ import type { Scenario, ScenarioResult } from '../types';
  * memory of `ai.plan(id)` for the catalogue default on WASM (medium tier), and the figure the planner
  * gives for the bench's own files of that size and dtype. speech-stt-v1's IndicConformer and Shruti
  * parts are planned as a Hindi request is (medium and small tier), the Rasa voices as
- * `ai.plan('speech-tts-v1', { voice })`; the pointer's keys say which models were written.
+ * `ai.plan('speech-tts-v1', { voice })` (Kokoro, Piper and MMS too), the small chat tier and Whisper
+ * tiny / small as `ai.plan(id)` on the small / large tier; the pointer's keys say which models were written.
  */
 const POINTER = '/test/.fixtures/bench-fit-memory.json';
 const MIB = 2 ** 20;
 const AUDIO = '/test/.fixtures/whisper/audio/jfk-16k.wav';
 
 /** The bench models bench/prepare/fit-memory.ts wrote, by the pointer's key (the scenario measures those present). */
-type Pointer = Partial<Record<'chat' | 'code' | 'embed' | 'whisper' | 'indic' | 'shruti' | 'rasa', string>>;
+type Pointer = Partial<
+  Record<
+    | 'chat'
+    | 'chat-small'
+    | 'code'
+    | 'embed'
+    | 'whisper'
+    | 'whisper-tiny'
+    | 'whisper-small'
+    | 'indic'
+    | 'shruti'
+    | 'rasa'
+    | 'kokoro'
+    | 'piper'
+    | 'mms',
+    string
+  >
+>;
 
 interface Case {
   /** The pointer's key of its bench model. */
@@ -35,7 +53,7 @@ interface Case {
   worker: string;
   files: string[];
   /** The plan it stands for, where not `ai.plan(id)` on the medium tier. */
-  plan?: { tier: 'small' | 'medium'; for: PlanFor; row: string };
+  plan?: { tier: 'small' | 'medium' | 'large'; for?: PlanFor; row: string };
   /** createVaani's `models` for the bench model at `base`, where not `{ [id]: { baseURL, dtype } }`. */
   models?(base: string): Record<string, unknown>;
   request(ai: ReturnType<typeof createVaani>, id: string): Promise<void>;
@@ -78,6 +96,40 @@ const transcribe = (engine: 'indic-conformer' | 'shruti') => async (ai: ReturnTy
   await post(ai, '/v1/audio/transcriptions', form, false);
 };
 
+/** speech-stt-v1's Whisper (the medium tier's whisper-base; the other tiers' sizes below). */
+const WHISPER: Case = {
+  key: 'whisper',
+  ids: ['speech-stt-v1'],
+  family: 'whisper',
+  dtype: 'q8',
+  worker: 'whisper.worker',
+  files: ['onnx/encoder_model_quantized.onnx', 'onnx/decoder_model_merged_quantized.onnx'],
+  models: (base) => ({ 'speech-stt-v1': { baseURL: base, dtype: 'q8', indic: false } }),
+  request: async (ai) => {
+    const form = new FormData();
+    form.set('file', new File([await (await fetch(AUDIO)).blob()], 'bench.wav'));
+    form.set('model', 'speech-stt-v1');
+    form.set('language', 'en');
+    form.set('temperature_increment_on_fallback', '0');
+    await post(ai, '/v1/audio/transcriptions', form, false);
+  },
+};
+
+const ESPEAK = '/node_modules/@echogarden/espeak-ng-emscripten/';
+const PIPER_FILE = 'te/te_IN/padmavathi/medium/te_IN-padmavathi-medium.onnx';
+const HINDI = 'नमस्ते, आप कैसे हैं? मैं ठीक हूँ, धन्यवाद। आज मौसम बहुत अच्छा है।';
+
+/** One sentence spoken by `voice` as WAV. */
+const speak = (voice: string, input: string) => async (ai: ReturnType<typeof createVaani>) => {
+  const response = await ai.fetch('/v1/audio/speech', {
+    method: 'POST',
+    headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'speech-tts-v1', voice, input, response_format: 'wav' }),
+  });
+  if (!response.ok) throw new Error(`/v1/audio/speech: ${(await response.json()).error.message}`);
+  await response.arrayBuffer();
+};
+
 const CASES: Record<string, Case> = {
   'chat-v2': {
     key: 'chat',
@@ -87,6 +139,19 @@ const CASES: Record<string, Case> = {
     worker: 'chat.worker',
     files: ['onnx/model_quantized.onnx', 'onnx/model_quantized.onnx_data'],
     request: chat,
+  },
+  /** The small chat tier, Qwen2.5-0.5B-Instruct: `ai.plan('chat-v2')` on the small tier. */
+  'chat-v2-small': {
+    key: 'chat-small',
+    ids: ['chat-v2'],
+    model: 'onnx-community/Qwen2.5-0.5B-Instruct',
+    family: 'chat',
+    dtype: 'q8',
+    worker: 'chat.worker',
+    files: ['onnx/model_quantized.onnx', 'onnx/model_quantized.onnx_data'],
+    plan: { tier: 'small', row: 'chat-v2.small' },
+    models: (base) => ({ 'chat-v2': { baseURL: base, dtype: 'q8' } }),
+    request: (ai) => chat(ai, 'chat-v2'),
   },
   /** Loaded as code-v1-base (fill-in-the-middle): code-v1 is the same export's instruct model, same shapes. */
   'code-v1-base': {
@@ -125,21 +190,20 @@ const CASES: Record<string, Case> = {
       );
     },
   },
-  'speech-stt-v1': {
-    key: 'whisper',
-    ids: ['speech-stt-v1'],
-    family: 'whisper',
-    dtype: 'q8',
-    worker: 'whisper.worker',
-    files: ['onnx/encoder_model_quantized.onnx', 'onnx/decoder_model_merged_quantized.onnx'],
-    request: async (ai, id) => {
-      const form = new FormData();
-      form.set('file', new File([await (await fetch(AUDIO)).blob()], 'bench.wav'));
-      form.set('model', id);
-      form.set('language', 'en');
-      form.set('temperature_increment_on_fallback', '0');
-      await post(ai, '/v1/audio/transcriptions', form, false);
-    },
+  'speech-stt-v1': WHISPER,
+  /** Whisper tiny, the small tier's model for English and the languages Shruti has no model for. */
+  'speech-stt-v1-tiny': {
+    ...WHISPER,
+    key: 'whisper-tiny',
+    model: 'onnx-community/whisper-tiny',
+    plan: { tier: 'small', for: { language: 'en' }, row: 'speech-stt-v1.whisper-tiny' },
+  },
+  /** Whisper small, the large tier's. */
+  'speech-stt-v1-small': {
+    ...WHISPER,
+    key: 'whisper-small',
+    model: 'onnx-community/whisper-small',
+    plan: { tier: 'large', for: { language: 'en' }, row: 'speech-stt-v1.whisper-small' },
   },
   /** IndicConformer int8, the medium tier's default for the 22 scheduled languages: `ai.plan('speech-stt-v1', { language: 'hi' })`. */
   'speech-stt-v1-indic': {
@@ -178,20 +242,46 @@ const CASES: Record<string, Case> = {
     files: ['model.onnx', 'tokens.txt'],
     plan: { tier: 'medium', for: { voice: 'ta-IN-rasa-female' }, row: 'vits-rasa-13' },
     models: (base) => ({ 'vits-rasa-13': { baseURL: base } }),
-    request: async (ai) => {
-      const response = await ai.fetch('/v1/audio/speech', {
-        method: 'POST',
-        headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-        body: JSON.stringify({
-          model: 'speech-tts-v1',
-          voice: 'ta-IN-rasa-female',
-          input: 'வணக்கம், நீங்கள் எப்படி இருக்கிறீர்கள்? நான் நன்றாக இருக்கிறேன், நன்றி.',
-          response_format: 'wav',
-        }),
-      });
-      if (!response.ok) throw new Error(`/v1/audio/speech: ${(await response.json()).error.message}`);
-      await response.arrayBuffer();
-    },
+    request: speak('ta-IN-rasa-female', 'வணக்கம், நீங்கள் எப்படி இருக்கிறீர்கள்? நான் நன்றாக இருக்கிறேன், நன்றி.'),
+  },
+  /** Kokoro-82M q8, the Hindi neural voices (the medium speech tier's): `ai.plan('speech-tts-v1', { voice: 'hi-IN-kokoro-alpha' })`. */
+  'kokoro-82m': {
+    key: 'kokoro',
+    ids: ['speech-tts-v1'],
+    model: 'kokoro-82m',
+    family: 'kokoro',
+    dtype: 'q8',
+    worker: 'speech.worker',
+    files: ['onnx/model_quantized.onnx', 'tokenizer.json', 'voices/hf_alpha.bin'],
+    plan: { tier: 'medium', for: { voice: 'hi-IN-kokoro-alpha' }, row: 'kokoro-82m' },
+    models: (base) => ({ 'espeak-ng': { baseURL: ESPEAK }, 'kokoro-82m': { baseURL: base } }),
+    request: speak('hi-IN-kokoro-alpha', HINDI),
+  },
+  /** Piper's Telugu voice (fp32): `ai.plan('speech-tts-v1', { voice: 'te-IN-piper-padmavathi' })`. */
+  'piper-te-padmavathi': {
+    key: 'piper',
+    ids: ['speech-tts-v1'],
+    model: 'piper-te-padmavathi',
+    family: 'vits',
+    dtype: 'fp32',
+    worker: 'speech.worker',
+    files: [PIPER_FILE, `${PIPER_FILE}.json`],
+    plan: { tier: 'medium', for: { voice: 'te-IN-piper-padmavathi' }, row: 'piper-te-padmavathi' },
+    models: (base) => ({ 'espeak-ng': { baseURL: ESPEAK }, 'piper-te-padmavathi': { baseURL: base } }),
+    request: speak('te-IN-piper-padmavathi', 'నమస్కారం, మీరు ఎలా ఉన్నారు? నేను బాగున్నాను, ధన్యవాదాలు.'),
+  },
+  /** MMS-TTS Hindi q8 (transformers.js VITS): `ai.plan('speech-tts-v1', { voice: 'hi-IN-mms-1' })`. */
+  'mms-tts-hin': {
+    key: 'mms',
+    ids: ['speech-tts-v1'],
+    model: 'mms-tts-hin',
+    family: 'vits',
+    dtype: 'q8',
+    worker: 'speech.worker',
+    files: ['onnx/model_quantized.onnx', 'vocab.json', 'tokenizer_config.json', 'config.json'],
+    plan: { tier: 'medium', for: { voice: 'hi-IN-mms-1' }, row: 'mms-tts-hin' },
+    models: (base) => ({ 'mms-tts-hin': { baseURL: base } }),
+    request: speak('hi-IN-mms-1', HINDI),
   },
 };
 
@@ -240,6 +330,7 @@ const fitMemory: Scenario = async (env) => {
   const planners = {
     medium: createVaani({ backend: 'wasm', fit: { tier: 'medium' } }),
     small: createVaani({ backend: 'wasm', fit: { tier: 'small' } }),
+    large: createVaani({ backend: 'wasm', fit: { tier: 'large' } }),
   };
   const rows: ScenarioResult[] = [];
   for (const [key, c] of Object.entries(CASES)) {
@@ -251,7 +342,7 @@ const fitMemory: Scenario = async (env) => {
     for (const id of c.ids) {
       const plan = await planners[c.plan?.tier ?? 'medium'].plan(id, c.plan?.for);
       const planned = plan.memory.bytes;
-      const asked = c.plan ? `'${id}', ${JSON.stringify(c.plan.for)}` : `'${id}'`;
+      const asked = c.plan?.for ? `'${id}', ${JSON.stringify(c.plan.for)}` : `'${id}'`;
       rows.push(
         row(
           `fit-memory.${c.plan?.row ?? id}.wasm`,
@@ -283,8 +374,7 @@ const fitMemory: Scenario = async (env) => {
       );
     }
   }
-  planners.medium.dispose();
-  planners.small.dispose();
+  for (const planner of Object.values(planners)) planner.dispose();
   return rows;
 };
 

@@ -130,7 +130,8 @@ const CHAT_SCALING =
  * What the bench measured (bench/results/latest.json): each default on WASM in the dtype the planner
  * picks there (fit-memory), and code-v1's other dtypes at a long context (chat-scaling).
  * speech-stt-v1's other families are known by their family's name (`indic-conformer`, `shruti`),
- * the voices by their weights (`vits-rasa-13`).
+ * the voices by their weights (`vits-rasa-13`, `kokoro-82m`), a tier's own export (src/catalogue/tiers.ts)
+ * by its repo (`onnx-community/whisper-tiny`).
  */
 export const MEASURED: readonly Measured[] = [
   {
@@ -197,6 +198,64 @@ export const MEASURED: readonly Measured[] = [
     bytes: 492_292_561,
     weights: 153_205_303,
     from: FIT_MEMORY("sherpa-onnx's VITS layout, 151 MB of fp32 weights, one Tamil sentence"),
+  },
+  {
+    model: 'onnx-community/Qwen2.5-0.5B-Instruct',
+    family: 'chat',
+    backend: 'wasm',
+    dtype: 'q8',
+    bytes: 765_203_236,
+    weights: 494_513_130,
+    from: FIT_MEMORY('Qwen2.5-0.5B-Instruct shapes, 24 layers, q8, the small chat tier'),
+  },
+  {
+    model: 'onnx-community/whisper-tiny',
+    family: 'whisper',
+    backend: 'wasm',
+    dtype: 'q8',
+    bytes: 219_786_343,
+    weights: 41_834_221,
+    from: FIT_MEMORY('whisper-tiny shapes, q8, the small transcription tier'),
+  },
+  {
+    model: 'onnx-community/whisper-small',
+    family: 'whisper',
+    backend: 'wasm',
+    dtype: 'q8',
+    bytes: 657_860_231,
+    weights: 253_150_572,
+    from: FIT_MEMORY('whisper-small shapes, q8, the large transcription tier'),
+  },
+  {
+    model: 'kokoro-82m',
+    family: 'kokoro',
+    backend: 'wasm',
+    dtype: 'q8',
+    bytes: 291_523_375,
+    weights: 90_976_719,
+    from: FIT_MEMORY(
+      "Kokoro-82M's widths as dense q8 layers, not its LSTMs and convolutions, 91 MB; eSpeak-NG's phonemiser; one Hindi sentence",
+    ),
+  },
+  {
+    model: 'piper-te-padmavathi',
+    family: 'vits',
+    backend: 'wasm',
+    dtype: 'fp32',
+    bytes: 298_878_538,
+    weights: 62_593_519,
+    from: FIT_MEMORY("Piper's VITS layout, 62.6 MB of fp32 weights; eSpeak-NG's phonemiser; one Telugu sentence"),
+  },
+  {
+    model: 'mms-tts-hin',
+    family: 'vits',
+    backend: 'wasm',
+    dtype: 'q8',
+    bytes: 105_103_628,
+    weights: 37_990_698,
+    from: FIT_MEMORY(
+      "transformers.js' VITS layout as Xenova/mms-tts-hin's, dense q8 layers, 38 MB; one Hindi sentence",
+    ),
   },
   {
     model: 'code-v1',

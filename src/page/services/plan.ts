@@ -422,6 +422,9 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
   const weights = size.bytes ?? 0;
   const catalogueWeights =
     !!source && !source.baseURL && !source.files && source.repo === (voice ?? sourceOf(owner))?.repo;
+  // A tier's export (Whisper tiny, Qwen2.5-0.5B-Instruct, …): measured under its repo's name.
+  const tierRepo =
+    !catalogueWeights && source && !source.baseURL && !source.files ? tierOfRepo(source.repo)?.entry.repo : undefined;
   // speech-stt-v1's other families by their own measurements: the catalogue's default folders as measured
   // (Shruti-ONNX's are 4-bit), another source by the measured ratio where its size is near.
   const shruti = part?.engine === 'shruti';
@@ -439,12 +442,12 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
             defaultPart,
           )
         : memoryFigure(
-            owner,
+            tierRepo ?? owner,
             layoutOf(owner) ?? voiceFamily(owner),
             attempt.backend,
             size.dtype ?? undefined,
             weights,
-            catalogueWeights,
+            catalogueWeights || !!tierRepo,
           );
   const decision = decide({
     model: planName({

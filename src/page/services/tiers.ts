@@ -60,12 +60,13 @@ function sizeTier(entry: TierEntry, product: TierProduct, device: DeviceFacts, o
     size.bytes === null
       ? undefined
       : memoryFigure(
-          TIER_TABLE[product].id,
+          // A tier's own export is measured under its repo's name (src/catalogue/fit.ts MEASURED).
+          entry.source?.repo && entry.repo ? entry.repo : TIER_TABLE[product].id,
           family,
           backend,
           dtype ?? undefined,
           size.bytes,
-          entry.source === undefined,
+          entry.source === undefined || Boolean(entry.source?.repo && entry.repo),
         );
   const extra =
     entry.extra &&

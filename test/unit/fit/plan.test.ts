@@ -3,6 +3,12 @@ import { partOf, planModel, planTarget, type PlanContext } from '../../../src/pa
 import { MEASURED } from '../../../src/catalogue/fit';
 import type { DeviceFacts } from '../../../src/common/fit/decide';
 import type { Models } from '../../../src/common/weights';
+import type { ModelSource } from '../../../src/protocol/options';
+import { Tiers } from '../../../src/page/services/tiers';
+
+const measuredBytes = (model: string) => MEASURED.find((m) => m.model === model && m.backend === 'wasm')!.bytes;
+const shruti = () => measuredBytes('shruti');
+const indic = () => measuredBytes('indic-conformer');
 
 const GB = 2 ** 30;
 const mid: DeviceFacts = {
@@ -271,12 +277,37 @@ describe('memory of the defaults on WASM (bench fit-memory)', () => {
     ['speech-stt-v1', { engine: 'indic-conformer' as const }, 'indic-conformer', 'int8'],
     ['speech-stt-v1', { engine: 'shruti' as const, language: 'hi' }, 'shruti', 'q4'],
     ['vits-rasa-13', {}, 'vits-rasa-13', 'fp32'],
+    ['kokoro-82m', {}, 'kokoro-82m', 'q8'],
+    ['piper-te-padmavathi', {}, 'piper-te-padmavathi', 'fp32'],
+    ['mms-tts-hin', {}, 'mms-tts-hin', 'q8'],
   ])('%s %j: the measurement of %s (%s)', async (id, on, model, dtype) => {
     const plan = await planModel(context(mid), id, on);
     expect(plan.decision).toMatchObject({ run: 'local', backend: 'wasm' });
     const measured = MEASURED.find((m) => m.model === model && m.backend === 'wasm' && m.dtype === dtype);
     expect(measured?.from).toMatch(/^bench fit-memory, 2026-11-28/);
     expect(plan.memory).toEqual({ bytes: measured!.bytes, basis: 'measured', from: measured!.from });
+  });
+
+  it.each([
+    ['chat-v2', 'small', {}, 'onnx-community/Qwen2.5-0.5B-Instruct'],
+    ['speech-stt-v1', 'small', { language: 'en' }, 'onnx-community/whisper-tiny'],
+    ['speech-stt-v1', 'large', { language: 'en' }, 'onnx-community/whisper-small'],
+  ] as const)("%s on the %s tier %j: the measurement of the tier's export, %s", async (id, tier, on, repo) => {
+    // The tier's source written into this Vaani's models, as createVaani({ fit: { tier } }) does.
+    const models: Record<string, ModelSource> = {};
+    const options = { fit: { tier }, models };
+    new Tiers(options, models, {});
+    const plan = await planModel(context(mid, { options }), id, on);
+    expect(plan.decision).toMatchObject({ run: 'local', backend: 'wasm', dtype: 'q8' });
+    expect(plan.decision.run === 'local' && plan.decision.source).toContain(repo);
+    const measured = MEASURED.find((m) => m.model === repo && m.backend === 'wasm' && m.dtype === 'q8');
+    expect(measured?.from).toMatch(/^bench fit-memory, 2026-11-28/);
+    expect(plan.memory).toEqual({ bytes: measured!.bytes, basis: 'measured', from: measured!.from });
+    // The tier's own figure (plan.tier's options) is the same measurement.
+    const options2 = new Tiers({}, {}, {}).plan(id, mid)!.options.find((o) => o.tier === tier)!;
+    expect(options2.memory_bytes).toBe(
+      measured!.bytes + (tier === 'small' && id === 'speech-stt-v1' ? shruti() : 0) + (tier === 'large' ? indic() : 0),
+    );
   });
 
   it("another IndicConformer source near the default's size: the measured ratio, an estimate", async () => {
