@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +81,46 @@ function deviceProfile({ memory, adapter, saveData, mbps }) {
   });
   if (!adapter && typeof GPU !== 'undefined') GPU.prototype.requestAdapter = async () => null;
 }
+/**
+ * Where the machine's CPU went (Linux /proc, in clock ticks): every core's busy time and the busy
+ * time of this bench (this process, its vite server, the browser and every process under it). The
+ * difference is what other jobs on the shared machine took; `othersCores` turns two snapshots into
+ * their mean number of busy cores. Scenarios read it through `window.benchCpu` (bench/support/cpu.ts).
+ */
+function cpuSnapshot() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((sum, n) => sum + n, 0);
+    const busy = total - fields[3] - fields[4];
+    const parent = new Map();
+    const ticks = new Map();
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        parent.set(pid, rest[1]);
+        ticks.set(pid, Number(rest[11]) + Number(rest[12]));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const ours = (pid) => {
+      for (let at = pid, hops = 0; at && hops < 64; at = parent.get(at), hops++)
+        if (at === String(process.pid)) return true;
+      return false;
+    };
+    let bench = 0;
+    for (const [pid, t] of ticks) if (ours(pid)) bench += t;
+    return { at: performance.now(), busy, bench };
+  } catch {
+    return null;
+  }
+}
+/** Mean busy cores of other jobs between two snapshots (null off Linux). */
+const othersCores = (a, b) =>
+  a && b ? Number((((b.busy - a.busy - (b.bench - a.bench)) * 10) / (b.at - a.at)).toFixed(2)) : null;
+
 let rows = [];
 const trace = process.env.VAANI_BENCH_TRACE;
 const TRACE_CATEGORIES = ['disabled-by-default-v8.cpu_profiler', 'v8.execute', 'devtools.timeline'];
@@ -91,6 +132,7 @@ async function benchPage(context) {
   page.on('console', (message) => console.log(`  [page] ${message.text()}`));
   page.on('pageerror', (error) => console.log(`  [page error] ${error.message}`));
   page.setDefaultTimeout(0);
+  await page.exposeFunction('benchCpu', cpuSnapshot);
   await page.goto(`http://localhost:${port}/bench/page.html`);
   await page.waitForFunction(() => document.title === 'ready');
   backend ??= await page.evaluate(async () => ((await navigator.gpu?.requestAdapter()) ? 'wasm+webgpu' : 'wasm'));
@@ -117,6 +159,7 @@ try {
     console.log(`running ${name} …`);
     // The machine is shared: every row keeps the load average (1, 5, 15 min) before and after its scenario.
     const before = loadavg().map((n) => Number(n.toFixed(2)));
+    const cpuBefore = cpuSnapshot();
     let result;
     if (PROFILED[name]) {
       result = { rows: [] };
@@ -156,7 +199,12 @@ try {
       console.log(`  ${name} failed: ${result.error}`);
       continue;
     }
-    const load = { before, after: loadavg().map((n) => Number(n.toFixed(2))) };
+    // othersCores: the mean busy cores of other jobs on the machine over the scenario (/proc).
+    const load = {
+      before,
+      after: loadavg().map((n) => Number(n.toFixed(2))),
+      othersCores: othersCores(cpuBefore, cpuSnapshot()),
+    };
     rows.push(...result.rows.map((row) => ({ ...row, notes: { ...row.notes, load } })));
   }
 } finally {

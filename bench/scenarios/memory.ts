@@ -10,8 +10,9 @@ import type { EmbedBare } from '../support/embed-bare.worker';
 import type { EmbedTransformers } from '../support/embed-transformers.worker';
 import type { SearchOrama } from '../support/search-orama.worker';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';
+import { withOthers } from '../support/cpu';
 
-/** bench/prepare/memory.ts writes the encoder (multilingual-e5-small's layer sizes, fp32) and this pointer. */
+/** bench/prepare/memory.ts writes the encoder (multilingual-e5-small's layer sizes, fp32 and q8) and this pointer. */
 const POINTER = '/test/.fixtures/bench-memory.json';
 /** Timed rounds per batch size: more for the short ones, whose few milliseconds load noise moves most. */
 const roundsFor = (batch: number) => Math.max(3, Math.ceil(64 / batch));
@@ -54,9 +55,14 @@ function unitRows(count: number, next: () => number): Float32Array {
   return data;
 }
 
-async function embeddingRows(env: BenchEnv, base: string): Promise<ScenarioResult[]> {
+/**
+ * Embeddings per second at batches of 1, 8 and 32 against transformers.js and the bare loop, all on
+ * the graph of `dtype`: fp32 (`memory.embed.batchN.*`, the rows since the start) and q8
+ * (`memory.embed.q8.batchN.*`: onnx/model_quantized.onnx, what embed-v1 runs on WASM by default).
+ */
+async function embeddingRows(env: BenchEnv, base: string, dtype: 'fp32' | 'q8'): Promise<ScenarioResult[]> {
   const threads = wasmThreads();
-  const ai = createVaani({ backend: 'wasm', threads, models: { 'embed-v1': { baseURL: base, dtype: 'fp32' } } });
+  const ai = createVaani({ backend: 'wasm', threads, models: { 'embed-v1': { baseURL: base, dtype } } });
   const vaani = async (texts: string[]) => {
     const start = performance.now();
     const response = await ai.fetch('/v1/embeddings', {
@@ -68,17 +74,17 @@ async function embeddingRows(env: BenchEnv, base: string): Promise<ScenarioResul
     await response.json();
     return performance.now() - start;
   };
-  const transformers = wrap<EmbedTransformers>(
+  const workers = [
     new Worker(new URL('../support/embed-transformers.worker.ts', import.meta.url), { type: 'module' }),
-  );
-  const bare = wrap<EmbedBare>(
     new Worker(new URL('../support/embed-bare.worker.ts', import.meta.url), { type: 'module' }),
-  );
-  const used = await transformers.load(base, threads);
-  await bare.load(base, threads);
+  ] as const;
+  const transformers = wrap<EmbedTransformers>(workers[0]);
+  const bare = wrap<EmbedBare>(workers[1]);
+  const used = await transformers.load(base, threads, dtype);
+  await bare.load(base, threads, dtype);
   const json = async (file: string) => (await fetch(new URL(file, new URL(base, location.href)))).json();
   const tokenizer = new EncoderTokenizer(await json('tokenizer.json'), await json('tokenizer_config.json'), 512);
-  env.log(`threads: vaani ${threads}, transformers.js ${used}, bare ${threads}`);
+  env.log(`${dtype}: threads vaani ${threads}, transformers.js ${used}, bare ${threads}`);
 
   // Each engine runs for 2 s before anything is timed: V8 tiers a WASM module's hot kernels up while
   // it runs, and whichever engine went first measured up to twice as slow over its first second.
@@ -89,6 +95,7 @@ async function embeddingRows(env: BenchEnv, base: string): Promise<ScenarioResul
     while (performance.now() < until) await run();
   }
 
+  const prefix = dtype === 'fp32' ? '' : `${dtype}.`;
   const rows: ScenarioResult[] = [];
   for (const batch of [1, 8, 32]) {
     const texts = Array.from({ length: batch }, (_, i) => SENTENCES[i % SENTENCES.length]!);
@@ -104,33 +111,37 @@ async function embeddingRows(env: BenchEnv, base: string): Promise<ScenarioResul
     await vaani(texts);
     await transformers.embed(texts);
     await bare.embed(ids);
-    for (let round = 0; round < roundsFor(batch); round++) {
-      // A pause before each engine: three onnxruntime instances share two cores, and the one that
-      // just ran keeps its threads spinning for a while; timed right after, the next ran up to 1.7×
-      // slower (17.5 ms for the bare loop's batch of 1, 10 ms after a 30 ms pause).
-      await idle();
-      times.vaani.push(await vaani(texts));
-      await idle();
-      times.transformers.push(await fromPage(() => transformers.embed(texts), inside.transformers));
-      await idle();
-      times.bare.push(await fromPage(() => bare.embed(ids), inside.bare));
-    }
+    const { othersCores } = await withOthers(async () => {
+      for (let round = 0; round < roundsFor(batch); round++) {
+        // A pause before each engine: three onnxruntime instances share two cores, and the one that
+        // just ran keeps its threads spinning for a while; timed right after, the next ran up to 1.7×
+        // slower (17.5 ms for the bare loop's batch of 1, 10 ms after a 30 ms pause).
+        await idle();
+        times.vaani.push(await vaani(texts));
+        await idle();
+        times.transformers.push(await fromPage(() => transformers.embed(texts), inside.transformers));
+        await idle();
+        times.bare.push(await fromPage(() => bare.embed(ids), inside.bare));
+      }
+    });
     const rate = (values: number[]) => (batch * 1000) / median(values);
     env.log(
-      `batch ${batch}: vaani ${rate(times.vaani).toFixed(1)}/s, transformers.js ${rate(times.transformers).toFixed(1)}/s (${rate(inside.transformers).toFixed(1)} inside its worker), bare ${rate(times.bare).toFixed(1)}/s (${rate(inside.bare).toFixed(1)})`,
+      `${dtype} batch ${batch}: vaani ${rate(times.vaani).toFixed(1)}/s, transformers.js ${rate(times.transformers).toFixed(1)}/s (${rate(inside.transformers).toFixed(1)} inside its worker), bare ${rate(times.bare).toFixed(1)}/s (${rate(inside.bare).toFixed(1)}); other jobs ${othersCores} cores`,
     );
     const notes = {
       threads,
       batch,
-      model: 'e5-small shape, 12 layers, fp32, random weights',
+      model: `e5-small shape, 12 layers, ${dtype}, random weights`,
+      dtype,
       texts: 'short, mixed scripts',
       timed: 'from the page, each engine behind its own worker hop',
       insideWorker: { transformers: rate(inside.transformers), bare: rate(inside.bare) },
+      othersCores,
     };
     rows.push(
       {
-        id: `memory.embed.batch${batch}.vs-transformers`,
-        metric: `embeddings per second, batch of ${batch} (POST /v1/embeddings base64 vs transformers.js feature-extraction, same threads, each timed from the page)`,
+        id: `memory.embed.${prefix}batch${batch}.vs-transformers`,
+        metric: `embeddings per second, batch of ${batch}, ${dtype} (POST /v1/embeddings base64 vs transformers.js feature-extraction, same dtype and threads, each timed from the page)`,
         unit: 'texts/s',
         value: rate(times.vaani),
         baseline: { name: `transformers.js ${used} threads`, value: rate(times.transformers) },
@@ -138,8 +149,8 @@ async function embeddingRows(env: BenchEnv, base: string): Promise<ScenarioResul
         notes,
       },
       {
-        id: `memory.embed.batch${batch}.vs-bare`,
-        metric: `embeddings per second, batch of ${batch} (Vaani vs a bare onnxruntime-web loop on pre-tokenised ids in a worker, each timed from the page)`,
+        id: `memory.embed.${prefix}batch${batch}.vs-bare`,
+        metric: `embeddings per second, batch of ${batch}, ${dtype} (Vaani vs a bare onnxruntime-web loop on pre-tokenised ids in a worker, same graph, each timed from the page)`,
         unit: 'texts/s',
         value: rate(times.vaani),
         baseline: { name: 'bare onnxruntime-web loop', value: rate(times.bare) },
@@ -149,6 +160,7 @@ async function embeddingRows(env: BenchEnv, base: string): Promise<ScenarioResul
     );
   }
   ai.dispose();
+  for (const worker of workers) worker.terminate();
   return rows;
 }
 
@@ -300,6 +312,10 @@ async function searchRows(env: BenchEnv): Promise<ScenarioResult[]> {
 
 const memory: Scenario = async (env) => {
   const { url } = (await (await fetch(POINTER)).json()) as { url: string };
-  return [...(await embeddingRows(env, url)), ...(await searchRows(env))];
+  return [
+    ...(await embeddingRows(env, url, 'fp32')),
+    ...(await embeddingRows(env, url, 'q8')),
+    ...(await searchRows(env)),
+  ];
 };
 export default memory;

@@ -6,24 +6,28 @@ export const DATA_POINTER = '/test/.fixtures/bench-data.json';
 
 /**
  * The data benches' setup: the models' URLs from the pointer, the WASM threads, a fresh database,
- * `make(encoder)` for a Vaani on that database with the chat model and the given encoder, and the
- * notes every row carries.
+ * `make(encoder, dtype)` for a Vaani on that database with the chat model and the given encoder
+ * (`dtype`: the 12-layer encoder's graph, fp32 or q8 — embed-v1's default on WASM; the 1-layer
+ * filler has fp32 only), and the notes every row carries.
  */
-export async function openDataBench(name: string) {
+export async function openDataBench(name: string, dtype: 'fp32' | 'q8' = 'fp32') {
   const pointer = await fetch(DATA_POINTER);
   if (!pointer.ok)
     throw new Error(`${DATA_POINTER} is missing: run bench/prepare/${name}.ts first (npm run bench does).`);
   const urls = (await pointer.json()) as { encoder: string; fill: string; chat: string };
   const threads = wasmThreads();
   const database = `bench-${name}-${Date.now()}`;
-  const make = (encoder: string) =>
+  const make = (encoder: string, encoderDtype = encoder === urls.fill ? 'fp32' : dtype) =>
     createVaani({
       backend: 'wasm',
       threads,
       data: { database },
-      models: { 'embed-v1': { baseURL: encoder, dtype: 'fp32' }, 'chat-v2': { baseURL: urls.chat, dtype: 'fp32' } },
+      models: {
+        'embed-v1': { baseURL: encoder, dtype: encoderDtype },
+        'chat-v2': { baseURL: urls.chat, dtype: 'fp32' },
+      },
     });
-  const notes = { encoder: `${urls.encoder} (multilingual-e5-small layer sizes, 12 layers, fp32)`, threads };
+  const notes = { encoder: `${urls.encoder} (multilingual-e5-small layer sizes, 12 layers, ${dtype})`, dtype, threads };
   return { urls, threads, database, make, notes };
 }
 

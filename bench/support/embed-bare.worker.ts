@@ -1,7 +1,8 @@
 /**
  * The bare engine: onnxruntime-web running the bench encoder on ids tokenised outside the timing,
  * padded to the batch's longest, with a plain masked mean + L2 loop. What Vaani's runtime adds
- * (tokenising, bucketing, protocol) shows as the ratio against this.
+ * (tokenising, bucketing, protocol) shows as the ratio against this. `dtype` picks the graph as
+ * transformers.js does: fp32 onnx/model.onnx, q8 onnx/model_quantized.onnx.
  */
 import { expose } from 'comlink';
 import * as ort from 'onnxruntime-web/wasm';
@@ -9,11 +10,10 @@ import * as ort from 'onnxruntime-web/wasm';
 let session: ort.InferenceSession;
 
 const api = {
-  async load(base: string, threads: number): Promise<void> {
+  async load(base: string, threads: number, dtype: 'fp32' | 'q8' = 'fp32'): Promise<void> {
     ort.env.wasm.numThreads = threads;
-    const graph = new Uint8Array(
-      await (await fetch(new URL('onnx/model.onnx', new URL(base, location.href)))).arrayBuffer(),
-    );
+    const file = dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+    const graph = new Uint8Array(await (await fetch(new URL(file, new URL(base, location.href)))).arrayBuffer());
     session = await ort.InferenceSession.create(graph, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
   },
   async embed(rows: number[][]): Promise<number> {

@@ -6,12 +6,12 @@ import { transformersThreads, useLocalTransformers } from './transformers-env';
 let extractor: FeatureExtractionPipeline;
 
 const api = {
-  async load(base: string, threads: number): Promise<number> {
+  async load(base: string, threads: number, dtype: 'fp32' | 'q8' = 'fp32'): Promise<number> {
     const folder = new URL(base, location.href);
     useLocalTransformers(new URL('..', folder).pathname, threads);
     const name = folder.pathname.split('/').at(-2)!;
     extractor = (await pipeline('feature-extraction', name, {
-      dtype: 'fp32',
+      dtype,
       device: 'wasm',
     })) as FeatureExtractionPipeline;
     return transformersThreads();
