@@ -43,6 +43,12 @@ export function sentence(i: number): string {
   return `Record ${i}: the ${pick(1)} near the ${pick(2)} keeps the ${pick(3)} and the ${pick(4)}.`;
 }
 
+/** A short search query of the bench's words (three of them), as people type one. */
+export function shortQuery(i: number): string {
+  const pick = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
+  return `${pick(1)} ${pick(2)} ${pick(3)}`;
+}
+
 export const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 
