@@ -4,7 +4,8 @@ import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import type { FixtureLocation } from '../fixtures/llm/fixture-dir';
-import { ensureDecoderFixture } from '../fixtures/llm/fixture-dir';
+import { ensureDecoderFixture, ensureGgufFixture } from '../fixtures/llm/fixture-dir';
+import { bytesToSymbols, byteToChar } from '../fixtures/llm/byte-level';
 import { referenceLogits } from '../fixtures/llm/reference-forward';
 import type { FixtureDtype } from '../fixtures/llm/spec';
 import { tinyLlama, tinyQwen2 } from '../fixtures/llm/spec';
@@ -18,6 +19,7 @@ type OrtDecoderModule = typeof import('../fixtures/llm/ort-decoder') & {
 declare global {
   interface Window {
     llmFixture?: OrtDecoderModule;
+    wllama?: { Wllama: typeof import('@wllama/wllama').Wllama; wasm: string };
   }
 }
 
@@ -296,3 +298,87 @@ for (const [dtype, tools] of [
     expect(reference.text).toBe(tokenizer.decode(reference.tokens, { skip_special_tokens: false }));
   });
 }
+
+/**
+ * The longest start of `tokens` whose bytes are whole UTF-8 text (llama.cpp's server refuses to
+ * return text that ends inside a character, or has a stray byte), stopping before an end token.
+ */
+function wholeTextPrefix(tokens: number[], pieces: string[], stop: number[]): number {
+  const charToByte = new Map(byteToChar.map((char, byte) => [char, byte]));
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let longest = 0;
+  const bytes: number[] = [];
+  for (const [i, token] of tokens.entries()) {
+    if (stop.includes(token)) break;
+    for (const char of pieces[token]!) bytes.push(charToByte.get(char)!);
+    try {
+      decoder.decode(new Uint8Array(bytes));
+      longest = i + 1;
+    } catch {
+      // ends inside a character (or is not UTF-8): a later token may complete it
+    }
+  }
+  return longest;
+}
+
+test('the same weights as GGUF (F32) give llama.cpp (wllama) the greedy tokens onnxruntime-web gives the ONNX file', async () => {
+  const gguf = await ensureGgufFixture('tiny-qwen2', tinyQwen2, ['F32']);
+  const read = async (file: string) => JSON.parse(await readFile(join(qwen.dir, file), 'utf8'));
+  const tokenizerConfig = await read('tokenizer_config.json');
+  const tokenizerJson = await read('tokenizer.json');
+  const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
+  const pieces: string[] = [];
+  for (const [piece, id] of Object.entries(tokenizerJson.model.vocab as Record<string, number>)) pieces[id] = piece;
+  for (const { id, content } of tokenizerJson.added_tokens) pieces[id] = bytesToSymbols(content).join('');
+  const template = new Template(tokenizerConfig.chat_template);
+  // llama.cpp tokenizes the text itself, from the GGUF's vocabulary and merges (special tokens included).
+  const prompts = [
+    'नमस्ते! வணக்கம் 🙏 আমি ভালো আছি',
+    'Hello, world: def f(x): return x * 2',
+    'a b c',
+    'The quick brown fox',
+    'print(sum(range(10)))',
+    'আমি ভালো আছি',
+  ].map((content) => template.render({ messages: [{ role: 'user', content }], add_generation_prompt: true }));
+  const ids = prompts.map((text) => tokenizer.encode(text, { add_special_tokens: false }).ids);
+  const eos = [qwen.specialTokens.imEnd, qwen.specialTokens.endOfText];
+  const ort = await page.evaluate(
+    async ({ url, ids, eos }) => {
+      const decoder = await window.llmFixture!.openFixture(url, 'fp32');
+      const ort = [];
+      for (const prompt of ids) ort.push(await decoder.greedy(prompt, 16, eos));
+      await decoder.release();
+      return ort;
+    },
+    { url: qwen.url, ids, eos },
+  );
+  const lengths = ort.map((tokens) => wholeTextPrefix(tokens, pieces, eos));
+  const llama = await page.evaluate(
+    async ({ ggufUrl, prompts, lengths }) => {
+      const { Wllama, wasm } = window.wllama!;
+      const wllama = new Wllama({ default: wasm }, { logger: { ...console, debug() {}, log() {} } });
+      await wllama.loadModel([await (await fetch(ggufUrl)).blob()], { n_ctx: 256, n_threads: 1 });
+      const answers = [];
+      for (const [i, prompt] of prompts.entries()) {
+        if (!lengths[i]) continue;
+        // temperature 0: llama.cpp's greedy sampler.
+        const answer = await wllama.createCompletion({ prompt, max_tokens: lengths[i], temperature: 0 });
+        answers.push({ text: answer.choices[0]!.text, usage: answer.usage });
+      }
+      await wllama.exit();
+      return answers;
+    },
+    { ggufUrl: `${gguf.url}${gguf.files.F32}`, prompts, lengths },
+  );
+  record(
+    'greedy tokens compared',
+    lengths.reduce((sum, n) => sum + n, 0),
+  );
+  const compared = prompts.flatMap((_, i) => (lengths[i] ? [i] : []));
+  expect(lengths.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(24);
+  expect(llama.map(({ usage }) => usage.prompt_tokens)).toEqual(compared.map((i) => ids[i]!.length));
+  expect(llama.map(({ usage }) => usage.completion_tokens)).toEqual(compared.map((i) => lengths[i]));
+  expect(llama.map(({ text }) => text)).toEqual(
+    compared.map((i) => tokenizer.decode(ort[i]!.slice(0, lengths[i]), { skip_special_tokens: false })),
+  );
+});
