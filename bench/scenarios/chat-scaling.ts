@@ -5,6 +5,7 @@ import type { ChatTransformers } from '../support/chat-transformers.worker';
 import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
 import { best, median, order, type Timing } from '../support/rounds';
 import { row, rowsAgainst } from '../support/rows';
+import { streamForced } from '../support/chat-stream';
 import { workerMemory } from '../support/worker-memory';
 import type { Scenario, ScenarioResult } from '../types';
 
@@ -92,41 +93,7 @@ async function vaani(
 ): Promise<Contender> {
   const ai = createVaani({ backend: 'wasm', threads, models: { 'chat-v2': { baseURL: base, dtype } } });
   const run = async (promptTokens: number, max = DECODE_TOKENS): Promise<Timing> => {
-    const start = performance.now();
-    const response = await ai.fetch('/v1/chat/completions', {
-      method: 'POST',
-      headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        model: 'chat-v2',
-        messages: message(promptTokens, overhead),
-        temperature: 0,
-        max_tokens: max,
-        // Every step emits the same one-byte token, so each token is a delta of its own when it is made.
-        logit_bias: { [forced]: 100 },
-        stream: true,
-        stream_options: { include_usage: true },
-      }),
-    });
-    if (!response.ok) throw new Error(`vaani: ${(await response.json()).error.message}`);
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    const times: number[] = [];
-    let usage = { prompt_tokens: 0, completion_tokens: 0 };
-    let rest = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      const now = performance.now();
-      const events = (rest + value).split('\n\n');
-      rest = events.pop()!;
-      for (const event of events) {
-        const data = event.replace(/^data: /, '');
-        if (data === '[DONE]') continue;
-        const chunk = JSON.parse(data);
-        if (chunk.usage) usage = chunk.usage;
-        const content: string | undefined = chunk.choices?.[0]?.delta?.content;
-        for (let i = 0; i < (content?.length ?? 0); i++) times.push(now);
-      }
-    }
+    const { start, times, usage } = await streamForced(ai, message(promptTokens, overhead), max, forced);
     if (times.length !== usage.completion_tokens)
       throw new Error(`vaani: ${times.length} streamed tokens for ${usage.completion_tokens} generated`);
     return {

@@ -4,6 +4,7 @@ import wllamaWasm from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { createVaani } from '../../src/index';
 import { median, order } from '../support/rounds';
 import { row } from '../support/rows';
+import { streamForced } from '../support/chat-stream';
 import { workerMemory } from '../support/worker-memory';
 import type { Scenario, ScenarioResult } from '../types';
 
@@ -54,40 +55,7 @@ const timingOf = (start: number, times: number[], promptTokens: number, generate
 async function vaani(base: string, threads: number, forced: number, overhead: number): Promise<Contender> {
   const ai = createVaani({ backend: 'wasm', threads, models: { 'chat-v2': { baseURL: base, dtype: 'q8' } } });
   const run = async (max = DECODE_TOKENS): Promise<Timing> => {
-    const start = performance.now();
-    const response = await ai.fetch('/v1/chat/completions', {
-      method: 'POST',
-      headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        model: 'chat-v2',
-        messages: messages(CONTEXT, overhead),
-        temperature: 0,
-        max_tokens: max,
-        logit_bias: { [forced]: 100 },
-        stream: true,
-        stream_options: { include_usage: true },
-      }),
-    });
-    if (!response.ok) throw new Error(`vaani: ${(await response.json()).error.message}`);
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    const times: number[] = [];
-    let usage = { prompt_tokens: 0, completion_tokens: 0 };
-    let rest = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      const now = performance.now();
-      const events = (rest + value).split('\n\n');
-      rest = events.pop()!;
-      for (const event of events) {
-        const data = event.replace(/^data: /, '');
-        if (data === '[DONE]') continue;
-        const chunk = JSON.parse(data);
-        if (chunk.usage) usage = chunk.usage;
-        const content: string | undefined = chunk.choices?.[0]?.delta?.content;
-        for (let i = 0; i < (content?.length ?? 0); i++) times.push(now);
-      }
-    }
+    const { start, times, usage } = await streamForced(ai, messages(CONTEXT, overhead), max, forced);
     return timingOf(start, times, usage.prompt_tokens, usage.completion_tokens);
   };
   await run(2);
