@@ -4,13 +4,28 @@
  * argmax only, no tokenizer, no sampling.
  * Messages: { load: BareLoad } → { loaded: true, heapBytes }; { run: BareRun } → BareTiming.
  */
-import * as ort from 'onnxruntime-web/wasm';
+type Ort = typeof import('onnxruntime-web');
+
+/**
+ * onnxruntime-web's builds, all run here on WASM: `wasm` (what a WASM-only worker loads), `jsep`
+ * (the JSEP WebGPU build), `native` (the C++ WebGPU EP, asyncify) and `jspi` (the same EP on
+ * JavaScript Promise Integration). A worker that may try WebGPU falls back to WASM on its build.
+ */
+const BUILDS = {
+  wasm: () => import('onnxruntime-web/wasm'),
+  jsep: () => import('onnxruntime-web'),
+  native: () => import('onnxruntime-web/webgpu'),
+  jspi: () => import('onnxruntime-web/jspi'),
+};
+export type BareBuild = keyof typeof BUILDS;
 
 export interface BareLoad {
   base: string;
   graph: string;
   externalData: string[];
   threads: number;
+  /** Default `wasm`. */
+  build?: BareBuild;
 }
 
 export interface BareRun {
@@ -41,7 +56,8 @@ function argmax(data: Float32Array, from: number): number {
   return best - from;
 }
 
-let session: ort.InferenceSession;
+let ort: Ort;
+let session: import('onnxruntime-web').InferenceSession;
 
 /**
  * onnxruntime-web's WASM heap (the threaded build creates it in JS as a shared WebAssembly.Memory):
@@ -58,6 +74,7 @@ WebAssembly.Memory = new Proxy(WebAssembly.Memory, {
 const heapBytes = () => heap?.buffer.byteLength ?? 0;
 
 async function load(request: BareLoad): Promise<void> {
+  ort = (await BUILDS[request.build ?? 'wasm']()) as Ort;
   ort.env.wasm.numThreads = request.threads;
   const folder = request.graph.slice(0, request.graph.lastIndexOf('/') + 1);
   session = await ort.InferenceSession.create(await bytes(request.base + request.graph), {
@@ -72,10 +89,10 @@ async function load(request: BareLoad): Promise<void> {
   });
 }
 
-async function step(ids: number[], start: number, cache: Record<string, ort.Tensor>) {
+async function step(ids: number[], start: number, cache: Record<string, import('onnxruntime-web').Tensor>) {
   const has = (name: string) => session.inputMetadata.some((m) => m.name === name);
   const total = start + ids.length;
-  const feeds: Record<string, ort.Tensor> = {
+  const feeds: Record<string, import('onnxruntime-web').Tensor> = {
     input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
     attention_mask: new ort.Tensor('int64', new BigInt64Array(total).fill(1n), [1, total]),
     ...cache,
@@ -88,7 +105,7 @@ async function step(ids: number[], start: number, cache: Record<string, ort.Tens
     );
   if (has('num_logits_to_keep')) feeds.num_logits_to_keep = new ort.Tensor('int64', new BigInt64Array([1n]), []);
   const out = await session.run(feeds);
-  const next: Record<string, ort.Tensor> = {};
+  const next: Record<string, import('onnxruntime-web').Tensor> = {};
   for (const name of Object.keys(cache)) next[name] = out[name.replace('past_key_values.', 'present.')]!;
   const logits = out.logits!;
   const data = logits.data as Float32Array;
@@ -107,7 +124,7 @@ async function run(request: BareRun): Promise<BareTiming> {
   const prompt = Array.from({ length: request.promptTokens }, (_, i) => 100 + ((i * 37) % 1000));
   let start = performance.now();
   let token = 0;
-  let cache: Record<string, ort.Tensor> = empty;
+  let cache: Record<string, import('onnxruntime-web').Tensor> = empty;
   for (let at = 0; at < prompt.length; at += PREFILL_CHUNK)
     ({ token, cache } = await step(prompt.slice(at, at + PREFILL_CHUNK), at, cache));
   const prefillMs = performance.now() - start;
