@@ -8,9 +8,9 @@ import { defineConfig, type Plugin } from 'vite';
 const SCRIPT_URL = '__vaaniScriptURL';
 
 /**
- * onnxruntime-web's two `.wasm` builds (28 MB with WebGPU, 14 MB without) were 42 of the 57 MB an
- * install weighed. The library build ships them gzipped instead (6.6 + 3.7 MB; gzip because every
- * browser inflates it with `DecompressionStream`): `vaani:ort-wasm` becomes their two URLs, which
+ * onnxruntime-web's two `.wasm` builds (with WebGPU: the C++ EP's asyncify build; WASM only) were most
+ * of what an install weighed (docs/performance.md). The library build ships them gzipped instead (gzip
+ * because every browser inflates it with `DecompressionStream`): `vaani:ort-wasm` becomes their two URLs, which
  * src/common/backends/ort-wasm.ts fetches, inflates and hands to onnxruntime-web. onnxruntime-web's own
  * `new URL('ort-wasm-….wasm', import.meta.url)` is left unresolved (no asset, nothing for an app's
  * bundler to copy); it is never fetched once `env.wasm.wasmBinary` is set. Its
@@ -30,7 +30,8 @@ export const ortWasmGzipped = (ship = true): Plugin => {
       if (!build) return 'export default {};';
       const url = (file: string) => JSON.stringify(`${gzipped(file)}?url`);
       return [
-        `import webgpu from ${url('ort-wasm-simd-threaded.jsep.wasm')};`,
+        // `onnxruntime-web/webgpu` (src/common/backends/ort.ts): the C++ WebGPU EP, asyncify.
+        `import webgpu from ${url('ort-wasm-simd-threaded.asyncify.wasm')};`,
         `import wasm from ${url('ort-wasm-simd-threaded.wasm')};`,
         'export default { webgpu, wasm };',
       ].join('\n');

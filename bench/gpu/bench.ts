@@ -1104,7 +1104,7 @@ async function orchestrate(): Promise<void> {
         afterGeneration: true,
       });
   }
-  // What the library ships first, then the contenders, then the rest in the order built.
+  // JSEP (what the library shipped when these were first measured) and the native EP (what it ships now), then the rest in the order built.
   const first = list(
     'BENCH_PRIORITY',
     'jsep-webgpu-q4,jsep-webgpu-q4-gqa,native-webgpu-q4-gqa,native-webgpu-q4-gqa-static-capture,wasm-q4,wasm-q8,wasm-q4-gqa,native-webgpu-q4',

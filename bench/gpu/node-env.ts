@@ -17,9 +17,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const appDir = fileURLToPath(new URL('.', import.meta.url));
 
 export const ORT_BUILDS = {
-  /** What Vaani loads when WebGPU may be tried (`import('onnxruntime-web')` in a browser bundle): JSEP. */
+  /** onnxruntime-web's default build (`import('onnxruntime-web')`): JSEP. What Vaani loaded for WebGPU until it moved to `native`. */
   jsep: { module: 'ort.min.mjs', wasm: 'ort-wasm-simd-threaded.jsep.wasm' },
-  /** `onnxruntime-web/webgpu`: the native (C++) WebGPU EP, asyncify build. Not what Vaani ships. */
+  /** `onnxruntime-web/webgpu`: the native (C++) WebGPU EP, asyncify build. What Vaani loads when WebGPU may be tried. */
   native: { module: 'ort.webgpu.min.mjs', wasm: 'ort-wasm-simd-threaded.asyncify.wasm' },
   /** What Vaani loads for WASM only (`import('onnxruntime-web/wasm')`). */
   wasm: { module: 'ort.wasm.min.mjs', wasm: 'ort-wasm-simd-threaded.wasm' },

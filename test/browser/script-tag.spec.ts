@@ -112,7 +112,7 @@ test('dist/ holds the two onnxruntime-web .wasm builds gzipped, as files; GPL pl
   const assets = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js'));
   const ortWasm = readdirSync(join(dist, 'assets')).filter((file) => file.startsWith('ort-wasm-simd'));
   expect(ortWasm).toEqual([
-    expect.stringMatching(/^ort-wasm-simd-threaded\.jsep\.wasm-[\w-]+\.gz$/),
+    expect.stringMatching(/^ort-wasm-simd-threaded\.asyncify\.wasm-[\w-]+\.gz$/),
     expect.stringMatching(/^ort-wasm-simd-threaded\.wasm-[\w-]+\.gz$/),
   ]);
   for (const entry of ['vaani.js', 'vaani.iife.js']) {

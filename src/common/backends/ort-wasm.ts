@@ -2,7 +2,7 @@ import shipped from 'vaani:ort-wasm';
 import type { Ort } from './ort';
 import { wasmSource, type PreparedWasm } from './wasm-source';
 
-/** Which onnxruntime-web build a worker loads: with WebGPU (its JSEP build) or WASM only. */
+/** Which onnxruntime-web build a worker loads: `webgpu` (the C++ WebGPU EP's, which also runs WASM) or `wasm` (WASM only). */
 export type OrtBuild = keyof typeof shipped;
 
 const GZIP = [0x1f, 0x8b];

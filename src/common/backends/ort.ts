@@ -37,13 +37,15 @@ function plainConsole(): void {
 }
 
 /**
- * onnxruntime-web, once per worker: the WebGPU-capable bundle when WebGPU may be tried (it also
- * runs WASM, so a fallback needs no second runtime), else the smaller WASM-only bundle. The thread
- * count of the first call holds for the worker's life.
+ * onnxruntime-web, once per worker: a WebGPU-capable bundle when WebGPU may be tried (it also runs
+ * WASM, so a fallback needs no second runtime), else the smaller WASM-only bundle. The WebGPU bundle
+ * is `onnxruntime-web/webgpu`, the C++ WebGPU execution provider, not the JSEP default: the faster of
+ * the two for decoders on a real GPU, and no slower on WASM (docs/performance.md). The thread count
+ * of the first call holds for the worker's life.
  */
 export function loadOrt(withWebGpu: boolean, threads?: number): Promise<Ort> {
   plainConsole();
-  loaded ??= (withWebGpu ? import('onnxruntime-web') : import('onnxruntime-web/wasm'))
+  loaded ??= (withWebGpu ? import('onnxruntime-web/webgpu') : import('onnxruntime-web/wasm'))
     .then(async (module) => {
       const ort = module as Ort;
       ort.env.wasm.numThreads = wasmThreads(threads);
