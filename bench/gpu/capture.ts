@@ -32,10 +32,43 @@ export interface CaptureSession {
   createMs: number;
 }
 
+/**
+ * onnxruntime-web (1.30, 1.31-dev) binds a captured session's inputs and outputs once, on its first
+ * run, by handles it registers for each GPUBuffer per run and frees when a run ends: the first run's
+ * handles are freed while the binding still holds them, so the next run's outputs point at freed (or
+ * reused) handles ("Cannot set properties of undefined (setting 'Symbol(gpuBufferMetadata)')"). While
+ * the first run is under way, each buffer's registration (a [handle, count] array kept on the buffer
+ * under a private symbol) is made to never count down to zero, so its handle stays valid. A
+ * workaround for the experiment only: the library does not capture.
+ */
+async function pinRegistrations(buffers: GPUBuffer[], run: Promise<unknown>): Promise<void> {
+  let done = false;
+  void run.finally(() => (done = true)).catch(() => {});
+  for (let i = 0; i < 10_000 && !done; i++) {
+    const registered = buffers.filter((b) => Object.getOwnPropertySymbols(b).length > 0);
+    if (registered.length === buffers.length) {
+      for (const b of registered)
+        for (const key of Object.getOwnPropertySymbols(b)) {
+          const entry = (b as any)[key] as [number, number];
+          (b as any)[key] = new Proxy(entry, {
+            set: (target, index, value) => {
+              (target as any)[index] = index === '1' ? Math.max(1, value) : value;
+              return true;
+            },
+          });
+        }
+      return;
+    }
+    await Promise.resolve();
+  }
+  throw new Error('the first captured run ended before its buffers were registered');
+}
+
 export async function createCaptureSession(ort: Ort, model: CaptureModel, capacity: number): Promise<CaptureSession> {
   const t0 = performance.now();
   const session = await ort.InferenceSession.create(model.graph, {
-    executionProviders: ['webgpu'],
+    // As an object: onnxruntime-web hands `enableGraphCapture` to the native EP only then (a string name left it off).
+    executionProviders: [{ name: 'webgpu' }],
     externalData: model.externalData,
     graphOptimizationLevel: 'all',
     enableGraphCapture: true,
@@ -92,11 +125,15 @@ export async function createCaptureSession(ort: Ort, model: CaptureModel, capaci
     for (const b of caches) device.queue.writeBuffer(b, 0, zeros, 0, cacheBytes);
   };
   const one = new BigInt64Array([1n]);
+  let pinned = false;
   const step = async (token: number, position: number): Promise<number> => {
     device.queue.writeBuffer(ids, 0, new BigInt64Array([BigInt(token)]));
     device.queue.writeBuffer(mask, 8 * position, one);
     device.queue.writeBuffer(seqlens, 0, new Int32Array([position]));
-    await session.run(feeds, fetches);
+    const run = session.run(feeds, fetches);
+    if (!pinned) await pinRegistrations(buffers, run);
+    pinned = true;
+    await run;
     const encoder = device.createCommandEncoder();
     encoder.copyBufferToBuffer(logits, 0, staging, 0, 4 * model.vocab);
     device.queue.submit([encoder.finish()]);
