@@ -863,7 +863,7 @@ async function orchestrate(): Promise<void> {
     layers: num('BENCH_LAYERS', env.BENCH_TINY === '1' ? 2 : 24),
     tiny: env.BENCH_TINY === '1',
   };
-  const dtypes = list('BENCH_MODELS', 'q4,q4-gqa,q8');
+  const dtypes = list('BENCH_MODELS', 'q4,q4-gqa,q4-gqa-static,q8');
   const prompts = list('BENCH_PROMPTS', '128,1024').map(Number);
   const wasmPrompts = list('BENCH_WASM_PROMPTS', '128').map(Number);
   const newTokens = num('BENCH_NEW_TOKENS', 64);
