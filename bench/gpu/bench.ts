@@ -371,7 +371,13 @@ function halfToFloat(bits: number): number {
 }
 
 /** The bare loop: session.run with present → past, 512-token prompt chunks, argmax of the last row read back each step. */
-async function bareRun(ort: Ort, session: OrtSession, prompt: number[], newTokens: number): Promise<RunTiming> {
+async function bareRun(
+  ort: Ort,
+  session: OrtSession,
+  prompt: number[],
+  newTokens: number,
+  chunk: number,
+): Promise<RunTiming> {
   const inputs = session.inputMetadata as any[];
   const has = (name: string) => inputs.some((m) => m.name === name);
   const pastInputs = inputs.filter((m) => m.name.startsWith('past_key_values.'));
@@ -428,8 +434,7 @@ async function bareRun(ort: Ort, session: OrtSession, prompt: number[], newToken
   };
   const t0 = performance.now();
   let token = 0;
-  for (let at = 0; at < prompt.length; at += PREFILL_CHUNK)
-    token = await step(prompt.slice(at, at + PREFILL_CHUNK), at);
+  for (let at = 0; at < prompt.length; at += chunk) token = await step(prompt.slice(at, at + chunk), at);
   const ttftMs = performance.now() - t0;
   const cacheLocation = Object.values(cache)[0]?.location;
   const tokens = [token];
@@ -684,7 +689,7 @@ async function childMode(task: GroupTask): Promise<void> {
     const session = await phase('createSessionMs', () =>
       createSession(ort, { backend: task.backend, graph, externalData }),
     );
-    const layout = layoutOf(session, config);
+    const layout = layoutOf(session, config, undefined, task.backend);
     result.layout = layout;
     result.threadsInProcess = threadCount();
     if (task.backend === 'webgpu' && layout.cacheType === 'float16' && !gpu?.f16)
@@ -723,7 +728,7 @@ async function childMode(task: GroupTask): Promise<void> {
       const prompt = promptIds(length);
       // First run at this length (new shapes: shader compilation), short, kept apart from the timed rounds.
       const first = await vaaniRun(decoder, prompt, 4);
-      const bareFirst = await bareRun(ort, session, prompt, 4); // the bare loop's code warms up too
+      const bareFirst = await bareRun(ort, session, prompt, 4, layout.prefillChunk); // the bare loop's code warms up too
       result.firstAtLength.push({ promptTokens: length, ttftMs: first.ttftMs, bareTtftMs: bareFirst.ttftMs });
       save();
       const rounds = length <= 256 ? task.roundsShort : task.roundsLong;
@@ -735,7 +740,7 @@ async function childMode(task: GroupTask): Promise<void> {
           const timing =
             contender === 'vaani'
               ? await vaaniRun(decoder, prompt, task.newTokens)
-              : await bareRun(ort, session, prompt, task.newTokens);
+              : await bareRun(ort, session, prompt, task.newTokens, layout.prefillChunk);
           runs.push(timing);
           result.runs.push({ round: r, ...timing });
           say(

@@ -1,9 +1,11 @@
 /**
  * The floor for the chat bench: onnxruntime-web driven directly on the same model files and
- * session options as the chat engine — prompts in the same 512-token chunks, KV cache fed back,
+ * session options as the chat engine — prompts in the same chunks as on WASM, KV cache fed back,
  * argmax only, no tokenizer, no sampling.
  * Messages: { load: BareLoad } → { loaded: true, heapBytes }; { run: BareRun } → BareTiming.
  */
+import { PREFILL_CHUNK as CHUNKS } from '../../src/worker/chat/decoder';
+
 type Ort = typeof import('onnxruntime-web');
 
 /**
@@ -42,11 +44,8 @@ export interface BareTiming {
   heapBytes: number;
 }
 
-/**
- * Prompt tokens per prefill run, as the chat engine runs them (PREFILL_CHUNK in src/worker/chat/decoder.ts):
- * one run of a 4,096-token prompt ran out of WASM memory (`std::bad_alloc`).
- */
-const PREFILL_CHUNK = 512;
+/** Prompt tokens per prefill run, as the chat engine runs them on WASM. */
+const PREFILL_CHUNK = CHUNKS.wasm;
 
 const bytes = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
 

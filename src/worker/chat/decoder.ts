@@ -1,4 +1,5 @@
 import type { Ort, OrtSession } from '../../common/backends/ort';
+import type { RuntimeBackend } from '../../common/backends/plan';
 import { stopped } from '../../protocol/cancel';
 import type { LlmConfig } from './config';
 import { takesChunks } from './graph-ops';
@@ -15,17 +16,23 @@ export interface DecoderLayout {
   cacheType: 'float32' | 'float16';
   positionIds: boolean;
   logitsToKeep: boolean;
-  /** A prompt runs in chunks of `PREFILL_CHUNK` (see takesChunks); else in one run. */
+  /** A prompt runs in chunks of `prefillChunk` tokens (see takesChunks); else in one run. */
   chunkedPrefill: boolean;
+  /** Prompt tokens per prefill run on the session's backend (`PREFILL_CHUNK`). */
+  prefillChunk: number;
 }
 
 const PAST = /^past_key_values\.(\d+)\.key$/;
 
-/** The layout of a decoder session; `operators` are its graph's (graphOperators), which decide how a prompt is fed. */
+/**
+ * The layout of a decoder session; `operators` are its graph's (graphOperators), which decide how a
+ * prompt is fed; `backend` the session's, which sizes its prefill runs.
+ */
 export function layoutOf(
   session: OrtSession,
   config: LlmConfig,
   operators: ReadonlySet<string> = new Set(),
+  backend: RuntimeBackend = 'wasm',
 ): DecoderLayout {
   const inputs = session.inputMetadata.filter((input) => input.isTensor);
   const past = inputs.filter((input) => PAST.test(input.name));
@@ -46,19 +53,21 @@ export function layoutOf(
     positionIds: inputs.some((input) => input.name === 'position_ids'),
     logitsToKeep: inputs.some((input) => input.name === 'num_logits_to_keep'),
     chunkedPrefill: takesChunks(operators),
+    prefillChunk: PREFILL_CHUNK[backend],
   };
 }
 
 const int64 = (values: number[]) => BigInt64Array.from(values, BigInt);
 
 /**
- * Prompt tokens per prefill run. A long prompt runs in chunks over the growing cache (the same
- * result), so between chunks the worker reports progress and a cancel can land: a long prompt in
- * one run can outlast the host's watchdog on a busy machine. 512 by measurement: smaller and larger
- * chunks were no faster, larger ones grew the WASM heap (docs/performance.md). A graph that cannot
- * take a chunk beside a past (`chunkedPrefill` false) gets the whole prompt in one run.
+ * Prompt tokens per prefill run, by backend. A long prompt runs in chunks over the growing cache (the
+ * same result), so between chunks the worker reports progress and a cancel can land: a long prompt in
+ * one run can outlast the host's watchdog on a busy machine. By measurement (docs/performance.md): on
+ * WASM a chunk's activations stay in onnxruntime's heap, which never shrinks, and smaller chunks
+ * prefilled as fast, so 128; on WebGPU each run costs its kernels' dispatch, so 512. A graph that
+ * cannot take a chunk beside a past (`chunkedPrefill` false) gets the whole prompt in one run.
  */
-export const PREFILL_CHUNK = 512;
+export const PREFILL_CHUNK: Readonly<Record<RuntimeBackend, number>> = { wasm: 128, webgpu: 512 };
 
 /** Runs one blocking call of `units` tokens (the worker's `blockingRuns`, which tells the host how long to wait). */
 export type BlockingRun = <T>(units: number, run: () => Promise<T>) => Promise<T>;
@@ -112,7 +121,7 @@ export class KvDecoder {
   }
 
   /**
-   * Appends a prompt in chunks of `PREFILL_CHUNK` tokens (in one run where the graph takes no
+   * Appends a prompt in chunks of `prefillChunk` tokens (in one run where the graph takes no
    * chunks) and returns the logits after its last token, or undefined when `signal` was aborted
    * (read between chunks, after a yield that lets the cancel arrive).
    */
@@ -121,7 +130,7 @@ export class KvDecoder {
     signal?: AbortSignal,
     blocking: BlockingRun = (_, run) => run(),
   ): Promise<Float32Array | undefined> {
-    const size = this.layout.chunkedPrefill ? PREFILL_CHUNK : Math.max(1, ids.length);
+    const size = this.layout.chunkedPrefill ? this.layout.prefillChunk : Math.max(1, ids.length);
     for (let at = 0; ; at += size) {
       const chunk = ids.slice(at, at + size);
       const logits = await blocking(chunk.length, () => this.step(chunk));

@@ -92,7 +92,7 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
       ]);
       const operators = graphOperators(graph);
       const session = await createSession(ort, { backend: attempt.backend, graph, externalData });
-      const layout = layoutOf(session, llmConfig, operators);
+      const layout = layoutOf(session, llmConfig, operators, attempt.backend);
       if (attempt.backend === 'webgpu' && layout.cacheType === 'float16' && !gpu?.f16) {
         await session.release();
         throw new Error(`${files.graph} computes in float16 but this WebGPU adapter lacks shader-f16`);

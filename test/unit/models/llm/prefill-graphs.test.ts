@@ -5,11 +5,14 @@ import * as ortNode from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import type { Ort, OrtSession } from '../../../../src/common/backends/ort';
 import type { LlmConfig } from '../../../../src/worker/chat/config';
-import { KvDecoder, layoutOf, PREFILL_CHUNK } from '../../../../src/worker/chat/decoder';
+import { KvDecoder, layoutOf, PREFILL_CHUNK as CHUNKS } from '../../../../src/worker/chat/decoder';
 import { graphOperators } from '../../../../src/worker/chat/graph-ops';
 import { tinyLlamaGqa, tinyLlamaMha } from '../../../fixtures/llm/spec';
 import { SHARED_DIR } from '../../../support/shared';
 import { generated } from '../../fixtures/generated';
+
+/** On WASM (layoutOf's default backend, as onnxruntime-node runs here). */
+const PREFILL_CHUNK = CHUNKS.wasm;
 
 const UPSTREAM = `${SHARED_DIR}fixtures/tiny-random-llama-fp16-genai/`;
 const gqa = { ...tinyLlamaGqa, dtypes: ['fp32' as const], inlineWeightBytes: 2 ** 30 };

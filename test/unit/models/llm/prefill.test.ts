@@ -1,10 +1,13 @@
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import type { Ort, OrtSession } from '../../../../src/common/backends/ort';
-import { KvDecoder, layoutOf, PREFILL_CHUNK } from '../../../../src/worker/chat/decoder';
+import { KvDecoder, layoutOf, PREFILL_CHUNK as CHUNKS } from '../../../../src/worker/chat/decoder';
 import type { LlmConfig } from '../../../../src/worker/chat/config';
 import { tinyQwen2 } from '../../../fixtures/llm/spec';
 import { generated } from '../../fixtures/generated';
+
+/** On WASM (layoutOf's default backend, as onnxruntime-node runs here). */
+const PREFILL_CHUNK = CHUNKS.wasm;
 
 const options = { ...tinyQwen2, dtypes: ['fp32' as const], inlineWeightBytes: 2 ** 30 };
 
@@ -15,6 +18,25 @@ async function decoder(): Promise<KvDecoder> {
 }
 
 describe('chunked prefill', () => {
+  it('sizes its runs by backend: the WASM chunk by default, the WebGPU chunk on WebGPU', async () => {
+    const sink = await generated(options);
+    const session = (await ort.InferenceSession.create(sink.files.get('onnx/model.onnx')!)) as unknown as OrtSession;
+    expect(layoutOf(session, {} as LlmConfig).prefillChunk).toBe(CHUNKS.wasm);
+    const layout = layoutOf(session, {} as LlmConfig, undefined, 'webgpu');
+    expect(layout.prefillChunk).toBe(CHUNKS.webgpu);
+    expect(CHUNKS.wasm).toBeLessThan(CHUNKS.webgpu);
+    const sizes: number[] = [];
+    await new KvDecoder(ort as unknown as Ort, session, layout).prefill(
+      Array.from({ length: CHUNKS.webgpu + 5 }, (_, i) => (i * 7) % 1000),
+      undefined,
+      (units, run) => {
+        sizes.push(units);
+        return run();
+      },
+    );
+    expect(sizes).toEqual([CHUNKS.webgpu, 5]);
+  });
+
   const prompt = Array.from({ length: PREFILL_CHUNK * 2 + 37 }, (_, i) => (i * 131) % 1000);
 
   it('gives the logits of one whole-prompt run, in chunks of PREFILL_CHUNK tokens', async () => {
