@@ -78,7 +78,7 @@ const chatBuilds: Scenario = async (env) => {
         for (const i of order(bares.length, round)) await time(bares[i]!, round);
       for (const b of bares) b.dispose();
     } else {
-      // One build loaded at a time (an idle second onnxruntime-web in the page slowed the running one),
+      // One build loaded at a time (no other build's idle worker and threads beside the running one),
       // in the order A B C D, then D C B A, RUNS_EACH answers a visit.
       for (const build of [...builds, ...[...builds].reverse()]) {
         const loaded = await bare(base, build, threads);
@@ -108,26 +108,21 @@ const chatBuilds: Scenario = async (env) => {
       name: 'the WASM-only build (what a WASM-only worker loads), same loop',
       value: metric('wasm'),
     });
+    const threadsText = `${threads} thread${threads > 1 ? 's' : ''}`;
+    const against = (what: string, metric: string, figure: (b: BareBuild) => number, build: BareBuild) =>
+      row(
+        `chat-builds.t${threads}.${what}.${build}${suffix}`,
+        `${metric} on onnxruntime-web's ${build} build, ${threadsText}`,
+        'tokens/s',
+        figure(build),
+        baseline(figure),
+        true,
+        notes,
+      );
     for (const build of builds.filter((b) => b !== 'wasm'))
       rows.push(
-        row(
-          `chat-builds.t${threads}.decode.${build}${suffix}`,
-          `WASM decode at ${CONTEXT} tokens on onnxruntime-web's ${build} build, ${threads} thread${threads > 1 ? 's' : ''}`,
-          'tokens/s',
-          decode(build),
-          baseline(decode),
-          true,
-          notes,
-        ),
-        row(
-          `chat-builds.t${threads}.prefill.${build}${suffix}`,
-          `WASM prefill of ${CONTEXT} tokens on onnxruntime-web's ${build} build, ${threads} thread${threads > 1 ? 's' : ''}`,
-          'tokens/s',
-          prefillTps(build),
-          baseline(prefillTps),
-          true,
-          notes,
-        ),
+        against('decode', `WASM decode at ${CONTEXT} tokens`, decode, build),
+        against('prefill', `WASM prefill of ${CONTEXT} tokens`, prefillTps, build),
       );
   }
   return rows;
