@@ -70,7 +70,9 @@ test('embeddings on WebGPU (the C++ EP) equal WASM within 1e-4, and run there', 
   expect([...builds].sort()).toEqual(['asyncify', 'wasm']);
 });
 
-test('Whisper and IndicConformer on WebGPU (the C++ EP) give the WASM transcripts', async ({ page }) => {
+test('Whisper and IndicConformer (CTC and RNN-T) on WebGPU (the C++ EP) give the WASM transcripts', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   await openHarness(page);
   const builds = watchOrtWasm(page);
@@ -78,7 +80,7 @@ test('Whisper and IndicConformer on WebGPU (the C++ EP) give the WASM transcript
   const got = await page.evaluate(
     async ({ whisper, indic, audio }) => {
       const bytes = await (await fetch(audio)).blob();
-      const transcribe = async (backend: 'webgpu' | 'wasm', language: string) => {
+      const transcribe = async (backend: 'webgpu' | 'wasm', language: string, decoding?: string) => {
         const ai = window.Vaani.createVaani({
           backend,
           models: {
@@ -95,6 +97,7 @@ test('Whisper and IndicConformer on WebGPU (the C++ EP) give the WASM transcript
         form.set('language', language);
         form.set('temperature', '0');
         form.set('temperature_increment_on_fallback', '0');
+        if (decoding) form.set('decoding', decoding);
         const response = await ai.fetch('/v1/audio/transcriptions', {
           method: 'POST',
           headers: { authorization: 'Bearer k' },
@@ -108,16 +111,21 @@ test('Whisper and IndicConformer on WebGPU (the C++ EP) give the WASM transcript
         return { status: response.status, json, runsOn };
       };
       const out: Record<string, { status: number; json: { text?: string }; runsOn: string[] }> = {};
-      for (const language of ['en', 'hi'])
+      // Whisper (en), IndicConformer's CTC head and its RNN-T graphs, four sessions made at once (hi).
+      for (const [language, decoding] of [['en'], ['hi'], ['hi', 'rnnt']])
         for (const backend of ['webgpu', 'wasm'] as const)
-          out[`${language}/${backend}`] = await transcribe(backend, language);
+          out[`${[language, decoding].filter(Boolean).join('+')}/${backend}`] = await transcribe(
+            backend,
+            language!,
+            decoding,
+          );
       return out;
     },
     { whisper: `${WHISPER_ROOT}tiny/`, indic: INDIC_URL, audio: `${WHISPER_ROOT}${JFK}` },
   );
-  for (const language of ['en', 'hi']) {
-    const gpu = got[`${language}/webgpu`]!;
-    const cpu = got[`${language}/wasm`]!;
+  for (const request of ['en', 'hi', 'hi+rnnt']) {
+    const gpu = got[`${request}/webgpu`]!;
+    const cpu = got[`${request}/wasm`]!;
     expect(gpu.status, JSON.stringify(gpu.json)).toBe(200);
     expect(cpu.status, JSON.stringify(cpu.json)).toBe(200);
     expect(gpu.runsOn).toContain('webgpu');
