@@ -40,6 +40,7 @@ import { ensureDecoderFixture } from '../../test/fixtures/llm/fixture-dir';
 import { onnxFileName, qwen25HalfBillionShape, tinyQwen2 } from '../../test/fixtures/llm/spec';
 import type { FixtureDtype } from '../../test/fixtures/llm/spec';
 import { createCaptureSession } from './capture';
+import { lengthsAsInputs } from './static-graph';
 import { appDir, gpuCalls, importOrt, installDawn, installFileFetch, writeBufferStats } from './node-env';
 import type { OrtBuildName } from './node-env';
 
@@ -113,7 +114,7 @@ interface ModelSpec {
 interface Variant {
   dtype: FixtureDtype;
   gqa: boolean;
-  /** For graph capture (`-static`): no `num_logits_to_keep`, GQA's lengths as inputs (spec.ts `lengthInputs`). */
+  /** For graph capture (`-static`): no `num_logits_to_keep`; the capture group takes GQA's lengths as inputs (static-graph.ts). */
   fixed: boolean;
 }
 const variantKey = (v: Variant) => `${v.dtype}${v.gqa ? '-gqa' : ''}${v.fixed ? '-static' : ''}`;
@@ -126,7 +127,7 @@ const modelOptions = (spec: ModelSpec, v: Variant) => ({
   ...(spec.tiny ? { ...tinyQwen2, headDim: 16 } : qwen25HalfBillionShape(spec.layers)),
   ...(spec.tiny ? { numHiddenLayers: spec.layers } : {}),
   ...(v.gqa ? { attention: 'group-query' as const } : {}),
-  ...(v.fixed ? { numLogitsToKeep: false, lengthInputs: true } : {}),
+  ...(v.fixed ? { numLogitsToKeep: false } : {}),
   dtypes: [v.dtype],
 });
 const modelName = (spec: ModelSpec, v: Variant) =>
@@ -546,7 +547,7 @@ async function captureGroup(
   const capture = await createCaptureSession(
     ort,
     {
-      graph: model.graph,
+      graph: lengthsAsInputs(model.graph),
       externalData: model.externalData,
       layers: c.num_hidden_layers,
       kvHeads: c.num_key_value_heads,
