@@ -371,7 +371,7 @@ function halfToFloat(bits: number): number {
   return halfTable[bits]!;
 }
 
-/** The bare loop: session.run with present → past, 512-token prompt chunks, argmax of the last row read back each step. */
+/** The bare loop: session.run with present → past, prompt chunks of `chunk` tokens (the engine's), argmax of the last row read back each step. */
 async function bareRun(
   ort: Ort,
   session: OrtSession,

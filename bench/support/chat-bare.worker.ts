@@ -7,6 +7,7 @@
 import { PREFILL_CHUNK as CHUNKS } from '../../src/worker/chat/decoder';
 
 type Ort = typeof import('onnxruntime-web');
+type Tensor = import('onnxruntime-web').Tensor;
 
 /**
  * onnxruntime-web's builds, all run here on WASM: `wasm` (what a WASM-only worker loads), `jsep`
@@ -88,10 +89,10 @@ async function load(request: BareLoad): Promise<void> {
   });
 }
 
-async function step(ids: number[], start: number, cache: Record<string, import('onnxruntime-web').Tensor>) {
+async function step(ids: number[], start: number, cache: Record<string, Tensor>) {
   const has = (name: string) => session.inputMetadata.some((m) => m.name === name);
   const total = start + ids.length;
-  const feeds: Record<string, import('onnxruntime-web').Tensor> = {
+  const feeds: Record<string, Tensor> = {
     input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
     attention_mask: new ort.Tensor('int64', new BigInt64Array(total).fill(1n), [1, total]),
     ...cache,
@@ -104,7 +105,7 @@ async function step(ids: number[], start: number, cache: Record<string, import('
     );
   if (has('num_logits_to_keep')) feeds.num_logits_to_keep = new ort.Tensor('int64', new BigInt64Array([1n]), []);
   const out = await session.run(feeds);
-  const next: Record<string, import('onnxruntime-web').Tensor> = {};
+  const next: Record<string, Tensor> = {};
   for (const name of Object.keys(cache)) next[name] = out[name.replace('past_key_values.', 'present.')]!;
   const logits = out.logits!;
   const data = logits.data as Float32Array;
@@ -123,7 +124,7 @@ async function run(request: BareRun): Promise<BareTiming> {
   const prompt = Array.from({ length: request.promptTokens }, (_, i) => 100 + ((i * 37) % 1000));
   let start = performance.now();
   let token = 0;
-  let cache: Record<string, import('onnxruntime-web').Tensor> = empty;
+  let cache: Record<string, Tensor> = empty;
   for (let at = 0; at < prompt.length; at += PREFILL_CHUNK)
     ({ token, cache } = await step(prompt.slice(at, at + PREFILL_CHUNK), at, cache));
   const prefillMs = performance.now() - start;
