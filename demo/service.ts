@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { fitOf, routingOf, type DemoSettings } from './settings';
+import { fitOf, routingOf, withCapture, type DemoSettings } from './settings';
 import { chooseSource, servedPlugins, type FileSource } from './sources';
 import { createVaani, serveServiceWorker, type ServedServiceWorker, type Vaani, type VaaniOptions } from './vaani';
 
@@ -26,7 +26,7 @@ export class Service extends EventTarget {
     const options: VaaniOptions = {
       routing: routingOf(settings.routing),
       backend: settings.backend,
-      models: { ...plugins, ...this.source.models },
+      models: withCapture({ ...plugins, ...this.source.models }, settings),
       fit: fitOf(settings),
       ...(settings.remoteBaseURL
         ? { remote: { baseURL: settings.remoteBaseURL, apiKey: settings.remoteKey || undefined } }

@@ -22,6 +22,8 @@ export interface DemoSettings {
   maxDownloadMB: string;
   /** `fit.tier`: every product's small / medium / large default, or 'auto' (picked by device). */
   tier: 'auto' | 'small' | 'medium' | 'large';
+  /** `models[id].chat.graphCapture` for every chat model: replayed decode steps on WebGPU (fused-attention exports). */
+  graphCapture: 'off' | 'on';
 }
 
 const KEY = 'vaani-demo-settings';
@@ -37,7 +39,20 @@ export const DEFAULTS: DemoSettings = {
   metered: 'ask',
   maxDownloadMB: '',
   tier: 'auto',
+  graphCapture: 'off',
 };
+
+/** The catalogue's chat models (those `graphCapture` applies to). */
+const CHAT_MODELS = ['chat-v2', 'chat-v2-pro', 'code-v1', 'code-v1-base', 'agent-v1'];
+
+/** `models` with graph capture turned on for every chat model when the setting says so. */
+export function withCapture(models: Record<string, object>, settings: DemoSettings): Record<string, object> {
+  if (settings.graphCapture !== 'on') return models;
+  return {
+    ...models,
+    ...Object.fromEntries(CHAT_MODELS.map((id) => [id, { ...models[id], chat: { graphCapture: true } }])),
+  };
+}
 
 export function loadSettings(): DemoSettings {
   try {

@@ -32,7 +32,9 @@ import { probeWebGpu } from '../../src/common/backends/webgpu';
 import { WEBGPU_F16_DTYPES, WEBGPU_F32_DTYPES, WASM_DTYPES } from '../../src/common/backends/plan';
 import { readConfig } from '../../src/worker/chat/config';
 import type { LlmConfig } from '../../src/worker/chat/config';
-import { KvDecoder, layoutOf, PREFILL_CHUNK } from '../../src/worker/chat/decoder';
+import { type CachedDecoder, KvDecoder, layoutOf, PREFILL_CHUNK } from '../../src/worker/chat/decoder';
+import { CapturedDecoder } from '../../src/worker/chat/captured';
+import { graphOperators } from '../../src/worker/chat/graph-ops';
 import { installOutputPool } from '../../src/worker/chat/output-pool';
 import { Sampler } from '../../src/worker/chat/sampler';
 import { yieldToEvents } from '../../src/protocol/cancel';
@@ -40,7 +42,7 @@ import { ensureDecoderFixture } from '../../test/fixtures/llm/fixture-dir';
 import { onnxFileName, qwen25HalfBillionShape, tinyQwen2 } from '../../test/fixtures/llm/spec';
 import type { FixtureDtype } from '../../test/fixtures/llm/spec';
 import { createCaptureSession } from './capture';
-import { lengthsAsInputs } from './static-graph';
+import { lengthsAsInputs } from '../../src/worker/chat/lengths-as-inputs';
 import { appDir, gpuCalls, importOrt, installDawn, installFileFetch, writeBufferStats } from './node-env';
 import type { OrtBuildName } from './node-env';
 
@@ -114,7 +116,7 @@ interface ModelSpec {
 interface Variant {
   dtype: FixtureDtype;
   gqa: boolean;
-  /** For graph capture (`-static`): no `num_logits_to_keep`; the capture group takes GQA's lengths as inputs (static-graph.ts). */
+  /** For graph capture (`-static`): no `num_logits_to_keep`; the capture group takes GQA's lengths as inputs (src/worker/chat/lengths-as-inputs.ts). */
   fixed: boolean;
 }
 const variantKey = (v: Variant) => `${v.dtype}${v.gqa ? '-gqa' : ''}${v.fixed ? '-static' : ''}`;
@@ -327,7 +329,7 @@ function summarise(
 }
 
 /** Vaani: KvDecoder.prefill (512-token chunks, a yield between them) → Sampler (greedy) → per token: yield, step, sample; as generate() does. */
-async function vaaniRun(decoder: KvDecoder, prompt: number[], newTokens: number): Promise<RunTiming> {
+async function vaaniRun(decoder: CachedDecoder, prompt: number[], newTokens: number): Promise<RunTiming> {
   decoder.reset();
   const sampler = new Sampler({ temperature: 0, top_p: 1, presence_penalty: 0, frequency_penalty: 0 });
   const signal = new AbortController().signal; // never aborted: prefill still yields between chunks
@@ -540,14 +542,14 @@ async function captureGroup(
   task: GroupTask,
   result: any,
   save: () => void,
-  model: { graph: Uint8Array; externalData: { path: string; data: Uint8Array }[]; config: any },
+  model: { graph: Uint8Array; externalData: { path: string; data: Uint8Array }[]; config: any; llm: LlmConfig },
 ): Promise<void> {
   const c = model.config;
   const capacity = Math.max(...task.prompts) + task.newTokens;
   const capture = await createCaptureSession(
     ort,
     {
-      graph: lengthsAsInputs(model.graph),
+      graph: lengthsAsInputs(model.graph)!,
       externalData: model.externalData,
       layers: c.num_hidden_layers,
       kvHeads: c.num_key_value_heads,
@@ -590,6 +592,41 @@ async function captureGroup(
     save();
   }
   await capture.release();
+  // The library's own captured decoder (src/worker/chat/captured.ts): chunked prefill on an uncaptured
+  // session into the same cache, then replayed steps, through the Sampler as generate() does.
+  const t0 = performance.now();
+  const decoder = await CapturedDecoder.start(ort, {
+    graph: model.graph,
+    externalData: model.externalData,
+    config: model.llm,
+    operators: graphOperators(model.graph),
+    capacity,
+  });
+  result.phases.vaaniCreateMs = round(performance.now() - t0);
+  await vaaniRun(decoder, promptIds(16), 2);
+  for (const length of task.prompts) {
+    const bare = result.checks.find((c: any) => c.promptTokens === length)?.tokens?.join(',');
+    const rounds = length <= 256 ? task.roundsShort : task.roundsLong;
+    const runs: RunTiming[] = [];
+    for (let r = 0; r < rounds; r++) {
+      if (r > 0 && Date.now() > task.deadline) break;
+      const timing = await vaaniRun(decoder, promptIds(length), task.newTokens);
+      runs.push(timing);
+      result.runs.push({ round: r, ...timing });
+      process.stdout.write(
+        `${task.id} vaani L=${length} r${r}: TTFT ${timing.ttftMs} ms, decode ${timing.decodeTpsMedianStep} tok/s (median step ${timing.stepMs.median} ms), same tokens as the bare replay: ${timing.tokens.join(',') === bare}\n`,
+      );
+      save();
+    }
+    result.checks.push({
+      contender: 'vaani',
+      promptTokens: length,
+      runs: runs.length,
+      sameGreedyTokens: runs.every((run) => run.tokens.join(',') === bare),
+    });
+    save();
+  }
+  await decoder.release();
   result.totalMs = Date.now() - started;
   save();
 }
@@ -684,7 +721,7 @@ async function childMode(task: GroupTask): Promise<void> {
     });
     result.modelBytes = graph.byteLength + externalData.reduce((a, f) => a + f.data.byteLength, 0);
     if (task.capture) {
-      await captureGroup(ort, task, result, save, { graph, externalData, config: configJson });
+      await captureGroup(ort, task, result, save, { graph, externalData, config: configJson, llm: config });
       process.exit(0);
     }
     const session = await phase('createSessionMs', () =>

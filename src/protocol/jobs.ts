@@ -10,4 +10,6 @@ export interface ModelJob {
   dtype?: string;
   backend: Backend;
   threads?: number;
+  /** Chat: decode by graph capture with a cache of this many tokens (`ModelSource.chat.graphCapture`). */
+  capture?: number;
 }

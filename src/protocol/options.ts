@@ -32,6 +32,20 @@ export interface ModelSource {
    * image within it is upscaled in one pass, a larger one in tiles that fit.
    */
   image?: ImageModelSettings;
+  /** Chat models: how their decoder runs (`chat.graphCapture`). */
+  chat?: ChatModelSettings;
+}
+
+/**
+ * Chat models' settings (`ModelSource.chat`). `graphCapture`, on WebGPU: each decode step replays
+ * one recorded step instead of launching its kernels one by one from the page. Exports whose
+ * attention is onnxruntime-genai's fused GroupQueryAttention only (others decode as before, and so
+ * does WASM). `true` or the tokens its fixed cache holds (default 4,096, at most the model's own
+ * context), which becomes the model's context; a second session of the same graph prefills
+ * prompts, so the weights are on the GPU twice. Off by default.
+ */
+export interface ChatModelSettings {
+  graphCapture?: boolean | number;
 }
 
 /** Image models' settings (`ModelSource.image`). */

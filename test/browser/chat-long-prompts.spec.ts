@@ -109,7 +109,7 @@ for (const { name, source, turns, last } of cases) {
   });
 }
 
-test('auto passes a software WebGPU adapter by for WASM and /v1/models says so; on backend webgpu GroupQueryAttention takes the chunks too: the same greedy answer as WASM to a prompt of two chunks', async ({
+test('auto passes a software WebGPU adapter by for WASM and /v1/models says so; on backend webgpu GroupQueryAttention takes the chunks too, and with graph capture replays its steps: the same greedy answer as WASM to a prompt of two chunks', async ({
   page,
 }) => {
   test.setTimeout(600_000);
@@ -118,11 +118,11 @@ test('auto passes a software WebGPU adapter by for WASM and /v1/models says so; 
   const result = await page.evaluate(
     async ({ model, text, steps }) => {
       const adapter = await navigator.gpu?.requestAdapter();
-      const answer = async (backend: 'auto' | 'webgpu' | 'wasm', ask = true) => {
-        const ai = window.Vaani.createVaani({ backend, models: { 'chat-v2': model } });
-        const runsOn = async (): Promise<string[]> =>
-          (await (await ai.fetch('/v1/models/chat-v2', { headers: { authorization: 'Bearer k' } })).json()).runs_on
-            .local;
+      const answer = async (backend: 'auto' | 'webgpu' | 'wasm', ask = true, graphCapture?: number) => {
+        const ai = window.Vaani.createVaani({ backend, models: { 'chat-v2': { ...model, chat: { graphCapture } } } });
+        const described = async () =>
+          (await ai.fetch('/v1/models/chat-v2', { headers: { authorization: 'Bearer k' } })).json();
+        const runsOn = async (): Promise<string[]> => (await described()).runs_on.local;
         const before = await runsOn();
         if (!ask) {
           ai.dispose();
@@ -140,18 +140,28 @@ test('auto passes a software WebGPU adapter by for WASM and /v1/models says so; 
         });
         const json = await response.json();
         const after = await runsOn();
+        const context = (await described()).context_window;
         ai.dispose();
-        return { status: response.status, backend: response.headers.get('x-vaani-backend'), json, before, after };
+        return {
+          status: response.status,
+          backend: response.headers.get('x-vaani-backend'),
+          json,
+          before,
+          after,
+          context,
+        };
       };
       return {
         adapter: adapter ? (adapter.info.isFallbackAdapter ? 'software' : 'hardware') : 'none',
         // Where the adapter is hardware, auto runs the model on it: that answer is the WebGPU one.
         auto: await answer('auto', adapter !== null && adapter !== undefined && !adapter.info.isFallbackAdapter),
         gpu: adapter?.info.isFallbackAdapter ? await answer('webgpu') : undefined,
+        // A cache of 1,024 tokens: the model's context becomes that, which says the decoder is the captured one.
+        captured: adapter ? await answer('webgpu', true, 1024) : undefined,
         cpu: await answer('wasm'),
       };
     },
-    { model, text: words(130, 0), steps: STEPS },
+    { model, text: words(130, 0), steps: 8 },
   );
   test.skip(result.adapter === 'none', 'no WebGPU adapter in this browser');
   const gpu = (result.adapter === 'software' ? result.gpu : result.auto)!;
@@ -163,4 +173,12 @@ test('auto passes a software WebGPU adapter by for WASM and /v1/models says so; 
   expect(result.cpu.json.usage.prompt_tokens).toBeGreaterThan(512);
   expect(gpu.json.choices[0].message.content).toBe(result.cpu.json.choices[0].message.content);
   expect(gpu.json.usage).toEqual(result.cpu.json.usage);
+  expect(gpu.context).toBe(4096);
+  // Graph capture: the prompt through the uncaptured session in two chunks into the fixed cache, then replayed steps.
+  const captured = result.captured!;
+  expect(captured.status).toBe(200);
+  expect(captured.backend).toBe('webgpu');
+  expect(captured.context).toBe(1024);
+  expect(captured.json.choices[0].message.content).toBe(result.cpu.json.choices[0].message.content);
+  expect(captured.json.usage).toEqual(result.cpu.json.usage);
 });

@@ -33,6 +33,20 @@ function hostPool(hosts: EngineHosts): Acquire {
   };
 }
 
+/** Tokens a captured decoder's cache holds when `graphCapture` is `true`. */
+export const CAPTURE_TOKENS = 4096;
+
+/** `ModelSource.chat.graphCapture` as the job's cache size: undefined when off; a TypeError when invalid. */
+export function captureTokens(modelId: string, options: VaaniOptions): number | undefined {
+  const value = modelSource(modelId, options.models).chat?.graphCapture;
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return CAPTURE_TOKENS;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 16) return value;
+  throw new TypeError(
+    `createVaani({ models: { '${modelId}': { chat: { graphCapture } } } }): true, false or a whole number of tokens (16 or more), not ${JSON.stringify(value)}.`,
+  );
+}
+
 function chatEngine(
   modelId: string,
   options: VaaniOptions,
@@ -40,7 +54,8 @@ function chatEngine(
   acquire: Acquire,
 ): ChatEngine & { dispose(): void } {
   const source = modelSource(modelId, options.models);
-  const job = modelJob(modelId, options, source);
+  const capture = captureTokens(modelId, options);
+  const job = { ...modelJob(modelId, options, source), ...(capture ? { capture } : {}) };
   const { host, release } = acquire(`chat:${JSON.stringify(job)}`, {
     create: () =>
       new Worker(new URL('../../worker/chat/chat.worker.ts', import.meta.url), {
@@ -73,6 +88,7 @@ function chatEngine(
 export function chatEngines(options: VaaniOptions, hosts: EngineHosts): EngineFactory<'chat'>[] {
   const acquire = hostPool(hosts);
   return modelsOf('chat').map((modelId) => {
+    captureTokens(modelId, options); // an invalid graphCapture is a TypeError from createVaani
     let used: StartInfo | undefined;
     return {
       kind: 'chat',

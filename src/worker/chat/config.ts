@@ -6,6 +6,8 @@ export interface LlmConfig {
   eosIds: number[];
   kvHeads?: number;
   headDim?: number;
+  /** Rows of the logits (config.json's `vocab_size`, genai_config.json's). */
+  vocabSize?: number;
 }
 
 export type Json = Record<string, unknown>;
@@ -49,5 +51,6 @@ export function readConfig(files: ConfigFiles): LlmConfig {
     eosIds: [...eos],
     kvHeads: count(text.num_key_value_heads) ?? count(decoder.num_key_value_heads) ?? heads,
     headDim: count(text.head_dim) ?? count(decoder.head_size) ?? (heads && hidden ? hidden / heads : undefined),
+    vocabSize: count(text.vocab_size) ?? count(genai.vocab_size),
   };
 }

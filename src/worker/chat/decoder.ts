@@ -73,20 +73,22 @@ export const PREFILL_CHUNK: Readonly<Record<RuntimeBackend, number>> = { wasm: 1
 export type BlockingRun = <T>(units: number, run: () => Promise<T>) => Promise<T>;
 
 /**
- * Runs a decoder step by step, feeding each step's `present.*` back as the next `past_key_values.*`.
- * It remembers the ids its cache holds, so that a prompt that extends them (`reuse`) runs only the rest.
+ * A decoder's cache of past tokens, step by step: `run` appends ids and returns the logits after the
+ * last of them, `clear` forgets the cache. It remembers the ids its cache holds, so that a prompt
+ * that extends them (`reuse`) runs only the rest. Two kinds: `KvDecoder` (the graph's `present.*` fed
+ * back as the next `past_key_values.*`) and `CapturedDecoder` (graph capture on WebGPU, captured.ts).
  */
-export class KvDecoder {
-  private cache: Record<string, Tensor> = {};
+export abstract class CachedDecoder {
   private past = 0;
   /** The ids the cache was computed from, in order (`past` of them). */
   private held: number[] = [];
 
-  constructor(
-    private readonly ort: Ort,
-    private readonly session: OrtSession,
-    readonly layout: DecoderLayout,
-  ) {}
+  constructor(readonly layout: DecoderLayout) {}
+
+  protected abstract run(ids: number[], past: number): Promise<Float32Array>;
+  protected abstract clear(): void;
+  /** Frees the sessions (and GPU buffers) behind it. */
+  abstract release(): Promise<void>;
 
   /** Tokens the cache holds. */
   get length(): number {
@@ -95,29 +97,10 @@ export class KvDecoder {
 
   /** Appends `ids` and returns the logits (float32) after the last of them. */
   async step(ids: number[]): Promise<Float32Array> {
-    const { ort, layout } = this;
-    const total = this.past + ids.length;
-    const feeds: Record<string, Tensor> = {
-      input_ids: new ort.Tensor('int64', int64(ids), [1, ids.length]),
-      attention_mask: new ort.Tensor('int64', new BigInt64Array(total).fill(1n), [1, total]),
-      ...this.pastFeeds(),
-    };
-    if (layout.positionIds)
-      feeds.position_ids = new ort.Tensor('int64', int64(ids.map((_, i) => this.past + i)), [1, ids.length]);
-    if (layout.logitsToKeep) feeds.num_logits_to_keep = new ort.Tensor('int64', new BigInt64Array([1n]), []);
-    const out = await this.session.run(feeds);
-    this.release();
-    for (let i = 0; i < layout.layers; i++) {
-      this.cache[`past_key_values.${i}.key`] = out[`present.${i}.key`]!;
-      this.cache[`past_key_values.${i}.value`] = out[`present.${i}.value`]!;
-    }
-    this.past = total;
+    const logits = await this.run(ids, this.past);
+    this.past += ids.length;
     this.held.push(...ids);
-    const logits = out.logits!;
-    const vocab = logits.dims[logits.dims.length - 1]!;
-    const data = (await logits.getData()) as ArrayBufferView;
-    logits.dispose();
-    return lastRow(data, vocab);
+    return logits;
   }
 
   /**
@@ -141,7 +124,7 @@ export class KvDecoder {
 
   /** Forgets the cache (the next step starts a new sequence). */
   reset(): void {
-    this.release();
+    this.clear();
     this.past = 0;
     this.held = [];
   }
@@ -169,9 +152,51 @@ export class KvDecoder {
     }
     return kept;
   }
+}
 
-  private pastFeeds(): Record<string, Tensor> {
-    if (this.past > 0) return this.cache;
+/** Runs a decoder step by step, feeding each step's `present.*` back as the next `past_key_values.*`. */
+export class KvDecoder extends CachedDecoder {
+  private cache: Record<string, Tensor> = {};
+
+  constructor(
+    private readonly ort: Ort,
+    private readonly session: OrtSession,
+    layout: DecoderLayout,
+  ) {
+    super(layout);
+  }
+
+  protected async run(ids: number[], past: number): Promise<Float32Array> {
+    const { ort, layout } = this;
+    const total = past + ids.length;
+    const feeds: Record<string, Tensor> = {
+      input_ids: new ort.Tensor('int64', int64(ids), [1, ids.length]),
+      attention_mask: new ort.Tensor('int64', new BigInt64Array(total).fill(1n), [1, total]),
+      ...this.pastFeeds(past),
+    };
+    if (layout.positionIds)
+      feeds.position_ids = new ort.Tensor('int64', int64(ids.map((_, i) => past + i)), [1, ids.length]);
+    if (layout.logitsToKeep) feeds.num_logits_to_keep = new ort.Tensor('int64', new BigInt64Array([1n]), []);
+    const out = await this.session.run(feeds);
+    this.clear();
+    for (let i = 0; i < layout.layers; i++) {
+      this.cache[`past_key_values.${i}.key`] = out[`present.${i}.key`]!;
+      this.cache[`past_key_values.${i}.value`] = out[`present.${i}.value`]!;
+    }
+    const logits = out.logits!;
+    const vocab = logits.dims[logits.dims.length - 1]!;
+    const data = (await logits.getData()) as ArrayBufferView;
+    logits.dispose();
+    return lastRow(data, vocab);
+  }
+
+  async release(): Promise<void> {
+    this.clear();
+    await this.session.release();
+  }
+
+  private pastFeeds(past: number): Record<string, Tensor> {
+    if (past > 0) return this.cache;
     const { ort, layout } = this;
     const empty = () =>
       new ort.Tensor(layout.cacheType, layout.cacheType === 'float16' ? new Uint16Array(0) : new Float32Array(0), [
@@ -188,7 +213,7 @@ export class KvDecoder {
     return feeds;
   }
 
-  private release(): void {
+  protected clear(): void {
     const pool = outputPool();
     for (const tensor of Object.values(this.cache)) {
       // onnxruntime copied the old cache into its heap when the run began: its arrays can be reused.

@@ -1,4 +1,4 @@
-import { createSession, loadOrt } from '../../common/backends/ort';
+import { createSession, loadOrt, type Ort } from '../../common/backends/ort';
 import { backendAttempts, type RuntimeBackend } from '../../common/backends/plan';
 import { probeWebGpu } from '../../common/backends/webgpu';
 import { isStoreFull } from '../../common/weights';
@@ -9,7 +9,8 @@ import { grammarVocabulary } from '../../common/text/grammar/vocabulary';
 import { TextTokenizer } from '../../common/text/tokenizer';
 import type { Backend } from '../../protocol/options';
 import { readConfig, type Json, type LlmConfig } from './config';
-import { KvDecoder, layoutOf } from './decoder';
+import { type CachedDecoder, KvDecoder, layoutOf } from './decoder';
+import { CapturedDecoder, type CaptureRequest } from './captured';
 import { findGraphFiles, loadExternalData } from '../../common/layouts/onnx';
 import { graphOperators } from './graph-ops';
 
@@ -19,7 +20,7 @@ export interface LoadedLlm {
   /** Picks the template for a request (some models ship a separate one for tool use). */
   template(withTools: boolean): ChatTemplate;
   config: LlmConfig;
-  decoder: KvDecoder;
+  decoder: CachedDecoder;
   /** Constrained decoding over the model's own vocabulary (compiled on first use). */
   grammars: Grammars;
   backend: RuntimeBackend;
@@ -32,6 +33,8 @@ export interface LoadRequest {
   dtype?: string;
   /** WASM threads (see wasmThreads). */
   threads?: number;
+  /** On WebGPU, decode by graph capture with a cache of this many tokens (captured.ts), where the export allows. */
+  capture?: number;
 }
 
 const utf8 = new TextDecoder();
@@ -49,6 +52,25 @@ async function templateSource(
   if (await loader.has('chat_template.jinja', options))
     return utf8.decode(await loader.load('chat_template.jinja', options));
   throw new Error('The model has no chat template (tokenizer_config.json chat_template or chat_template.jinja).');
+}
+
+/**
+ * A captured decoder with a cache of at most the model's context, or undefined (with a console
+ * warning saying why) where this export or runtime cannot be captured: the caller decodes as usual.
+ */
+async function capturedDecoder(ort: Ort, request: CaptureRequest): Promise<CapturedDecoder | undefined> {
+  try {
+    return await CapturedDecoder.start(ort, {
+      ...request,
+      capacity: Math.min(request.capacity, request.config.contextLength),
+    });
+  } catch (error) {
+    if (isStoreFull(error)) throw error;
+    console.warn(
+      `Vaani: chat decodes without graph capture: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return undefined;
+  }
 }
 
 /** Loads the text files and starts the decoder on the first backend that works. */
@@ -91,19 +113,26 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
         loadExternalData(loader, files, options),
       ]);
       const operators = graphOperators(graph);
-      const session = await createSession(ort, { backend: attempt.backend, graph, externalData });
-      const layout = layoutOf(session, llmConfig, operators, attempt.backend);
-      if (attempt.backend === 'webgpu' && layout.cacheType === 'float16' && !gpu?.f16) {
-        await session.release();
+      const captured =
+        attempt.backend === 'webgpu' && request.capture
+          ? await capturedDecoder(ort, { graph, externalData, config: llmConfig, operators, capacity: request.capture })
+          : undefined;
+      let decoder: CachedDecoder;
+      if (captured) decoder = captured;
+      else {
+        const session = await createSession(ort, { backend: attempt.backend, graph, externalData });
+        decoder = new KvDecoder(ort, session, layoutOf(session, llmConfig, operators, attempt.backend));
+      }
+      if (attempt.backend === 'webgpu' && decoder.layout.cacheType === 'float16' && !gpu?.f16) {
+        await decoder.release();
         throw new Error(`${files.graph} computes in float16 but this WebGPU adapter lacks shader-f16`);
       }
-      const kv = new KvDecoder(ort, session, layout);
       const grammars = new Grammars((size) => grammarVocabulary(tokenizerJson, size), llmConfig.eosIds);
       return {
         tokenizer,
         template,
-        config: llmConfig,
-        decoder: kv,
+        config: captured ? { ...llmConfig, contextLength: captured.capacity } : llmConfig,
+        decoder,
         grammars,
         backend: attempt.backend,
         dtype: files.dtype,

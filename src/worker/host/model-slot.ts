@@ -22,7 +22,7 @@ export function modelSlot<T, J extends ModelJob = ModelJob>(
 ) {
   let current: { key: string; ready: Promise<T> } | undefined;
   return (job: J): Promise<T> => {
-    const key = JSON.stringify([job.base, job.dtype, job.backend]);
+    const key = JSON.stringify([job.base, job.dtype, job.backend, job.capture]);
     if (current?.key !== key) {
       const { model, base, store, ...request } = job;
       const ready = load(counted(storeLoader(base, { ...store, model, pull: pullCommand(model) })), request).catch(
