@@ -9,6 +9,7 @@ export type {
   EmbeddingSettings,
   EngineChoice,
   ImageModelSettings,
+  ChatModelSettings,
   IndicSource,
   MemoryOptions,
   ModelSource,
