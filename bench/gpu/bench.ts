@@ -626,6 +626,8 @@ async function captureGroup(
     });
     save();
   }
+  // Both sessions' weights and the fixed cache: what capture costs in memory.
+  result.memory = memoryNow('webgpu');
   await decoder.release();
   result.totalMs = Date.now() - started;
   save();
@@ -1120,7 +1122,7 @@ async function orchestrate(): Promise<void> {
         build: 'native',
         backend: 'webgpu',
         dtype: model,
-        prompts: list('BENCH_CAPTURE_PROMPTS', '128').map(Number),
+        prompts: list('BENCH_CAPTURE_PROMPTS', '128,1024').map(Number),
         capture: true,
       });
       continue;
