@@ -10,6 +10,8 @@
  * (the captured shape). Only an export with fused GQA can do this.
  */
 import type { Ort } from '../../src/common/backends/ort';
+// The library's workaround for onnxruntime-web's freed binding handles (see there).
+import { pinRegistrations } from '../../src/worker/chat/captured';
 
 export interface CaptureModel {
   graph: Uint8Array;
@@ -30,38 +32,6 @@ export interface CaptureSession {
   run(prompt: number[], newTokens: number): Promise<CaptureRun>;
   release(): Promise<void>;
   createMs: number;
-}
-
-/**
- * onnxruntime-web (1.30, 1.31-dev) binds a captured session's inputs and outputs once, on its first
- * run, by handles it registers for each GPUBuffer per run and frees when a run ends: the first run's
- * handles are freed while the binding still holds them, so the next run's outputs point at freed (or
- * reused) handles ("Cannot set properties of undefined (setting 'Symbol(gpuBufferMetadata)')"). While
- * the first run is under way, each buffer's registration (a [handle, count] array kept on the buffer
- * under a private symbol) is made to never count down to zero, so its handle stays valid. A
- * workaround for the experiment only: the library does not capture.
- */
-async function pinRegistrations(buffers: GPUBuffer[], run: Promise<unknown>): Promise<void> {
-  let done = false;
-  void run.finally(() => (done = true)).catch(() => {});
-  for (let i = 0; i < 10_000 && !done; i++) {
-    const registered = buffers.filter((b) => Object.getOwnPropertySymbols(b).length > 0);
-    if (registered.length === buffers.length) {
-      for (const b of registered)
-        for (const key of Object.getOwnPropertySymbols(b)) {
-          const entry = (b as any)[key] as [number, number];
-          (b as any)[key] = new Proxy(entry, {
-            set: (target, index, value) => {
-              (target as any)[index] = index === '1' ? Math.max(1, value) : value;
-              return true;
-            },
-          });
-        }
-      return;
-    }
-    await Promise.resolve();
-  }
-  throw new Error('the first captured run ended before its buffers were registered');
 }
 
 export async function createCaptureSession(ort: Ort, model: CaptureModel, capacity: number): Promise<CaptureSession> {

@@ -26,7 +26,7 @@ export interface CaptureRequest {
  * private symbol) is made never to count down to zero, so its handle stays valid for the buffer's
  * life. Throws when the registrations are not found (another glue): the caller decodes uncaptured.
  */
-async function pinRegistrations(buffers: GPUBuffer[], run: Promise<unknown>): Promise<void> {
+export async function pinRegistrations(buffers: GPUBuffer[], run: Promise<unknown>): Promise<void> {
   let done = false;
   void run.finally(() => (done = true)).catch(() => {});
   for (let i = 0; i < 10_000 && !done; i++) {

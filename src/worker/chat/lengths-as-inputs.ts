@@ -1,3 +1,5 @@
+import { wireFields, type WireField } from '../../common/backends/onnx-wire';
+
 /** The graph inputs `lengthsAsInputs` gives every GroupQueryAttention node for its lengths. */
 export const LENGTH_INPUTS = ['seqlens_k', 'total_seq_len'] as const;
 
@@ -39,48 +41,6 @@ function int32Input(name: string, dims: string[]): Uint8Array {
   return concat([field(1, utf8.encode(name)), field(2, field(1, tensor))]);
 }
 
-interface Span {
-  number: number;
-  /** Where the field's key starts and where it ends: its bytes on the wire, to copy as they are. */
-  at: number;
-  end: number;
-  /** A length-delimited field's contents. */
-  from: number;
-  to: number;
-}
-
-/** Every field of the message in [start, end), of any wire type, in order. */
-function spans(model: Uint8Array, start: number, end: number): Span[] {
-  let pos = start;
-  const varintAt = (): number => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = model[pos++]!;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 128;
-    }
-  };
-  const out: Span[] = [];
-  while (pos < end) {
-    const at = pos;
-    const key = varintAt();
-    const type = key % 8;
-    let from = pos;
-    if (type === 0) varintAt();
-    else if (type === 1) pos += 8;
-    else if (type === 5) pos += 4;
-    else if (type === 2) {
-      const length = varintAt();
-      from = pos;
-      pos += length;
-    } else throw new Error(`Not an ONNX model (wire type ${type} at byte ${at}).`);
-    out.push({ number: Math.floor(key / 8), at, end: pos, from, to: type === 2 ? pos : from });
-  }
-  return out;
-}
-
 const utf8Decoder = new TextDecoder();
 
 /**
@@ -94,23 +54,23 @@ const utf8Decoder = new TextDecoder();
  * inputs.
  */
 export function lengthsAsInputs(model: Uint8Array): Uint8Array | undefined {
-  const text = (span: Span) => utf8Decoder.decode(model.subarray(span.from, span.to));
-  const top = spans(model, 0, model.length);
+  const text = (span: WireField) => utf8Decoder.decode(model.subarray(span.from, span.to));
+  const top = wireFields(model, 0, model.length);
   const graphField = top.find((span) => span.number === 7);
   if (!graphField) return undefined;
-  const graph = spans(model, graphField.from, graphField.to);
+  const graph = wireFields(model, graphField.from, graphField.to);
   interface Node {
-    span: Span;
-    fields: Span[];
+    span: WireField;
+    fields: WireField[];
     op: string;
     inputs: string[];
     outputs: string[];
   }
-  const nodes = new Map<Span, Node>();
+  const nodes = new Map<WireField, Node>();
   const names = (n: number) =>
-    graph.filter((s) => s.number === n).map((s) => text(spans(model, s.from, s.to).find((f) => f.number === 1)!));
+    graph.filter((s) => s.number === n).map((s) => text(wireFields(model, s.from, s.to).find((f) => f.number === 1)!));
   for (const span of graph.filter((s) => s.number === 1)) {
-    const fields = spans(model, span.from, span.to);
+    const fields = wireFields(model, span.from, span.to);
     const of = (n: number) => fields.filter((f) => f.number === n).map(text);
     nodes.set(span, { span, fields, op: of(4)[0] ?? '', inputs: of(1), outputs: of(2) });
   }
@@ -127,7 +87,7 @@ export function lengthsAsInputs(model: Uint8Array): Uint8Array | undefined {
     kept = kept.filter((node) => node.outputs.some((output) => used.has(output)));
   }
   const keep = new Set(kept);
-  const verbatim = (span: Span) => model.subarray(span.at, span.end);
+  const verbatim = (span: WireField) => model.subarray(span.at, span.end);
   const nodeBytes = (node: Node): Uint8Array => {
     if (node.op !== 'GroupQueryAttention') return verbatim(node.span);
     let input = 0;
