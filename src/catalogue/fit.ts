@@ -19,7 +19,6 @@ export interface Figure {
 
 const MB = 1e6;
 const GB = 1e9;
-const MIB = 2 ** 20;
 const README = "the README's default-models table (rounded)";
 
 /** The rounded download of a default source per dtype (every file the engine reads for it). */
@@ -124,7 +123,7 @@ interface Measured {
 const FIT_MEMORY = (shapes: string) =>
   `bench fit-memory, 2026-11-28 (${shapes}, random weights, 1 WASM thread): peak memory of Vaani's worker after one request`;
 const CHAT_SCALING =
-  "bench chat-scaling, 2026-11-27 (Qwen2.5-0.5B shapes, 24 layers, 2 WASM threads): peak memory of Vaani's chat worker after a 4,096-token context";
+  "bench chat-scaling, 2026-11-28 (Qwen2.5-0.5B shapes, 24 layers, 2 WASM threads, the prompt prefilled in chunks of 128): peak memory of Vaani's chat worker after a 4,096-token context";
 
 /**
  * What the bench measured (bench/results/latest.json): each default on WASM in the dtype the planner
@@ -262,7 +261,7 @@ export const MEASURED: readonly Measured[] = [
     family: 'chat',
     backend: 'wasm',
     dtype: 'q4',
-    bytes: 2124 * MIB,
+    bytes: 1_894_230_317,
     weights: 768_673_375,
     from: CHAT_SCALING,
   },
@@ -271,7 +270,7 @@ export const MEASURED: readonly Measured[] = [
     family: 'chat',
     backend: 'wasm',
     dtype: 'fp32',
-    bytes: 3316 * MIB,
+    bytes: 3_134_663_983,
     weights: 1_976_292_160,
     from: CHAT_SCALING,
   },
