@@ -328,7 +328,7 @@ function summarise(
   };
 }
 
-/** Vaani: KvDecoder.prefill (512-token chunks, a yield between them) → Sampler (greedy) → per token: yield, step, sample; as generate() does. */
+/** Vaani: CachedDecoder.prefill (PREFILL_CHUNK tokens a run, a yield between them) → Sampler (greedy) → per token: yield, step, sample; as generate() does. */
 async function vaaniRun(decoder: CachedDecoder, prompt: number[], newTokens: number): Promise<RunTiming> {
   decoder.reset();
   const sampler = new Sampler({ temperature: 0, top_p: 1, presence_penalty: 0, frequency_penalty: 0 });
