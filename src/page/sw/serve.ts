@@ -53,6 +53,9 @@ export async function serveServiceWorker(
 
   const lock = `vaani:sw-page:${crypto.randomUUID()}`;
   const release = hold(lock);
+  // Held before the worker hears of this page: the worker takes this lock to learn the page is gone,
+  // so a request accepted while the page's own request for it was still pending read as a closed page.
+  await release;
   const running = new Set<AbortController>();
   const post = (message: PageToWorker) => (registration.active ?? worker).postMessage(message);
   const onMessage = ({ data, ports }: MessageEvent<WorkerToPage>) => {
