@@ -97,7 +97,14 @@ export abstract class CachedDecoder {
 
   /** Appends `ids` and returns the logits (float32) after the last of them. */
   async step(ids: number[]): Promise<Float32Array> {
-    const logits = await this.run(ids, this.past);
+    let logits: Float32Array;
+    try {
+      logits = await this.run(ids, this.past);
+    } catch (error) {
+      // A run that failed may have left the cache half-written (or its arrays given back): start over.
+      this.reset();
+      throw error;
+    }
     this.past += ids.length;
     this.held.push(...ids);
     return logits;
@@ -177,8 +184,11 @@ export class KvDecoder extends CachedDecoder {
     if (layout.positionIds)
       feeds.position_ids = new ort.Tensor('int64', int64(ids.map((_, i) => past + i)), [1, ids.length]);
     if (layout.logitsToKeep) feeds.num_logits_to_keep = new ort.Tensor('int64', new BigInt64Array([1n]), []);
+    // onnxruntime copies the inputs into its heap before the graph runs and makes its outputs after:
+    // the old cache's arrays can take the new cache, so the worker holds one cache, not two.
+    this.recycle();
     const out = await this.session.run(feeds);
-    this.clear();
+    this.drop();
     for (let i = 0; i < layout.layers; i++) {
       this.cache[`past_key_values.${i}.key`] = out[`present.${i}.key`]!;
       this.cache[`past_key_values.${i}.value`] = out[`present.${i}.value`]!;
@@ -213,13 +223,21 @@ export class KvDecoder extends CachedDecoder {
     return feeds;
   }
 
-  protected clear(): void {
+  /** Gives the cache's arrays back to the output pool (once they are no longer read). */
+  private recycle(): void {
     const pool = outputPool();
-    for (const tensor of Object.values(this.cache)) {
-      // onnxruntime copied the old cache into its heap when the run began: its arrays can be reused.
+    for (const tensor of Object.values(this.cache))
       if (pool && tensor.location === 'cpu' && tensor.type === 'float32') pool.recycle(tensor.data as Float32Array);
-      tensor.dispose();
-    }
+  }
+
+  /** Forgets the cache without giving its arrays back (the pool may already have handed them on). */
+  private drop(): void {
+    for (const tensor of Object.values(this.cache)) tensor.dispose();
     this.cache = {};
+  }
+
+  protected clear(): void {
+    this.recycle();
+    this.drop();
   }
 }

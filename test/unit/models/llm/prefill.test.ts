@@ -57,6 +57,21 @@ describe('chunked prefill', () => {
     expect(a.reduce((max, value, i) => Math.max(max, Math.abs(value - b[i]!)), 0)).toBeLessThan(1e-3);
   });
 
+  it('a run that fails forgets the cache: the next prompt starts from nothing, with the same logits', async () => {
+    const kv = await decoder();
+    const expected = await (await decoder()).step([5, 6, 7]);
+    await kv.step([1, 2, 3]);
+    const session = (kv as unknown as { session: OrtSession }).session;
+    const run = session.run.bind(session);
+    session.run = () => Promise.reject(new Error('the device was lost'));
+    await expect(kv.step([4])).rejects.toThrow('the device was lost');
+    expect(kv.length).toBe(0);
+    session.run = run;
+    expect(kv.reuse([5, 6, 7])).toBe(0);
+    const logits = await kv.step([5, 6, 7]);
+    expect(logits.reduce((max, value, i) => Math.max(max, Math.abs(value - expected[i]!)), 0)).toBeLessThan(1e-5);
+  });
+
   it('stops between chunks once its signal is aborted (a cancel) and returns nothing', async () => {
     const chunked = await decoder();
     const controller = new AbortController();
