@@ -84,7 +84,6 @@ export class CapturedDecoder extends CachedDecoder {
       positions?: GPUBuffer;
       logits: GPUBuffer;
       staging: GPUBuffer;
-      caches: Record<string, Tensor>;
       feeds: Record<string, Tensor>;
       fetches: Record<string, Tensor>;
       vocab: number;
@@ -153,32 +152,28 @@ export class CapturedDecoder extends CachedDecoder {
         feeds.num_logits_to_keep = tensor(keep, 'int64', []);
       }
       const fetches: Record<string, Tensor> = { logits: tensor(logits, logitsType, [1, 1, vocab]) };
-      const caches: Record<string, Tensor> = {};
       const cacheBytes = bytesOf(layout.cacheType) * layout.kvHeads * capacity * layout.headDim;
       for (let i = 0; i < layout.layers; i++)
         for (const part of ['key', 'value']) {
           const t = tensor(buffer(cacheBytes), layout.cacheType, [1, layout.kvHeads, capacity, layout.headDim]);
-          caches[`past_key_values.${i}.${part}`] = t;
+          feeds[`past_key_values.${i}.${part}`] = t;
           // The same buffer: GroupQueryAttention writes the new positions in place.
           fetches[`present.${i}.${part}`] = t;
         }
-      Object.assign(feeds, caches);
       device.queue.writeBuffer(total, 0, new Int32Array([capacity]));
       const staging = device.createBuffer({
         size: size16(bytesOf(logitsType) * vocab),
         usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
       });
-      buffers.push(staging);
       const decoder = new CapturedDecoder(ort, prompt, stepper, layout, capacity, {
         device,
-        buffers: buffers.filter((b) => b !== staging),
+        buffers,
         ids,
         mask,
         seqlens,
         positions,
         logits,
         staging,
-        caches,
         feeds,
         fetches,
         vocab,
@@ -218,14 +213,14 @@ export class CapturedDecoder extends CachedDecoder {
       await run;
       return this.readRow(gpu.logits, 0);
     }
+    // A chunk: the step's GPU feeds (cache, mask, lengths) with its own token ids and positions.
     const { ort } = this;
     const n = ids.length;
+    queue.writeBuffer(gpu.mask, 8 * past, new BigInt64Array(n).fill(1n));
+    queue.writeBuffer(gpu.seqlens, 0, new Int32Array([past + n - 1]));
     const feeds: Record<string, Tensor> = {
-      ...gpu.caches,
+      ...gpu.feeds,
       input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, n]),
-      attention_mask: new ort.Tensor('int64', new BigInt64Array(this.capacity).fill(1n), [1, this.capacity]),
-      [LENGTH_INPUTS[0]]: new ort.Tensor('int32', new Int32Array([past + n - 1]), [1]),
-      [LENGTH_INPUTS[1]]: new ort.Tensor('int32', new Int32Array([this.capacity]), []),
     };
     if (this.layout.positionIds)
       feeds.position_ids = new ort.Tensor(
@@ -233,16 +228,13 @@ export class CapturedDecoder extends CachedDecoder {
         BigInt64Array.from(ids, (_, i) => BigInt(past + i)),
         [1, n],
       );
-    if (this.layout.logitsToKeep) feeds.num_logits_to_keep = new ort.Tensor('int64', new BigInt64Array([1n]), []);
     // The same cache buffers as the step's (present.* bound to past_key_values.*); logits where the runtime puts them.
     const fetches: Record<string, Tensor | null> = { ...gpu.fetches, logits: null };
     const out = await this.prompt.run(feeds, fetches as Record<string, Tensor>);
     const logits = out.logits!;
     try {
       const rows = logits.dims[logits.dims.length - 2] ?? 1;
-      const row = await this.readRow(logits.gpuBuffer as GPUBuffer, (rows - 1) * gpu.vocab * bytesOf(gpu.logitsType));
-      queue.writeBuffer(gpu.mask, 8 * past, new BigInt64Array(n).fill(1n));
-      return row;
+      return await this.readRow(logits.gpuBuffer as GPUBuffer, (rows - 1) * gpu.vocab * bytesOf(gpu.logitsType));
     } finally {
       logits.dispose();
     }
