@@ -4,6 +4,7 @@ import { float16ToFloat32 } from '../../common/float16';
 import type { LlmConfig } from './config';
 import { CachedDecoder, layoutOf, type DecoderLayout } from './decoder';
 import { LENGTH_INPUTS, lengthsAsInputs } from './lengths-as-inputs';
+import { LOGITS_TO_KEEP, logitsToKeep } from './logits-to-keep';
 
 type Tensor = import('onnxruntime-web').Tensor;
 
@@ -75,6 +76,8 @@ export class CapturedDecoder extends CachedDecoder {
     private readonly stepper: OrtSession,
     layout: DecoderLayout,
     readonly capacity: number,
+    /** The prompt session takes `num_logits_to_keep` and the step session does not. */
+    private readonly promptKeeps: boolean,
     private readonly gpu: {
       device: GPUDevice;
       buffers: GPUBuffer[];
@@ -99,6 +102,10 @@ export class CapturedDecoder extends CachedDecoder {
       throw new Error('graph capture needs attention fused into GroupQueryAttention (onnxruntime-genai exports)');
     const graph = lengthsAsInputs(request.graph);
     if (!graph) throw new Error('its GroupQueryAttention nodes do not take their lengths as inputs');
+    // Prompts' logits at their last position only (logits-to-keep.ts); steps are one position, and the
+    // slice's int64 arithmetic would run on the CPU, where a replayed step has nothing to run it.
+    const sliced = logitsToKeep(request.graph);
+    const promptGraph = sliced ? lengthsAsInputs(sliced)! : graph;
     const options = {
       // As an object: onnxruntime-web hands `enableGraphCapture` to the native EP only then.
       executionProviders: [{ name: 'webgpu' }],
@@ -108,11 +115,11 @@ export class CapturedDecoder extends CachedDecoder {
     };
     const sessions: OrtSession[] = [];
     try {
-      const prompt = await ort.InferenceSession.create(graph, options);
+      const prompt = await ort.InferenceSession.create(promptGraph, options);
       sessions.push(prompt);
       const stepper = await ort.InferenceSession.create(graph, { ...options, enableGraphCapture: true } as any);
       sessions.push(stepper);
-      const layout = layoutOf(prompt, request.config, request.operators, 'webgpu');
+      const layout = layoutOf(stepper, request.config, request.operators, 'webgpu');
       const output = prompt.outputMetadata.find((o) => o.name === 'logits');
       const logitsType = output?.isTensor ? output.type : 'float32';
       const device: GPUDevice | undefined = await (ort.env.webgpu as any).device;
@@ -165,7 +172,7 @@ export class CapturedDecoder extends CachedDecoder {
         size: size16(bytesOf(logitsType) * vocab),
         usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
       });
-      const decoder = new CapturedDecoder(ort, prompt, stepper, layout, capacity, {
+      const decoder = new CapturedDecoder(ort, prompt, stepper, layout, capacity, Boolean(sliced), {
         device,
         buffers,
         ids,
@@ -222,6 +229,7 @@ export class CapturedDecoder extends CachedDecoder {
       ...gpu.feeds,
       input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, n]),
     };
+    if (this.promptKeeps) feeds[LOGITS_TO_KEEP] = new ort.Tensor('int64', new BigInt64Array([1n]), []);
     if (this.layout.positionIds)
       feeds.position_ids = new ort.Tensor(
         'int64',

@@ -13,6 +13,7 @@ import { type CachedDecoder, KvDecoder, layoutOf } from './decoder';
 import { CapturedDecoder, type CaptureRequest } from './captured';
 import { findGraphFiles, loadExternalData } from '../../common/layouts/onnx';
 import { graphOperators } from './graph-ops';
+import { logitsToKeep } from './logits-to-keep';
 
 /** A decoder LLM ready to generate: tokenizer, chat template, config and a KV-cached session. */
 export interface LoadedLlm {
@@ -108,18 +109,26 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
   for (const attempt of attempts) {
     try {
       const files = await findGraphFiles(loader, attempt.dtypes, options);
-      const [graph, externalData] = await Promise.all([
+      const [loaded, externalData] = await Promise.all([
         loader.load(files.graph, options),
         loadExternalData(loader, files, options),
       ]);
-      const operators = graphOperators(graph);
+      const operators = graphOperators(loaded);
       const captured =
         attempt.backend === 'webgpu' && request.capture
-          ? await capturedDecoder(ort, { graph, externalData, config: llmConfig, operators, capacity: request.capture })
+          ? await capturedDecoder(ort, {
+              graph: loaded,
+              externalData,
+              config: llmConfig,
+              operators,
+              capacity: request.capture,
+            })
           : undefined;
       let decoder: CachedDecoder;
       if (captured) decoder = captured;
       else {
+        // A prompt's run computes logits for its last position only, where the export computes them all.
+        const graph = logitsToKeep(loaded) ?? loaded;
         const session = await createSession(ort, { backend: attempt.backend, graph, externalData });
         decoder = new KvDecoder(ort, session, layoutOf(session, llmConfig, operators, attempt.backend));
       }
