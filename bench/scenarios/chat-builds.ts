@@ -1,4 +1,5 @@
-import type { BareBuild, BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
+import { startBare } from '../support/chat-bare';
+import type { BareBuild, BareTiming } from '../support/chat-bare.worker';
 import { median, order } from '../support/rounds';
 import { row } from '../support/rows';
 import type { Scenario, ScenarioResult } from '../types';
@@ -29,18 +30,12 @@ interface Bare {
 }
 
 async function bare(base: string, build: BareBuild, threads: number): Promise<Bare> {
-  const worker = new Worker(new URL('../support/chat-bare.worker.ts', import.meta.url), { type: 'module' });
-  const call = <T>(request: { load?: BareLoad; run?: BareRun }) =>
-    new Promise<T>((resolve, reject) => {
-      worker.onmessage = ({ data }) => (data.error ? reject(new Error(`${build}: ${data.error}`)) : resolve(data));
-      worker.postMessage(request);
-    });
-  await call({ load: { base, graph: FILE, externalData: [`${FILE}_data`], threads, build } });
-  await call({ run: { promptTokens: 16, steps: 2 } });
+  const loop = await startBare({ base, graph: FILE, externalData: [`${FILE}_data`], threads, build }, build);
+  await loop.run({ promptTokens: 16, steps: 2 });
   return {
     build,
-    run: () => call<BareTiming>({ run: { promptTokens: CONTEXT, steps: DECODE_TOKENS } }),
-    dispose: () => worker.terminate(),
+    run: () => loop.run({ promptTokens: CONTEXT, steps: DECODE_TOKENS }),
+    dispose: () => loop.terminate(),
   };
 }
 

@@ -1,7 +1,7 @@
 import { wrap } from 'comlink';
 import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
-import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
+import { startBare } from '../support/chat-bare';
 import type { ChatTransformers } from '../support/chat-transformers.worker';
 import { median, order } from '../support/rounds';
 import { row } from '../support/rows';
@@ -52,23 +52,16 @@ async function vaani(base: string): Promise<Contender> {
 }
 
 async function bare(base: string, threads: number): Promise<Contender & { heap(): Promise<number> }> {
-  const worker = new Worker(new URL('../support/chat-bare.worker.ts', import.meta.url), { type: 'module' });
-  const call = <T>(message: { load?: BareLoad; run?: BareRun }) =>
-    new Promise<T>((resolve, reject) => {
-      worker.onmessage = ({ data }) =>
-        data.error ? reject(new Error(`bare loop: ${data.error}`)) : resolve(data as T);
-      worker.postMessage(message);
-    });
   const graph = 'onnx/model_quantized.onnx';
-  await call({ load: { base, graph, externalData: [`${graph}_data`], threads } });
+  const loop = await startBare({ base, graph, externalData: [`${graph}_data`], threads });
   let heapBytes = 0;
   const first = async (_: string, promptTokens: number) => {
-    const timing = await call<BareTiming>({ run: { promptTokens, steps: 1 } });
+    const timing = await loop.run({ promptTokens, steps: 1 });
     heapBytes = timing.heapBytes;
     return { ms: timing.prefillMs, promptTokens };
   };
   await first('', 8);
-  return { first, heap: async () => heapBytes, dispose: async () => worker.terminate() };
+  return { first, heap: async () => heapBytes, dispose: async () => loop.terminate() };
 }
 
 async function transformersJs(base: string, threads: number): Promise<Contender> {

@@ -2,7 +2,7 @@ import { wrap } from 'comlink';
 import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
 import type { ChatTransformers } from '../support/chat-transformers.worker';
-import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
+import { startBare } from '../support/chat-bare';
 import { best, median, order, type Timing } from '../support/rounds';
 import { row, rowsAgainst } from '../support/rows';
 import { streamForced } from '../support/chat-stream';
@@ -134,22 +134,14 @@ async function vaani(
 const heap = { loaded: 0, peak: 0 };
 
 async function bare(base: string, dtype: Dtype, threads: number): Promise<Contender> {
-  const worker = new Worker(new URL('../support/chat-bare.worker.ts', import.meta.url), { type: 'module' });
-  const call = <T>(request: { load?: BareLoad; run?: BareRun }) =>
-    new Promise<T>((resolve, reject) => {
-      worker.onmessage = ({ data }) => (data.error ? reject(new Error(`bare loop: ${data.error}`)) : resolve(data));
-      worker.postMessage(request);
-    });
-  const loaded = await call<{ heapBytes: number }>({
-    load: { base, graph: FILES[dtype], externalData: [`${FILES[dtype]}_data`], threads },
-  });
-  heap.loaded = loaded.heapBytes;
-  await call({ run: { promptTokens: 16, steps: 2 } });
+  const loop = await startBare({ base, graph: FILES[dtype], externalData: [`${FILES[dtype]}_data`], threads });
+  heap.loaded = loop.heapBytes;
+  await loop.run({ promptTokens: 16, steps: 2 });
   return {
     name: 'bare',
     worker: 'chat-bare.worker',
     async run(promptTokens) {
-      const timing = await call<BareTiming>({ run: { promptTokens, steps: DECODE_TOKENS } });
+      const timing = await loop.run({ promptTokens, steps: DECODE_TOKENS });
       heap.peak = timing.heapBytes;
       return {
         ttftMs: timing.prefillMs,
@@ -159,7 +151,7 @@ async function bare(base: string, dtype: Dtype, threads: number): Promise<Conten
         generated: DECODE_TOKENS,
       };
     },
-    dispose: async () => worker.terminate(),
+    dispose: async () => loop.terminate(),
   };
 }
 

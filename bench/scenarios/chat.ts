@@ -2,7 +2,7 @@ import { wrap } from 'comlink';
 import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
 import type { ChatTransformers } from '../support/chat-transformers.worker';
-import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
+import { startBare } from '../support/chat-bare';
 import { row } from '../support/rows';
 import type { BenchEnv, Scenario } from '../types';
 
@@ -104,18 +104,11 @@ async function vaani(
 }
 
 async function bare(base: string, threads: number, promptTokens: number): Promise<Contender> {
-  const worker = new Worker(new URL('../support/chat-bare.worker.ts', import.meta.url), { type: 'module' });
-  const call = <T>(message: { load?: BareLoad; run?: BareRun }) =>
-    new Promise<T>((resolve, reject) => {
-      worker.onmessage = ({ data }) =>
-        data.error ? reject(new Error(`bare loop: ${data.error}`)) : resolve(data as T);
-      worker.postMessage(message);
-    });
-  await call({ load: { base, graph: 'onnx/model.onnx', externalData: ['onnx/model.onnx_data'], threads } });
-  await call<BareTiming>({ run: { promptTokens, steps: 2 } });
+  const loop = await startBare({ base, graph: 'onnx/model.onnx', externalData: ['onnx/model.onnx_data'], threads });
+  await loop.run({ promptTokens, steps: 2 });
   return {
     async round() {
-      const timing = await call<BareTiming>({ run: { promptTokens, steps: MAX_TOKENS } });
+      const timing = await loop.run({ promptTokens, steps: MAX_TOKENS });
       return {
         firstMs: timing.prefillMs,
         fullMs: timing.prefillMs + timing.decodeMs,
@@ -124,7 +117,7 @@ async function bare(base: string, threads: number, promptTokens: number): Promis
       };
     },
     async dispose() {
-      worker.terminate();
+      loop.terminate();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
-import type { BareLoad, BareRun, BareTiming } from '../support/chat-bare.worker';
+import { startBare } from '../support/chat-bare';
 import type { BenchEnv, Scenario, ScenarioResult } from '../types';
 
 /** bench/prepare/code.ts writes the models and this pointer to them. */
@@ -45,22 +45,14 @@ async function promptTokens(ai: Ai, prompt: string, suffix: string): Promise<num
 
 /** The bare onnxruntime-web loop's prefill of the same number of tokens plus one step: the floor. */
 async function barePrefillMs(base: string, threads: number, tokens: number): Promise<number> {
-  const worker = new Worker(new URL('../support/chat-bare.worker.ts', import.meta.url), { type: 'module' });
-  const call = <T>(message: { load?: BareLoad; run?: BareRun }) =>
-    new Promise<T>((resolve, reject) => {
-      worker.onmessage = ({ data }) =>
-        data.error ? reject(new Error(`bare loop: ${data.error}`)) : resolve(data as T);
-      worker.postMessage(message);
-    });
+  const loop = await startBare({ base, graph: 'onnx/model.onnx', externalData: ['onnx/model.onnx_data'], threads });
   try {
-    await call({ load: { base, graph: 'onnx/model.onnx', externalData: ['onnx/model.onnx_data'], threads } });
-    await call<BareTiming>({ run: { promptTokens: 16, steps: 1 } });
+    await loop.run({ promptTokens: 16, steps: 1 });
     const runs = [];
-    for (let i = 0; i < ROUNDS; i++)
-      runs.push((await call<BareTiming>({ run: { promptTokens: tokens, steps: 1 } })).prefillMs);
+    for (let i = 0; i < ROUNDS; i++) runs.push((await loop.run({ promptTokens: tokens, steps: 1 })).prefillMs);
     return median(runs);
   } finally {
-    worker.terminate();
+    loop.terminate();
   }
 }
 
