@@ -109,7 +109,8 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
   for (const attempt of attempts) {
     try {
       const files = await findGraphFiles(loader, attempt.dtypes, options);
-      const [loaded, externalData] = await Promise.all([
+      // eslint-disable-next-line prefer-const -- `loaded` is dropped below
+      let [loaded, externalData] = await Promise.all([
         loader.load(files.graph, options),
         loadExternalData(loader, files, options),
       ]);
@@ -128,7 +129,9 @@ export async function loadLlm(loader: FileLoader, request: LoadRequest, options:
       if (captured) decoder = captured;
       else {
         // A prompt's run computes logits for its last position only, where the export computes them all.
+        // An edited copy replaces the export's bytes (weights inside a graph are copied): drop them.
         const graph = logitsToKeep(loaded) ?? loaded;
+        loaded = new Uint8Array(0);
         const session = await createSession(ort, { backend: attempt.backend, graph, externalData });
         decoder = new KvDecoder(ort, session, layoutOf(session, llmConfig, operators, attempt.backend));
       }
