@@ -2,6 +2,7 @@ import { wrap } from 'comlink';
 import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
 import { startBare } from '../support/chat-bare';
+import { askChat } from '../support/chat-stream';
 import type { ChatTransformers } from '../support/chat-transformers.worker';
 import { median, order } from '../support/rounds';
 import { row } from '../support/rows';
@@ -32,20 +33,12 @@ interface Contender {
 async function vaani(base: string): Promise<Contender> {
   const ai = createVaani({ backend: 'wasm', models: { 'chat-v2': { baseURL: base, dtype: 'q8' } } });
   const first = async (text: string) => {
-    const start = performance.now();
-    const response = await ai.fetch('/v1/chat/completions', {
-      method: 'POST',
-      headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        model: 'chat-v2',
-        messages: [{ role: 'user', content: text }],
-        temperature: 0,
-        max_tokens: 1,
-      }),
+    const { ms, usage } = await askChat(ai, {
+      messages: [{ role: 'user', content: text }],
+      temperature: 0,
+      max_tokens: 1,
     });
-    const json = await response.json();
-    if (!response.ok) throw new Error(`vaani: ${json.error.message}`);
-    return { ms: performance.now() - start, promptTokens: json.usage.prompt_tokens as number };
+    return { ms, promptTokens: usage.prompt_tokens };
   };
   await first('hello');
   return { first, dispose: async () => ai.dispose() };

@@ -5,7 +5,7 @@ import type { ChatTransformers } from '../support/chat-transformers.worker';
 import { startBare } from '../support/chat-bare';
 import { best, median, order, type Timing } from '../support/rounds';
 import { row, rowsAgainst } from '../support/rows';
-import { streamForced } from '../support/chat-stream';
+import { askChat, streamForced } from '../support/chat-stream';
 import { workerMemory } from '../support/worker-memory';
 import type { Scenario, ScenarioResult } from '../types';
 
@@ -107,20 +107,12 @@ async function vaani(
   await run(16, 2);
   /** A whole (not streamed) answer of `max` tokens: sampled tokens may end inside a character, so deltas cannot count them. */
   const whole = async (promptTokens: number, max: number, sampling: Record<string, number>) => {
-    const start = performance.now();
-    const response = await ai.fetch('/v1/chat/completions', {
-      method: 'POST',
-      headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        model: 'chat-v2',
-        messages: message(promptTokens, overhead),
-        max_tokens: max,
-        ...sampling,
-      }),
+    const { ms, usage } = await askChat(ai, {
+      messages: message(promptTokens, overhead),
+      max_tokens: max,
+      ...sampling,
     });
-    const json = await response.json();
-    if (!response.ok) throw new Error(`vaani: ${json.error.message}`);
-    return { ms: performance.now() - start, tokens: json.usage.completion_tokens as number };
+    return { ms, tokens: usage.completion_tokens };
   };
   const sampled = async (promptTokens: number, sampling: Record<string, number>) => {
     const first = await whole(promptTokens, 1, sampling);

@@ -3,6 +3,7 @@ import { wasmThreads } from '../../src/common/backends/ort';
 import { createVaani } from '../../src/index';
 import type { ChatTransformers } from '../support/chat-transformers.worker';
 import { startBare } from '../support/chat-bare';
+import { askChat } from '../support/chat-stream';
 import { row } from '../support/rows';
 import type { BenchEnv, Scenario } from '../types';
 
@@ -74,17 +75,7 @@ async function vaani(
   extra: Record<string, unknown> = {},
 ): Promise<Contender> {
   const ai = createVaani({ backend, models: { 'chat-v2': { baseURL: base, dtype: 'fp32' } } });
-  const ask = async (max: number) => {
-    const start = performance.now();
-    const response = await ai.fetch('/v1/chat/completions', {
-      method: 'POST',
-      headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'chat-v2', messages: MESSAGES, temperature: 0, max_tokens: max, ...extra }),
-    });
-    const json = await response.json();
-    if (!response.ok) throw new Error(`vaani: ${json.error.message}`);
-    return { ms: performance.now() - start, usage: json.usage as { prompt_tokens: number; completion_tokens: number } };
-  };
+  const ask = (max: number) => askChat(ai, { messages: MESSAGES, temperature: 0, max_tokens: max, ...extra });
   await ask(2);
   return {
     async round() {

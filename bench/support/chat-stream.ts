@@ -1,5 +1,27 @@
 import type { createVaani } from '../../src/index';
 
+type Vaani = ReturnType<typeof createVaani>;
+
+/** POST /v1/chat/completions on `ai` with the bench's key; `body` names no model: chat-v2. */
+export const postChat = (ai: Vaani, body: Record<string, unknown>): Promise<Response> =>
+  ai.fetch('/v1/chat/completions', {
+    method: 'POST',
+    headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'chat-v2', ...body }),
+  });
+
+/** A whole (not streamed) answer timed in the page, with its usage; an error answer throws its message. */
+export async function askChat(
+  ai: Vaani,
+  body: Record<string, unknown>,
+): Promise<{ ms: number; usage: { prompt_tokens: number; completion_tokens: number } }> {
+  const start = performance.now();
+  const response = await postChat(ai, body);
+  const json = await response.json();
+  if (!response.ok) throw new Error(`vaani: ${json.error.message}`);
+  return { ms: performance.now() - start, usage: json.usage };
+}
+
 export interface Streamed {
   start: number;
   /** Arrival time of each streamed token: each is one character (a forced one-byte token). */
@@ -12,24 +34,19 @@ export interface Streamed {
  * `forced` by a logit bias (so each token is a delta of its own when it is made), timed in the page.
  */
 export async function streamForced(
-  ai: ReturnType<typeof createVaani>,
+  ai: Vaani,
   messages: { role: string; content: string }[],
   max: number,
   forced: number,
 ): Promise<Streamed> {
   const start = performance.now();
-  const response = await ai.fetch('/v1/chat/completions', {
-    method: 'POST',
-    headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-    body: JSON.stringify({
-      model: 'chat-v2',
-      messages,
-      temperature: 0,
-      max_tokens: max,
-      logit_bias: { [forced]: 100 },
-      stream: true,
-      stream_options: { include_usage: true },
-    }),
+  const response = await postChat(ai, {
+    messages,
+    temperature: 0,
+    max_tokens: max,
+    logit_bias: { [forced]: 100 },
+    stream: true,
+    stream_options: { include_usage: true },
   });
   if (!response.ok) throw new Error(`vaani: ${(await response.json()).error.message}`);
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
