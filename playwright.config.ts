@@ -11,9 +11,10 @@ const REAL_TIME = /\/recorder[\w-]*\.spec\.ts$/;
  * Spec files the workers start first, so both finish together: the longest (a file's tests run in
  * order on one worker — in alphabetical order `widgets` started last while the other worker idled
  * for 3.8 min), and `consumer` and `csp`, whose own browser launch options gave each a worker of its
- * own after every other file had ended.
+ * own after every other file had ended; `webgpu-families` (2.7 min, software WebGPU), which came last
+ * in alphabetical order and ran alone at the end.
  */
-const LONG = /\/(widgets|demo|chat|share|consumer|csp)\.spec\.ts$/;
+const LONG = /\/(widgets|demo|chat|share|consumer|csp|webgpu-families)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'test/browser',
