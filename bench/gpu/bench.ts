@@ -42,6 +42,7 @@ import { ensureDecoderFixture } from '../../test/fixtures/llm/fixture-dir';
 import { onnxFileName, qwen25HalfBillionShape, tinyQwen2 } from '../../test/fixtures/llm/spec';
 import type { FixtureDtype } from '../../test/fixtures/llm/spec';
 import { createCaptureSession } from './capture';
+import { FAMILY_MODELS, familyMemory } from './families';
 import { lengthsAsInputs } from '../../src/worker/chat/lengths-as-inputs';
 import { appDir, gpuCalls, importOrt, installDawn, installFileFetch, writeBufferStats } from './node-env';
 import type { OrtBuildName } from './node-env';
@@ -135,8 +136,18 @@ const modelOptions = (spec: ModelSpec, v: Variant) => ({
 const modelName = (spec: ModelSpec, v: Variant) =>
   `${spec.tiny ? 'tiny-qwen2' : 'qwen2.5-0.5b-shape'}-${spec.layers}l-${variantKey(v)}`;
 
-async function generateMode(task: { spec: ModelSpec; variant: Variant; root: string }): Promise<void> {
+async function generateMode(task: { spec: ModelSpec; variant: Variant; key?: string; root: string }): Promise<void> {
   const t0 = performance.now();
+  const family = task.key?.startsWith('mem-') ? FAMILY_MODELS[task.key.slice(4)] : undefined;
+  if (task.key?.startsWith('mem-')) {
+    if (!family) throw new Error(`no family model ${task.key} (${Object.keys(FAMILY_MODELS).join(', ')})`);
+    const exported = await family.write(task.root, task.spec.tiny);
+    const files = exported.graphs.map((file) => ({ file, bytes: statSync(join(exported.dir, file)).size }));
+    process.stdout.write(
+      `${JSON.stringify({ result: { dir: exported.dir, graphs: exported.graphs, variant: task.key, seconds: seconds(performance.now() - t0), files } })}\n`,
+    );
+    return;
+  }
   const fixture = await ensureDecoderFixture(
     modelName(task.spec, task.variant),
     modelOptions(task.spec, task.variant),
@@ -276,6 +287,9 @@ interface GroupTask {
   resultFile: string;
   /** The native EP replaying a captured decode step (capture.ts): fused-GQA exports only. */
   capture?: boolean;
+  /** A default model's memory on WebGPU (families.ts): FAMILY_MODELS's key, and the graphs written. */
+  family?: string;
+  graphs?: string[];
   /** Epoch ms: no new measurement starts after it. */
   deadline: number;
 }
@@ -700,6 +714,20 @@ async function childMode(task: GroupTask): Promise<void> {
     const gpu = task.backend === 'webgpu' ? await probeWebGpu() : undefined;
     result.vaaniGpuSupport = gpu ?? null;
     if (task.backend === 'webgpu' && !gpu) throw new Error('Vaani probeWebGpu(): no WebGPU adapter');
+    if (task.family) {
+      const model = FAMILY_MODELS[task.family]!;
+      Object.assign(result, { family: model, loads: [], agreement: [] });
+      await familyMemory(
+        ort,
+        { dir: task.modelDir, graphs: task.graphs ?? [] },
+        () => memoryNow('webgpu'),
+        result,
+        save,
+      );
+      result.totalMs = Date.now() - started;
+      save();
+      process.exit(0);
+    }
     const dir = task.modelDir;
     const json = async (file: string) => JSON.parse(await readFile(join(dir, file), 'utf8'));
     const configJson = await json('config.json');
@@ -842,10 +870,14 @@ function runChild(
 ): Promise<Spawned> {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), mode, JSON.stringify(payload)], {
-      env: { ...process.env, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', fileURLToPath(import.meta.url), mode, JSON.stringify(payload)],
+      {
+        env: { ...process.env, ...extraEnv },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     liveChildren.add(child);
     const lines: string[] = [];
     let killed = false;
@@ -988,7 +1020,7 @@ async function orchestrate(): Promise<void> {
       dtype,
       runChild(
         'generate',
-        { spec, variant: parseVariant(dtype), root: fixtures },
+        { spec, variant: parseVariant(dtype), key: dtype, root: fixtures },
         `gen ${dtype}`,
         Math.max(10000, left() - 5000),
       ).then((spawned) => {
@@ -1112,9 +1144,21 @@ async function orchestrate(): Promise<void> {
     prompts: number[];
     afterGeneration?: boolean;
     capture?: boolean;
+    family?: string;
   };
   const all: Group[] = [];
   for (const model of dtypes) {
+    if (model.startsWith('mem-')) {
+      all.push({
+        id: `memory-webgpu-${model.slice(4)}`,
+        build: 'native',
+        backend: 'webgpu',
+        dtype: model,
+        prompts: [],
+        family: model.slice(4),
+      });
+      continue;
+    }
     if (model.endsWith('-static')) {
       // A fused-GQA export for graph capture: only the replaying group.
       all.push({
@@ -1218,6 +1262,8 @@ async function orchestrate(): Promise<void> {
         compat: chosen?.compat ?? false,
         resultFile,
         capture: group.capture,
+        family: group.family,
+        graphs: generated.graphs,
         deadline: Math.min(deadline - 15000, Date.now() + groupCapMs - 20000),
       };
       entry.resultFile = resultFile;
@@ -1373,6 +1419,10 @@ function finish(reason: string): void {
         `group ${g.id}: create ${g.phases.createSessionMs} ms, cold run ${g.phases.coldRunMs} ms, first-at-length ${JSON.stringify(g.firstAtLength?.map((f: any) => [f.promptTokens, f.ttftMs]))}`,
       );
   }
+  for (const g of report.groups.filter((x: any) => x.figures))
+    log(
+      `memory ${g.id} (${g.family?.dtype}): ${JSON.stringify(g.figures)}; runs ${JSON.stringify((g.runs ?? []).map((r: any) => (r.error ? `${r.graph}: ${r.error}` : `${r.graph} ${r.ms} ms`)))}; agreement ${JSON.stringify(g.agreement)}`,
+    );
   for (const g of report.groups.filter((x: any) => x.memory))
     log(`memory ${g.id}: ${JSON.stringify(g.memory)} for ${round((g.modelBytes ?? 0) / 2 ** 20)} MiB of model files`);
   for (const g of report.groups.filter((x: any) => x.profile))

@@ -30,7 +30,7 @@ import { dirname, join } from 'node:path';
 import { ensureEncoderFixture } from '../../test/fixtures/encoder/fixture-dir';
 import { e5SmallShape } from '../../test/fixtures/encoder/spec';
 import { ensureDecoderFixture, fixturesRoot } from '../../test/fixtures/llm/fixture-dir';
-import { qwen25HalfBillionShape, type DecoderFixtureOptions } from '../../test/fixtures/llm/spec';
+import { qwen25HalfBillionShape, qwen3HalfBillionShape } from '../../test/fixtures/llm/spec';
 import { REAL_DIMS } from '../../test/fixtures/indic-conformer/dims';
 import { FIXTURE_ROOT as INDIC_ROOT } from '../../test/fixtures/indic-conformer/ensure';
 import { indicConformerFiles } from '../../test/fixtures/indic-conformer/files';
@@ -41,18 +41,6 @@ import { PIPER_VOICE_FILE, piperConfig, piperGraph, sherpaGraph, tokensTxt } fro
 import { BASE_DIMS, SMALL_DIMS, TINY_DIMS } from '../../test/fixtures/whisper/dims';
 import { FIXTURE_ROOT } from '../../test/fixtures/whisper/ensure';
 import { writeWhisperFixture } from '../../test/fixtures/whisper/write';
-
-const qwen3HalfBillionShape = (layers: number): DecoderFixtureOptions => ({
-  ...qwen25HalfBillionShape(layers),
-  architecture: 'llama',
-  hiddenSize: 1024,
-  numAttentionHeads: 16,
-  numKeyValueHeads: 8,
-  headDim: 128,
-  intermediateSize: 3072,
-  maxPositionEmbeddings: 40960,
-  seed: 5,
-});
 
 const only = process.env.VAANI_FIT_MEMORY?.split(',');
 const wanted = (key: string) => !only || only.includes(key);
