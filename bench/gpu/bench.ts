@@ -343,7 +343,12 @@ function summarise(
 }
 
 /** Vaani: CachedDecoder.prefill (PREFILL_CHUNK tokens a run, a yield between them) → Sampler (greedy) → per token: yield, step, sample; as generate() does. */
-async function vaaniRun(decoder: CachedDecoder, prompt: number[], newTokens: number): Promise<RunTiming> {
+async function vaaniRun(
+  decoder: CachedDecoder,
+  prompt: number[],
+  newTokens: number,
+  yieldEachToken = true,
+): Promise<RunTiming> {
   decoder.reset();
   const sampler = new Sampler({ temperature: 0, top_p: 1, presence_penalty: 0, frequency_penalty: 0 });
   const signal = new AbortController().signal; // never aborted: prefill still yields between chunks
@@ -356,7 +361,7 @@ async function vaaniRun(decoder: CachedDecoder, prompt: number[], newTokens: num
   const stepsMs: number[] = [];
   while (tokens.length < newTokens) {
     const t = performance.now();
-    await yieldToEvents();
+    if (yieldEachToken) await yieldToEvents();
     logits = await decoder.step([token]);
     token = sampler.next(logits);
     stepsMs.push(performance.now() - t);
@@ -604,6 +609,17 @@ async function captureGroup(
       tokens: runs[0]?.tokens,
     });
     save();
+    // Where a step's time goes between the two: the bare replay with generate()'s yield before each token.
+    if (env.BENCH_CAPTURE_DIAG === '1' && length <= 256)
+      for (let r = 0; r < 2; r++) {
+        const run = await capture.run(promptIds(length), task.newTokens, yieldToEvents);
+        const timing = summarise('bare', length, run.ttftMs, run.stepsMs, run.tokens);
+        (result.diag ??= []).push({ what: 'bare replay, a yield before each step', round: r, ...timing });
+        process.stdout.write(
+          `${task.id} DIAG bare+yield L=${length} r${r}: decode ${timing.decodeTpsMedianStep} tok/s (median step ${timing.stepMs.median} ms)\n`,
+        );
+        save();
+      }
   }
   await capture.release();
   // The library's own captured decoder (src/worker/chat/captured.ts): chunked prefill on an uncaptured
@@ -639,6 +655,34 @@ async function captureGroup(
       sameGreedyTokens: runs.every((run) => run.tokens.join(',') === bare),
     });
     save();
+    if (env.BENCH_CAPTURE_DIAG === '1' && length <= 256)
+      for (let r = 0; r < 2; r++) {
+        const timing = await vaaniRun(decoder, promptIds(length), task.newTokens, false);
+        (result.diag ??= []).push({ what: 'Vaani, no yield between tokens', round: r, ...timing });
+        process.stdout.write(
+          `${task.id} DIAG vaani-noyield L=${length} r${r}: decode ${timing.decodeTpsMedianStep} tok/s (median step ${timing.stepMs.median} ms), same tokens: ${timing.tokens.join(',') === bare}\n`,
+        );
+        save();
+      }
+    if (env.BENCH_CAPTURE_DIAG === '1' && length <= 256) {
+      // The captured session's run alone, inside Vaani's step (the rest: inputs written, logits read, sampling).
+      const stepper = (decoder as any).stepper;
+      const original = stepper.run.bind(stepper);
+      const runMs: number[] = [];
+      stepper.run = async (...args: unknown[]) => {
+        const t = performance.now();
+        const out = await original(...args);
+        runMs.push(performance.now() - t);
+        return out;
+      };
+      const timing = await vaaniRun(decoder, promptIds(length), task.newTokens);
+      stepper.run = original;
+      (result.diag ??= []).push({ what: "Vaani, the captured session's run timed inside each step", ...timing, runMs });
+      process.stdout.write(
+        `${task.id} DIAG vaani split L=${length}: median step ${timing.stepMs.median} ms, of which session.run ${round(median(runMs), 2)} ms\n`,
+      );
+      save();
+    }
   }
   // Both sessions' weights and the fixed cache: what capture costs in memory.
   result.memory = memoryNow('webgpu');

@@ -29,7 +29,8 @@ export interface CaptureRun {
 }
 
 export interface CaptureSession {
-  run(prompt: number[], newTokens: number): Promise<CaptureRun>;
+  /** `beforeStep`: awaited before each decode step (a diagnostic: generate()'s yield). */
+  run(prompt: number[], newTokens: number, beforeStep?: () => Promise<void>): Promise<CaptureRun>;
   release(): Promise<void>;
   createMs: number;
 }
@@ -116,7 +117,7 @@ export async function createCaptureSession(ort: Ort, model: CaptureModel, capaci
   };
   return {
     createMs,
-    async run(prompt, newTokens) {
+    async run(prompt, newTokens, beforeStep) {
       if (prompt.length + newTokens > capacity)
         throw new Error(`${prompt.length + newTokens} tokens exceed the cache's ${capacity}`);
       reset();
@@ -128,6 +129,7 @@ export async function createCaptureSession(ort: Ort, model: CaptureModel, capaci
       const stepsMs: number[] = [];
       while (tokens.length < newTokens) {
         const t = performance.now();
+        await beforeStep?.();
         token = await step(token, prompt.length + tokens.length - 1);
         stepsMs.push(performance.now() - t);
         tokens.push(token);
