@@ -144,7 +144,7 @@ async function generateMode(task: { spec: ModelSpec; variant: Variant; key?: str
     const exported = await family.write(task.root, task.spec.tiny);
     const files = exported.graphs.map((file) => ({ file, bytes: statSync(join(exported.dir, file)).size }));
     process.stdout.write(
-      `${JSON.stringify({ result: { dir: exported.dir, graphs: exported.graphs, variant: task.key, seconds: seconds(performance.now() - t0), files } })}\n`,
+      `${JSON.stringify({ result: { dir: exported.dir, graphs: exported.graphs, external: exported.external, variant: task.key, seconds: seconds(performance.now() - t0), files } })}\n`,
     );
     return;
   }
@@ -290,6 +290,7 @@ interface GroupTask {
   /** A default model's memory on WebGPU (families.ts): FAMILY_MODELS's key, and the graphs written. */
   family?: string;
   graphs?: string[];
+  external?: Record<string, string[]>;
   /** Epoch ms: no new measurement starts after it. */
   deadline: number;
 }
@@ -763,7 +764,7 @@ async function childMode(task: GroupTask): Promise<void> {
       Object.assign(result, { family: model, loads: [], agreement: [] });
       await familyMemory(
         ort,
-        { dir: task.modelDir, graphs: task.graphs ?? [] },
+        { dir: task.modelDir, graphs: task.graphs ?? [], external: task.external },
         () => memoryNow('webgpu'),
         result,
         save,
@@ -1308,6 +1309,7 @@ async function orchestrate(): Promise<void> {
         capture: group.capture,
         family: group.family,
         graphs: generated.graphs,
+        external: generated.external,
         deadline: Math.min(deadline - 15000, Date.now() + groupCapMs - 20000),
       };
       entry.resultFile = resultFile;
