@@ -122,12 +122,17 @@ interface Measured {
 
 const FIT_MEMORY = (shapes: string) =>
   `bench fit-memory, 2026-11-28 (${shapes}, random weights, 1 WASM thread): peak memory of Vaani's worker after one request`;
+const GPU_MEMORY = (shapes: string) =>
+  `bench/gpu on an NVIDIA H200, 2026-11-28 (${shapes}, random weights, onnxruntime-web's native WebGPU EP in Node through Dawn): host memory above the process's own, plus GPU memory in use, after one run`;
 const CHAT_SCALING =
   "bench chat-scaling, 2026-11-28 (Qwen2.5-0.5B shapes, 24 layers, 2 WASM threads, the prompt prefilled in chunks of 128): peak memory of Vaani's chat worker after a 4,096-token context";
 
 /**
  * What the bench measured (bench/results/latest.json): each default on WASM in the dtype the planner
- * picks there (fit-memory), and code-v1's other dtypes at a long context (chat-scaling).
+ * picks there (fit-memory), and code-v1's other dtypes at a long context (chat-scaling); on WebGPU
+ * (bench/results/gpu-h200-capture-memory.json, IndicConformer gpu-h200-memory-indic.json), each default in the dtype the planner picks on an
+ * adapter without shader-f16, host and GPU memory together (a phone's or laptop's GPU shares the
+ * device's memory).
  * speech-stt-v1's other families are known by their family's name (`indic-conformer`, `shruti`),
  * the voices by their weights (`vits-rasa-13`, `kokoro-82m`), a tier's own export (src/catalogue/tiers.ts)
  * by its repo (`onnx-community/whisper-tiny`).
@@ -274,23 +279,75 @@ export const MEASURED: readonly Measured[] = [
     weights: 1_976_292_160,
     from: CHAT_SCALING,
   },
+  {
+    model: 'chat-v2',
+    family: 'chat',
+    backend: 'webgpu',
+    dtype: 'q4',
+    bytes: 2_486_383_411,
+    weights: 898_043_973,
+    from: GPU_MEMORY('Qwen3-0.6B shapes, 28 layers, q4: 1,420 MiB host, 951 MiB GPU'),
+  },
+  {
+    model: 'code-v1',
+    family: 'chat',
+    backend: 'webgpu',
+    dtype: 'q4',
+    bytes: 2_106_064_896,
+    weights: 768_673_375,
+    from: GPU_MEMORY('Qwen2.5-Coder-0.5B shapes, 24 layers, q4: 1,060 MiB host, 949 MiB GPU'),
+  },
+  {
+    model: 'embed-v1',
+    family: 'embeddings',
+    backend: 'webgpu',
+    dtype: 'fp32',
+    bytes: 3_114_480_435,
+    weights: 470_025_807,
+    from: GPU_MEMORY('multilingual-e5-small shapes, 250,002-row vocabulary, fp32: 2,430 MiB host, 540 MiB GPU'),
+  },
+  {
+    model: 'speech-stt-v1',
+    family: 'whisper',
+    backend: 'webgpu',
+    dtype: 'fp32',
+    bytes: 2_380_267_520,
+    weights: 396_664_055,
+    from: GPU_MEMORY('whisper-base shapes, fp32: 1,514 MiB host, 756 MiB GPU'),
+  },
+  {
+    // 12 of the real model's 24 layers (one protobuf holds 2 GB at most): its ratio stands for the real model.
+    model: 'indic-conformer-12-layers',
+    family: 'indic-conformer',
+    backend: 'webgpu',
+    dtype: 'fp32',
+    bytes: 3_516_714_189,
+    weights: 1_257_734_153,
+    from: GPU_MEMORY(
+      "IndicConformer 600M's widths at 12 of its 24 layers, fp32, the encoder's weights one file per tensor as AI4Bharat's export, CTC head: 2,085 MiB host, 1,269 MiB GPU",
+    ),
+  },
 ];
 
 /**
  * Memory per byte of weights by family and backend where the bench has no measurement of the
- * model itself: every one an estimate, said so in the plan.
+ * model itself, nor of its family on that backend near its size: every one an estimate, said so in
+ * the plan. WebGPU: MEASURED's ratio of the family (2.7–6.6: the WASM heap keeps what it held while
+ * the weights went to the GPU, and the GPU holds them again).
  */
 export const MEMORY_RATIO: Readonly<Record<string, Readonly<Record<'wasm' | 'webgpu', number>>>> = {
-  /** WASM: only where MEASURED has no model of the family and dtype. WebGPU: the weights once in the worker while they go to the GPU. */
-  chat: { wasm: 2.9, webgpu: 1.3 },
-  whisper: { wasm: 2.5, webgpu: 1.3 },
-  embeddings: { wasm: 2, webgpu: 1.3 },
-  /** IndicConformer and Shruti (Moonshine layout) on the other dtypes and backends: as embeddings' and Whisper's were. */
-  'indic-conformer': { wasm: 2, webgpu: 1.3 },
-  moonshine: { wasm: 2.5, webgpu: 1.3 },
-  /** Every stage's weights on the GPU plus a 512×512 image's activations; WASM as embeddings. */
-  diffusion: { wasm: 2, webgpu: 1.3 },
+  chat: { wasm: 2.9, webgpu: 2.8 },
+  whisper: { wasm: 2.5, webgpu: 6 },
+  embeddings: { wasm: 2, webgpu: 6.6 },
+  /** IndicConformer and Shruti (Moonshine layout) on the other dtypes: as embeddings' and Whisper's were. */
+  'indic-conformer': { wasm: 2, webgpu: 2.8 },
+  moonshine: { wasm: 2.5, webgpu: 2.5 },
+  /** Not measured on WebGPU (fp16 needs shader-f16, which Dawn in Node lacked on the H200): chat's external-data ratio. */
+  diffusion: { wasm: 2, webgpu: 2.8 },
 };
+
+/** Families whose workers load onnxruntime-web's WASM build on every device: their WASM figures stand for WebGPU too. */
+export const WASM_ONLY_FAMILIES: ReadonlySet<string> = new Set(['moonshine', 'kokoro', 'vits']);
 const FP32_CHAT_RATIO = 1.7;
 
 /**
@@ -300,11 +357,12 @@ const FP32_CHAT_RATIO = 1.7;
 export function memoryFigure(
   model: string,
   family: string | undefined,
-  backend: 'wasm' | 'webgpu',
+  asked: 'wasm' | 'webgpu',
   dtype: string | undefined,
   weights: number,
   catalogueWeights = true,
 ): Figure | undefined {
+  const backend = family && WASM_ONLY_FAMILIES.has(family) ? 'wasm' : asked;
   const measured = MEASURED.find(
     (m) =>
       catalogueWeights &&
@@ -335,9 +393,12 @@ export function memoryFigure(
   const ratios = family ? MEMORY_RATIO[family] : undefined;
   if (!ratios) return undefined;
   const ratio = family === 'chat' && backend === 'wasm' && dtype === 'fp32' ? FP32_CHAT_RATIO : ratios[backend];
+  const ofFamily = MEASURED.some((m) => m.family === family && m.backend === backend);
   return {
     bytes: Math.round(weights * ratio),
     basis: 'estimate',
-    from: `the weights × ${ratio} (an estimate for ${family} on ${backend}: the bench has no measurement of it)`,
+    from: ofFamily
+      ? `the weights × ${ratio}, the ratio measured for ${family} on ${backend} in another dtype or size (an estimate)`
+      : `the weights × ${ratio} (an estimate for ${family} on ${backend}: the bench has no measurement of it)`,
   };
 }
