@@ -42,6 +42,8 @@ export interface TierEntry {
   needsF16?: boolean;
   /** Bytes added per backend for some languages (IndicConformer for the 22 scheduled languages), counted when sizing the tier. */
   extra?: {
+    /** The backend it runs on when the page leaves `backend` to 'auto', where not the tier's own. */
+    auto?: 'wasm';
     bytes: Readonly<Record<'wasm' | 'webgpu', number>>;
     memory: { model: string; family: string; dtype: Readonly<Record<'wasm' | 'webgpu', string>> };
     what: string;
@@ -56,10 +58,12 @@ const QWEN25 =
   "the export's listed sizes (docs: Qwen2.5-0.5B-Instruct fp32 1.99 GB, fp16 997 MB, q8 512 MB, q4 786 MB, q4f16 483 MB)";
 /** IndicConformer's int8 encoder and CTC head (src/catalogue/sources.ts INDIC_SOURCES), for the 22 scheduled languages. */
 const INDIC = {
+  /** Under 'auto' the default is the int8 copy, which runs on WASM (src/catalogue/sources.ts speechSources). */
+  auto: 'wasm',
   bytes: { wasm: INDIC_DOWNLOAD.int8.bytes, webgpu: INDIC_DOWNLOAD.fp32.bytes },
   /** memoryFigure's model, family and dtype per backend (fit.ts: IndicConformer int8 on WASM is measured). */
   memory: { model: 'indic-conformer', family: 'indic-conformer', dtype: { wasm: 'int8', webgpu: 'fp32' } },
-  what: 'IndicConformer for the 22 scheduled languages: int8 882 MB + 23 MB CTC head on WASM, fp32 ≈ 2.4 GB + 90 MB RNN-T graphs on WebGPU',
+  what: "IndicConformer for the 22 scheduled languages: int8 882 MB + 23 MB CTC head on WASM, fp32 ≈ 2.4 GB + 90 MB RNN-T graphs on WebGPU where the page sets backend 'webgpu'",
 } as const;
 
 /**

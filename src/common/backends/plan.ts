@@ -13,6 +13,8 @@ export interface BackendAttempt {
 export const WASM_DTYPES = ['q8', 'q4', 'fp32', 'fp16'] as const;
 export const WEBGPU_F16_DTYPES = ['q4f16', 'fp16', 'q4', 'fp32'] as const;
 export const WEBGPU_F32_DTYPES = ['q4', 'fp32', 'q8'] as const;
+/** Dynamically quantised dtypes (MatMulInteger): IndicConformer's worker runs them on WASM only. */
+export const QUANTISED_DTYPES: ReadonlySet<string> = new Set(['int8', 'q8', 'uint8']);
 
 /**
  * The attempts for a backend choice, in order: 'auto' tries WebGPU when a hardware adapter exists

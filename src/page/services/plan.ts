@@ -12,7 +12,7 @@ import {
 import { modelsOf } from '../../catalogue/families';
 import { SHRUTI_BYTES, SHRUTI_DTYPE, SHRUTI_REPO } from '../../catalogue/shruti';
 import { voiceWeights } from '../../catalogue/voices';
-import { backendAttempts } from '../../common/backends/plan';
+import { QUANTISED_DTYPES, backendAttempts } from '../../common/backends/plan';
 import { fp16Refusal } from '../../common/backends/fp16';
 import { decide, downloadSeconds, formatSize, unreported, type DeviceFacts } from '../../common/fit/decide';
 import { deviceFacts } from '../../common/fit/device';
@@ -364,11 +364,17 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
   let noSource: string | undefined;
   let attempt: { backend: 'webgpu' | 'wasm'; dtypes: readonly string[] } = { backend: 'wasm', dtypes: [] };
   try {
-    attempt = backendAttempts(
+    const attempts = backendAttempts(
       choice,
       device.gpu ? { f16: device.gpu.f16, fallback: device.gpu.fallback ?? false } : undefined,
       source?.dtype,
-    )[0]!;
+    );
+    // IndicConformer's quantised copies (the default's int8 under 'auto') run on WASM only, as its worker does.
+    const runs =
+      part?.engine === 'indic-conformer' && source?.dtype && QUANTISED_DTYPES.has(source.dtype)
+        ? attempts.filter((a) => a.backend === 'wasm')
+        : [];
+    attempt = runs[0] ?? attempts[0]!;
   } catch (error) {
     noSource = (error as Error).message;
   }

@@ -53,7 +53,8 @@ function sizeTier(entry: TierEntry, product: TierProduct, device: DeviceFacts, o
     blocked ??= 'runs only on WebGPU with shader-f16, which is not known here';
   if (entry.family === 'voice') dtype = null;
   const size = tierDownload(entry, dtype, BYTES_PER_PARAMETER);
-  const extraBytes = entry.extra?.bytes[backend] ?? 0;
+  const extraBackend = entry.extra?.auto && (options.backend ?? 'auto') === 'auto' ? entry.extra.auto : backend;
+  const extraBytes = entry.extra?.bytes[extraBackend] ?? 0;
   const download = size.bytes === null ? null : size.bytes + extraBytes;
   const family = entry.family === 'voice' ? undefined : entry.family;
   const own =
@@ -73,8 +74,8 @@ function sizeTier(entry: TierEntry, product: TierProduct, device: DeviceFacts, o
     memoryFigure(
       entry.extra.memory.model,
       entry.extra.memory.family,
-      backend,
-      entry.extra.memory.dtype[backend],
+      extraBackend,
+      entry.extra.memory.dtype[extraBackend],
       extraBytes,
       true,
     );

@@ -174,6 +174,29 @@ describe('planModel (catalogue sources, no listing)', () => {
   });
 
   describe('speech-stt-v1 per language: the family the language is routed to', () => {
+    it("a WebGPU device plans IndicConformer where its worker runs it: int8 on WASM under 'auto', fp32 on the GPU when asked", async () => {
+      const gpu = { f16: true, maxBufferSize: 4 * GB, maxStorageBufferBindingSize: 2 * GB };
+      const high = { ...mid, memory: 8 * GB, gpu };
+      const auto = await planModel(context(high), 'speech-stt-v1', { language: 'hi' });
+      expect(auto.decision).toMatchObject({ run: 'local', backend: 'wasm', dtype: 'int8', code: 'fits' });
+      const int8 = MEASURED.find((m) => m.model === 'indic-conformer' && m.backend === 'wasm')!;
+      expect(auto.memory).toMatchObject({ bytes: int8.bytes, basis: 'measured' });
+      // Asked for WebGPU: AI4Bharat's fp32 export on the GPU, at the 12-layer copy's ratio measured there
+      // (host and GPU memory): ≈ 7 GB, more than an 8 GB device can give one tab; a 16 GB one runs it.
+      const webgpu = { options: { backend: 'webgpu' as const } };
+      const short = await planModel(context(high, webgpu), 'speech-stt-v1', { language: 'hi' });
+      expect(short.decision).toMatchObject({ run: 'none', code: 'memory' });
+      const asked = await planModel(context({ ...high, memory: 16 * GB }, webgpu), 'speech-stt-v1', {
+        language: 'hi',
+      });
+      expect(asked.decision).toMatchObject({ run: 'local', backend: 'webgpu', dtype: 'fp32' });
+      expect(asked.decision).toMatchObject({ source: expect.stringContaining('ai4bharat/indic-conformer-600m') });
+      expect(asked.memory.basis).toBe('estimate');
+      expect(asked.memory.from).toMatch(/indic-conformer-12-layers's measured ratio for fp32 on webgpu/);
+      expect(asked.memory.bytes).toBeGreaterThan(2.5 * 2.4e9);
+      expect(asked.memory.bytes).toBe(short.memory.bytes);
+    });
+
     it('Hindi plans IndicConformer (int8 on WASM, the catalogue size); no language and English plan Whisper', async () => {
       const hindi = await planModel(context(mid), 'speech-stt-v1', { language: 'hi' });
       expect(hindi.part).toEqual({ engine: 'indic-conformer', language: 'hi' });

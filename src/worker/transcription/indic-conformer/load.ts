@@ -1,5 +1,5 @@
 import { loadOrt, type Ort, type OrtSession } from '../../../common/backends/ort';
-import type { RuntimeBackend } from '../../../common/backends/plan';
+import { QUANTISED_DTYPES, type RuntimeBackend } from '../../../common/backends/plan';
 import { probeWebGpu } from '../../../common/backends/webgpu';
 import { isStoreFull } from '../../../common/weights';
 import type { FileLoader, LoadOptions } from '../../../protocol/weights';
@@ -26,7 +26,6 @@ type Config = IndicConformerConfig & { blank?: number };
 
 /** Dynamically quantised graphs (MatMulInteger) run on WASM; WebGPU takes float weights. */
 const DTYPES: Record<RuntimeBackend, readonly string[]> = { wasm: ['int8', 'q8', 'fp32'], webgpu: ['fp32', 'fp16'] };
-const QUANTISED = new Set(['int8', 'q8', 'uint8']);
 
 const utf8 = new TextDecoder();
 const readJson = async (loader: FileLoader, file: string, options: LoadOptions) =>
@@ -132,7 +131,7 @@ export async function loadIndicConformer(
   const failures: string[] = [];
   for (const backend of backends) {
     const dtypes = (request.dtype ? [request.dtype] : DTYPES[backend]).filter(
-      (d) => backend === 'wasm' || !QUANTISED.has(d),
+      (d) => backend === 'wasm' || !QUANTISED_DTYPES.has(d),
     );
     for (const dtype of dtypes) {
       try {
