@@ -32,14 +32,9 @@ export interface WireField {
 export function wireFields(bytes: Uint8Array, start: number, end: number): WireField[] {
   let pos = start;
   const varint = (): number => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = bytes[pos++]!;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 128;
-    }
+    const read = readVarint(bytes, pos);
+    pos = read.next;
+    return read.value;
   };
   const out: WireField[] = [];
   while (pos < end) {
@@ -170,7 +165,7 @@ export function wireGraph(model: Uint8Array) {
       const domain = own.find((f) => f.number === 1);
       const version = own.find((f) => f.number === 2 && !f.delimited);
       const name = domain ? text(domain) : '';
-      return name === '' || name === 'ai.onnx' ? readVarint(model, version?.from ?? -1) : undefined;
+      return (name === '' || name === 'ai.onnx') && version ? readVarint(model, version.from).value : undefined;
     })
     .find((v) => v !== undefined);
   return {
@@ -193,13 +188,12 @@ export function wireGraph(model: Uint8Array) {
   };
 }
 
-/** The varint at `at`, or undefined when there is none. */
-function readVarint(bytes: Uint8Array, at: number): number | undefined {
-  if (at < 0) return undefined;
+/** Protobuf's base-128 varint at `at`: its value and the byte after it. */
+function readVarint(bytes: Uint8Array, at: number): { value: number; next: number } {
   let value = 0;
   for (let scale = 1; ; scale *= 128) {
     const byte = bytes[at++]!;
     value += (byte & 0x7f) * scale;
-    if (byte < 0x80) return value;
+    if (byte < 0x80) return { value, next: at };
   }
 }

@@ -43,7 +43,11 @@ export function logitsToKeep(model: Uint8Array): Uint8Array | undefined {
   for (const node of nodes) for (const output of node.outputs) producer.set(output, node);
   const consumers = new Map<string, WireNode[]>();
   for (const node of nodes)
-    for (const input of node.inputs) consumers.set(input, [...(consumers.get(input) ?? []), node]);
+    for (const input of node.inputs) {
+      const list = consumers.get(input);
+      if (list) list.push(node);
+      else consumers.set(input, [node]);
+    }
 
   // The head's product: the nearest matrix product upstream of `logits`.
   let head: WireNode | undefined;
