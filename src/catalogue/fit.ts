@@ -130,9 +130,9 @@ const CHAT_SCALING =
 /**
  * What the bench measured (bench/results/latest.json): each default on WASM in the dtype the planner
  * picks there (fit-memory), and code-v1's other dtypes at a long context (chat-scaling); on WebGPU
- * (bench/results/gpu-h200-capture-memory.json, IndicConformer gpu-h200-memory-indic.json), each default in the dtype the planner picks on an
- * adapter without shader-f16, host and GPU memory together (a phone's or laptop's GPU shares the
- * device's memory).
+ * (bench/gpu: bench/results/gpu-h200-capture-memory.json, IndicConformer's gpu-h200-memory-indic.json),
+ * each default in the dtype the planner picks on an adapter without shader-f16, host and GPU memory
+ * together (a phone's or laptop's GPU shares the device's memory).
  * speech-stt-v1's other families are known by their family's name (`indic-conformer`, `shruti`),
  * the voices by their weights (`vits-rasa-13`, `kokoro-82m`), a tier's own export (src/catalogue/tiers.ts)
  * by its repo (`onnx-community/whisper-tiny`).
@@ -339,7 +339,7 @@ export const MEMORY_RATIO: Readonly<Record<string, Readonly<Record<'wasm' | 'web
   chat: { wasm: 2.9, webgpu: 2.8 },
   whisper: { wasm: 2.5, webgpu: 6 },
   embeddings: { wasm: 2, webgpu: 6.6 },
-  /** IndicConformer and Shruti (Moonshine layout) on the other dtypes: as embeddings' and Whisper's were. */
+  /** WASM: IndicConformer and Shruti (Moonshine layout) in other dtypes, as embeddings' and Whisper's were. */
   'indic-conformer': { wasm: 2, webgpu: 2.8 },
   moonshine: { wasm: 2.5, webgpu: 2.5 },
   /** Not measured on WebGPU (fp16 needs shader-f16, which Dawn in Node lacked on the H200): chat's external-data ratio. */
