@@ -138,8 +138,8 @@ const modelName = (spec: ModelSpec, v: Variant) =>
 
 async function generateMode(task: { spec: ModelSpec; variant: Variant; key?: string; root: string }): Promise<void> {
   const t0 = performance.now();
-  const family = task.key?.startsWith('mem-') ? FAMILY_MODELS[task.key.slice(4)] : undefined;
   if (task.key?.startsWith('mem-')) {
+    const family = FAMILY_MODELS[task.key.slice(4)];
     if (!family) throw new Error(`no family model ${task.key} (${Object.keys(FAMILY_MODELS).join(', ')})`);
     const exported = await family.write(task.root, task.spec.tiny);
     const files = exported.graphs.map((file) => ({ file, bytes: statSync(join(exported.dir, file)).size }));
@@ -656,7 +656,7 @@ async function captureGroup(
       sameGreedyTokens: runs.every((run) => run.tokens.join(',') === bare),
     });
     save();
-    if (env.BENCH_CAPTURE_DIAG === '1' && length <= 256)
+    if (env.BENCH_CAPTURE_DIAG === '1' && length <= 256) {
       for (let r = 0; r < 2; r++) {
         const timing = await vaaniRun(decoder, promptIds(length), task.newTokens, false);
         (result.diag ??= []).push({ what: 'Vaani, no yield between tokens', round: r, ...timing });
@@ -665,7 +665,6 @@ async function captureGroup(
         );
         save();
       }
-    if (env.BENCH_CAPTURE_DIAG === '1' && length <= 256) {
       // The captured session's run alone, inside Vaani's step (the rest: inputs written, logits read, sampling).
       const stepper = (decoder as any).stepper;
       const original = stepper.run.bind(stepper);
