@@ -346,6 +346,22 @@ export const MEMORY_RATIO: Readonly<Record<string, Readonly<Record<'wasm' | 'web
   diffusion: { wasm: 2, webgpu: 2.8 },
 };
 
+/**
+ * GPU memory that chat's graph capture adds per byte of weights: a second session of the graph and
+ * the fixed cache (bench/gpu on an H200, 2026-11-28: 3,044 MiB in use against 1,693 uncaptured for
+ * 741 MiB of files, a 1,088-token cache; 4,064 tokens added 72 MiB more).
+ */
+export const CAPTURE_RATIO = 1.82;
+
+/** A chat model's figure on WebGPU with `graphCapture` on: an estimate, whatever the figure's own basis. */
+export function withCapture(figure: Figure, weights: number): Figure {
+  return {
+    bytes: figure.bytes + Math.round(weights * CAPTURE_RATIO),
+    basis: 'estimate',
+    from: `${figure.from}; graph capture adds the weights × ${CAPTURE_RATIO} on the GPU (a second session and the fixed cache, bench/gpu on an H200)`,
+  };
+}
+
 /** Families whose workers load onnxruntime-web's WASM build on every device: their WASM figures stand for WebGPU too. */
 export const WASM_ONLY_FAMILIES: ReadonlySet<string> = new Set(['moonshine', 'kokoro', 'vits']);
 const FP32_CHAT_RATIO = 1.7;

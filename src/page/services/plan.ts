@@ -1,5 +1,5 @@
 import { defaultModel, entryOf, findModel, layoutOf, PRODUCTS, sourceOf, type Product } from '../../catalogue/families';
-import { BYTES_PER_PARAMETER, downloadFigure, memoryFigure, voiceFamily } from '../../catalogue/fit';
+import { BYTES_PER_PARAMETER, downloadFigure, memoryFigure, voiceFamily, withCapture } from '../../catalogue/fit';
 import { tierDownload, tierOfRepo } from '../../catalogue/tiers';
 import {
   filesOwner,
@@ -435,7 +435,7 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
   // (Shruti-ONNX's are 4-bit), another source by the measured ratio where its size is near.
   const shruti = part?.engine === 'shruti';
   const defaultPart = part && (shruti ? shrutiFigure(part.source) : indicFigure(part.source)) !== undefined;
-  const memory =
+  const figure =
     size.bytes === null
       ? undefined
       : part
@@ -455,6 +455,12 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
             weights,
             catalogueWeights || !!tierRepo,
           );
+  // `graphCapture` on WebGPU holds a chat model's weights twice (where its export can be captured).
+  const captured =
+    attempt.backend === 'webgpu' &&
+    layoutOf(owner) === 'chat' &&
+    !!modelSource(id, ctx.options.models).chat?.graphCapture;
+  const memory = figure && captured ? withCapture(figure, weights) : figure;
   const decision = decide({
     model: planName({
       model: id,

@@ -45,6 +45,27 @@ describe('planTarget', () => {
 });
 
 describe('planModel (catalogue sources, no listing)', () => {
+  it("graphCapture on WebGPU counts the weights' second copy and the fixed cache; not on WASM", async () => {
+    const high = {
+      ...mid,
+      memory: 8 * GB,
+      gpu: { f16: false, maxBufferSize: 4 * GB, maxStorageBufferBindingSize: 2 * GB },
+    };
+    const captured = { options: { models: { 'chat-v2': { chat: { graphCapture: true } } } } };
+    const plain = await planModel(context(high), 'chat-v2');
+    const fast = await planModel(context(high, captured), 'chat-v2');
+    expect(plain.decision).toMatchObject({ backend: 'webgpu', dtype: 'q4' });
+    expect(plain.memory.basis).toBe('measured');
+    expect(fast.memory.basis).toBe('estimate');
+    expect(fast.memory.from).toMatch(/graph capture adds the weights × 1\.82 on the GPU/);
+    const weights = MEASURED.find((m) => m.model === 'chat-v2' && m.backend === 'webgpu')!.weights;
+    // The plan's weights are the catalogue's download estimate for q4, not the bench's files.
+    expect(fast.memory.bytes - plain.memory.bytes).toBeGreaterThan(0.5 * weights);
+    expect(fast.memory.bytes - plain.memory.bytes).toBe(Math.round(plain.download.bytes! * 1.82));
+    const wasm = await planModel(context(mid, captured), 'chat-v2');
+    expect(wasm.memory).toEqual((await planModel(context(mid), 'chat-v2')).memory);
+  });
+
   it('code-v1 on WASM: the listed q8 size, the measured memory, local', async () => {
     const plan = await planModel(context(mid), 'code-v1');
     expect(plan.decision).toMatchObject({ run: 'local', backend: 'wasm', dtype: 'q8', code: 'fits' });
