@@ -19,7 +19,12 @@ import { e5SmallShape } from '../../test/fixtures/encoder/spec';
 import { ensureDecoderFixture } from '../../test/fixtures/llm/fixture-dir';
 import { DirectorySink } from '../../test/fixtures/llm/node-sink';
 import { encodeModel, onnx, valueInfo } from '../../test/fixtures/llm/onnx-builder';
-import { qwen25HalfBillionShape, qwen3HalfBillionShape, tinyQwen2 } from '../../test/fixtures/llm/spec';
+import {
+  qwen25HalfBillionShape,
+  qwen3HalfBillionShape,
+  tinyQwen2,
+  type DecoderFixtureOptions,
+} from '../../test/fixtures/llm/spec';
 import { FIXTURE_DIMS as INDIC_TINY, REAL_DIMS } from '../../test/fixtures/indic-conformer/dims';
 import { externalEncoder } from '../../test/fixtures/indic-conformer/external';
 import { indicConformerFiles } from '../../test/fixtures/indic-conformer/files';
@@ -45,40 +50,43 @@ export interface FamilyModel {
   write(root: string, tiny: boolean): Promise<Exported>;
 }
 
+/** A chat default as q4 (MatMulNBits) in the decoder generator's layout, at its real sizes (`tiny`: the tiny fixture). */
+function q4Decoder(
+  ids: string[],
+  what: string,
+  name: string,
+  shape: DecoderFixtureOptions,
+  extra: Partial<DecoderFixtureOptions> = {},
+): FamilyModel {
+  return {
+    ids,
+    model: ids[0]!,
+    family: 'chat',
+    dtype: 'q4',
+    what,
+    write: async (root, tiny) => {
+      const options = { ...(tiny ? tinyQwen2 : shape), ...extra, dtypes: ['q4' as const] };
+      const fixture = await ensureDecoderFixture(tiny ? `mem-tiny-${ids[0]}-q4` : name, options, root);
+      return { dir: fixture.dir, graphs: ['onnx/model_q4.onnx'] };
+    },
+  };
+}
+
 /** Keys as `BENCH_MODELS` names them: `mem-<key>`. */
 export const FAMILY_MODELS: Record<string, FamilyModel> = {
-  'chat-v2': {
-    ids: ['chat-v2', 'agent-v1'],
-    model: 'chat-v2',
-    family: 'chat',
-    dtype: 'q4',
-    what: "Qwen3-0.6B's sizes at 28 layers (the generator's llama graph), q4 (MatMulNBits)",
-    write: async (root, tiny) => {
-      const options = tiny
-        ? { ...tinyQwen2, dtypes: ['q4' as const] }
-        : { ...qwen3HalfBillionShape(28), dtypes: ['q4' as const] };
-      const fixture = await ensureDecoderFixture(tiny ? 'mem-tiny-chat-q4' : 'mem-qwen3-0.6b-28l-q4', options, root);
-      return { dir: fixture.dir, graphs: ['onnx/model_q4.onnx'] };
-    },
-  },
-  'code-v1': {
-    ids: ['code-v1'],
-    model: 'code-v1',
-    family: 'chat',
-    dtype: 'q4',
-    what: "Qwen2.5-Coder-0.5B's sizes at 24 layers, q4 (MatMulNBits)",
-    write: async (root, tiny) => {
-      const options = tiny
-        ? { ...tinyQwen2, dtypes: ['q4' as const], fim: true }
-        : { ...qwen25HalfBillionShape(24), dtypes: ['q4' as const], fim: true };
-      const fixture = await ensureDecoderFixture(
-        tiny ? 'mem-tiny-code-q4' : 'mem-qwen2.5-coder-0.5b-24l-q4',
-        options,
-        root,
-      );
-      return { dir: fixture.dir, graphs: ['onnx/model_q4.onnx'] };
-    },
-  },
+  'chat-v2': q4Decoder(
+    ['chat-v2', 'agent-v1'],
+    "Qwen3-0.6B's sizes at 28 layers (the generator's llama graph), q4 (MatMulNBits)",
+    'mem-qwen3-0.6b-28l-q4',
+    qwen3HalfBillionShape(28),
+  ),
+  'code-v1': q4Decoder(
+    ['code-v1'],
+    "Qwen2.5-Coder-0.5B's sizes at 24 layers, q4 (MatMulNBits)",
+    'mem-qwen2.5-coder-0.5b-24l-q4',
+    qwen25HalfBillionShape(24),
+    { fim: true },
+  ),
   'embed-v1': {
     ids: ['embed-v1'],
     model: 'embed-v1',
