@@ -456,10 +456,7 @@ export async function planModel(ctx: PlanContext, id: string, on: PlanPart = {})
             catalogueWeights || !!tierRepo,
           );
   // `graphCapture` on WebGPU holds a chat model's weights twice (where its export can be captured).
-  const captured =
-    attempt.backend === 'webgpu' &&
-    layoutOf(owner) === 'chat' &&
-    !!modelSource(id, ctx.options.models).chat?.graphCapture;
+  const captured = attempt.backend === 'webgpu' && layoutOf(owner) === 'chat' && !!source?.chat?.graphCapture;
   const memory = figure && captured ? withCapture(figure, weights) : figure;
   const decision = decide({
     model: planName({
